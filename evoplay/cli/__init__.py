@@ -1,0 +1,45 @@
+"""The ``evoplay`` command line (click). Each command group lives in its own module."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from ..errors import EvoplayError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="evoplay")
+def cli():
+    """Evolve, train, analyse and play tic-tac-toe players on DEAP and Ray."""
+
+
+def fail(message: str, code: int = 2):
+    """Print a one-line error and exit (2: bad usage or input, 1: other failures)."""
+    click.echo(f"evoplay: error: {message}", err=True)
+    sys.exit(code)
+
+
+def main(argv=None):
+    """Entry point: bad usage or input exits 2 with one line, no traceback."""
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    try:
+        cli.main(args=argv, prog_name="evoplay", standalone_mode=False)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        fail("aborted", 130)
+    except click.UsageError as e:
+        fail(e.format_message().replace("\n", " "))
+    except click.ClickException as e:
+        fail(e.format_message().replace("\n", " "), e.exit_code)
+    except EvoplayError as e:
+        fail(str(e).replace("\n", " "))
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+
+
+# Commands register themselves on ``cli`` when their modules are imported.
+from . import play, run, train, bench  # noqa: E402,F401

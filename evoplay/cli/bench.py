@@ -1,0 +1,3 @@
+"""evoplay bench commands."""
+
+from . import cli  # noqa: F401

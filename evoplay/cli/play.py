@@ -1,0 +1,3 @@
+"""evoplay play commands."""
+
+from . import cli  # noqa: F401

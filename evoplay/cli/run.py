@@ -1,0 +1,3 @@
+"""evoplay run commands."""
+
+from . import cli  # noqa: F401

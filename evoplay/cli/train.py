@@ -1,0 +1,3 @@
+"""evoplay train commands."""
+
+from . import cli  # noqa: F401

@@ -1,0 +1,121 @@
+"""Exact analysis: probabilities propagated over the game tree, no sampling.
+
+Built on the same board tables and player distributions as the batched engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import board as B
+from .players import Player, minimax_optimal_moves
+
+#: Fogel's payoff per game for the player moving first: win, draw, loss.
+FOGEL_PAYOFF = (1.0, 0.0, -10.0)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Exact probabilities of the three results of a game."""
+
+    x_win: float
+    draw: float
+    o_win: float
+
+    def payoff(self, table=FOGEL_PAYOFF) -> float:
+        """Expected payoff per game of X (the side moving first)."""
+        win, draw, loss = table
+        return win * self.x_win + draw * self.draw + loss * self.o_win
+
+
+def _tables(player: Player) -> np.ndarray:
+    table = getattr(player, "table", None)
+    return table if table is not None else player.probs(np.arange(B.N_CODES))
+
+
+def reach_probabilities(x_player: Player, o_player: Player) -> np.ndarray:
+    """Probability that a game between the two players passes through each board."""
+    tx, to = _tables(x_player), _tables(o_player)
+    mass = np.zeros(B.N_CODES)
+    mass[0] = 1.0
+    for n in range(9):
+        layer = np.flatnonzero((B.N_MARKS == n) & (mass > 0) & (B.OUTCOME == B.ONGOING))
+        if layer.size == 0:
+            break
+        probs = np.where((B.TO_MOVE[layer] == B.X)[:, None], tx[layer], to[layer])
+        flow = mass[layer, None] * probs
+        ok = flow > 0
+        np.add.at(mass, B.CHILD[layer][ok], flow[ok])
+    return mass
+
+
+def outcome(x_player: Player, o_player: Player) -> Outcome:
+    """Exact X-win / draw / O-win probabilities of ``x_player`` (first) against ``o_player``."""
+    mass = reach_probabilities(x_player, o_player)
+    return Outcome(
+        x_win=float(mass[B.OUTCOME == B.X_WIN].sum()),
+        draw=float(mass[B.OUTCOME == B.DRAW].sum()),
+        o_win=float(mass[B.OUTCOME == B.O_WIN].sum()),
+    )
+
+
+def expected_payoff(player: Player, opponent: Player, table=FOGEL_PAYOFF) -> float:
+    """Exact expected Fogel payoff per game of ``player`` moving first against ``opponent``."""
+    return outcome(player, opponent).payoff(table)
+
+
+def best_response_payoff(opponent: Player, table=FOGEL_PAYOFF, first: bool = True) -> float:
+    """The highest expected payoff any policy can get against ``opponent`` (expectimax).
+
+    With ``first`` the responder is X (moves first), as in Fogel's experiment.
+    """
+    win, draw, loss = table
+    me = B.X if first else B.O
+    value = np.zeros(B.N_CODES)
+    value[B.OUTCOME == B.DRAW] = draw
+    value[B.OUTCOME == (B.X_WIN if first else B.O_WIN)] = win
+    value[B.OUTCOME == (B.O_WIN if first else B.X_WIN)] = loss
+    opp = _tables(opponent)
+    for n in range(8, -1, -1):
+        layer = np.flatnonzero((B.N_MARKS == n) & (B.OUTCOME == B.ONGOING))
+        kids = value[np.maximum(B.CHILD[layer], 0)]
+        legal = B.LEGAL[layer]
+        best = np.where(legal, kids, -np.inf).max(1)
+        mean = (np.where(legal, kids, 0.0) * opp[layer]).sum(1)
+        value[layer] = np.where(B.TO_MOVE[layer] == me, best, mean)
+    return float(value[0])
+
+
+def unbeatable(player: Player, as_x: bool = True) -> bool:
+    """True when no line of opponent moves beats ``player`` in the given seat.
+
+    The player's moves are those it plays with positive probability; the opponent may
+    play any legal move.
+    """
+    probs = _tables(player)
+    me = B.X if as_x else B.O
+    lost = B.O_WIN if as_x else B.X_WIN
+    seen = np.zeros(B.N_CODES, dtype=bool)
+    seen[0] = True
+    for n in range(9):
+        layer = np.flatnonzero((B.N_MARKS == n) & seen & (B.OUTCOME == B.ONGOING))
+        moves = np.where((B.TO_MOVE[layer] == me)[:, None], probs[layer] > 0, B.LEGAL[layer])
+        seen[B.CHILD[layer][moves]] = True
+    return not bool((seen & (B.OUTCOME == lost)).any())
+
+
+def minimax_agreement(player: Player, mark: int | None = None) -> float:
+    """Share of reachable unfinished boards where the player's move is minimax-optimal.
+
+    Optimal means it keeps the game-theoretic value (win / draw / loss). For a random
+    player this is the probability mass on optimal moves, averaged over boards. ``mark``
+    restricts to boards with X (1) or O (2) to move; None takes both.
+    """
+    codes = B.DECISION_CODES
+    if mark is not None:
+        codes = codes[B.TO_MOVE[codes] == mark]
+    probs = _tables(player)[codes]
+    good = minimax_optimal_moves()[codes]
+    return float((probs * good).sum(1).mean())

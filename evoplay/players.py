@@ -1,0 +1,331 @@
+"""Players: each gives its move distribution for a board; table-driven ones precompute it.
+
+One interface serves matches, fitness evaluation and exact analysis:
+
+- ``probs(codes)`` -> ``(n, 9)`` move probabilities for boards given as codes (the side to
+  move is read off the board, so every player can play either side);
+- ``choose(codes, u)`` -> ``(n,)`` moves, sampled with one uniform number per board.
+
+Built-in players are computed once over all 3**9 boards (``TablePlayer``), so playing a
+move is a table look-up.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import board as B
+from .errors import SpecError
+
+
+class Player:
+    """A player known by its move distribution."""
+
+    spec: str = "?"
+    deterministic: bool = False
+
+    def probs(self, codes) -> np.ndarray:
+        raise NotImplementedError
+
+    def choose(self, codes, u) -> np.ndarray:
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.spec}>"
+
+
+def cumulative(probs: np.ndarray) -> np.ndarray:
+    """Cumulative move table whose sampling can never pick a zero-probability square.
+
+    The entries from the last square with positive probability onwards are exactly 1.0,
+    so ``count(u >= cum)`` with ``u`` in [0, 1) always lands on a square with mass.
+    """
+    cum = np.cumsum(probs, axis=-1)
+    positive = probs > 0
+    last = np.where(positive.any(-1), 8 - np.argmax(positive[..., ::-1], axis=-1), 9)
+    cum[np.arange(9) >= last[..., None]] = 1.0
+    return cum
+
+
+def sample_moves(cum_rows: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Moves drawn from rows of a cumulative table with uniforms ``u`` in [0, 1)."""
+    return (u[:, None] >= cum_rows).sum(1)
+
+
+class TablePlayer(Player):
+    """A player whose distribution is precomputed for every board code."""
+
+    def __init__(self, spec: str, table: np.ndarray):
+        self.spec = spec
+        table = np.asarray(table, dtype=np.float64)
+        table = np.where(B.LEGAL, table, 0.0)
+        table.setflags(write=False)
+        self.table = table
+        self.cum = cumulative(table)
+        self.cum.setflags(write=False)
+        self.deterministic = bool(np.all((table == 0) | (table == 1)))
+
+    def probs(self, codes):
+        return self.table[np.asarray(codes)]
+
+    def choose(self, codes, u):
+        return sample_moves(self.cum[np.asarray(codes)], np.asarray(u))
+
+
+def uniform_table(mask: np.ndarray) -> np.ndarray:
+    """Uniform distribution over the True squares of each row (zeros where none)."""
+    mask = mask.astype(np.float64)
+    n = mask.sum(-1, keepdims=True)
+    return np.divide(mask, n, out=np.zeros_like(mask), where=n > 0)
+
+
+def onehot_table(moves: np.ndarray) -> np.ndarray:
+    """All mass on one square per board (``-1`` for boards with no move)."""
+    table = np.zeros((len(moves), 9))
+    ok = moves >= 0
+    table[np.flatnonzero(ok), moves[ok]] = 1.0
+    return table
+
+
+# ---------------------------------------------------------------- built-in players
+
+
+def make_random() -> TablePlayer:
+    return TablePlayer("random", uniform_table(B.LEGAL))
+
+
+def make_first_open() -> TablePlayer:
+    moves = np.where(B.LEGAL.any(1), np.argmax(B.LEGAL, axis=1), -1)
+    return TablePlayer("first-open", onehot_table(moves))
+
+
+def _line_squares(own_count: int, other_count: int, mark_of: str) -> np.ndarray:
+    """Empty squares lying in a line with exactly these counts of marks.
+
+    ``mark_of`` says whose marks count as "own": ``"mover"`` or ``"other"``.
+    """
+    mover = B.TO_MOVE.astype(np.int8)[:, None, None]
+    other = np.int8(3) - mover
+    own_mark, opp_mark = (mover, other) if mark_of == "mover" else (other, mover)
+    lm = B.MARKS[:, B.LINES]  # (N, 8, 3)
+    n_own = (lm == own_mark).sum(2)
+    n_opp = (lm == opp_mark).sum(2)
+    hit = (n_own == own_count) & (n_opp == other_count)  # (N, 8)
+    squares = np.zeros((B.N_CODES, 9), dtype=bool)
+    for k, line in enumerate(B.LINES):
+        for s in line:
+            squares[:, s] |= hit[:, k] & (B.MARKS[:, s] == B.EMPTY)
+    return squares & B.LEGAL
+
+
+def logic_rule_table(develop: str = "own") -> np.ndarray:
+    """Fogel's rule-based opponent with no random moves (``eps = 0``)."""
+    rules = [
+        _line_squares(2, 0, "mover"),  # 1. complete three of its own
+        _line_squares(2, 0, "other"),  # 2. block the other side's three
+        _line_squares(1, 0, "mover" if develop == "own" else "other"),  # 3. develop a line
+        B.LEGAL,  # 4. anything
+    ]
+    table = np.zeros((B.N_CODES, 9))
+    done = np.zeros(B.N_CODES, dtype=bool)
+    for mask in rules:
+        applies = mask.any(1) & ~done
+        table[applies] = uniform_table(mask[applies])
+        done |= applies
+    return table
+
+
+def make_logic(eps: float = 0.1, develop: str = "own") -> TablePlayer:
+    table = eps * uniform_table(B.LEGAL) + (1.0 - eps) * logic_rule_table(develop)
+    return TablePlayer(format_spec("logic", {"eps": eps, "develop": develop}), table)
+
+
+def minimax_scores() -> np.ndarray:
+    """Minimax score of every board from X's view, preferring faster wins.
+
+    A won game scores ``10 - marks`` for X (negative for O), a draw 0, so X maximizing and
+    O minimizing both prefer the faster win and the slower loss.
+    """
+    score = np.zeros(B.N_CODES)
+    end = B.OUTCOME != B.ONGOING
+    score[B.OUTCOME == B.X_WIN] = 10 - B.N_MARKS[B.OUTCOME == B.X_WIN]
+    score[B.OUTCOME == B.O_WIN] = -(10 - B.N_MARKS[B.OUTCOME == B.O_WIN])
+    for n in range(8, -1, -1):
+        layer = np.flatnonzero((B.N_MARKS == n) & ~end)
+        kids = score[np.maximum(B.CHILD[layer], 0)]
+        legal = B.LEGAL[layer]
+        best_x = np.where(legal, kids, -np.inf).max(1)
+        best_o = np.where(legal, kids, np.inf).min(1)
+        score[layer] = np.where(B.TO_MOVE[layer] == B.X, best_x, best_o)
+    return score
+
+
+MINIMAX_SCORES = minimax_scores()
+MINIMAX_SCORES.setflags(write=False)
+
+
+def minimax_best_moves(scores: np.ndarray = MINIMAX_SCORES) -> np.ndarray:
+    """Boolean (N, 9): the moves that attain the best score for the side to move."""
+    kids = scores[np.maximum(B.CHILD, 0)]
+    sign = np.where(B.TO_MOVE == B.X, 1.0, -1.0)[:, None]
+    val = np.where(B.LEGAL, sign * kids, -np.inf)
+    best = val.max(1, keepdims=True)
+    return B.LEGAL & (val == best)
+
+
+def minimax_optimal_moves() -> np.ndarray:
+    """Boolean (N, 9): moves that keep the game-theoretic value (win/draw/loss only)."""
+    return minimax_best_moves(np.sign(MINIMAX_SCORES))
+
+
+def make_minimax(tiebreak: str = "random") -> TablePlayer:
+    best = minimax_best_moves()
+    if tiebreak == "first":
+        table = onehot_table(np.where(best.any(1), np.argmax(best, axis=1), -1))
+    else:
+        table = uniform_table(best)
+    return TablePlayer(format_spec("minimax", {"tiebreak": tiebreak}), table)
+
+
+def softmax_values(t_x: float, t_o: float) -> np.ndarray:
+    """Expected score (X's view) of every board when X moves at ``t_x`` and O at ``t_o``."""
+    value = np.zeros(B.N_CODES)
+    value[B.OUTCOME == B.X_WIN] = 1.0
+    value[B.OUTCOME == B.O_WIN] = -1.0
+    for n in range(8, -1, -1):
+        layer = np.flatnonzero((B.N_MARKS == n) & (B.OUTCOME == B.ONGOING))
+        w = _softmax_weights(layer, value, t_x, t_o)
+        value[layer] = (w * value[np.maximum(B.CHILD[layer], 0)]).sum(1)
+    return value
+
+
+def _softmax_weights(layer, value, t_x, t_o):
+    kids = value[np.maximum(B.CHILD[layer], 0)]
+    x_moves = B.TO_MOVE[layer] == B.X
+    sign = np.where(x_moves, 1.0, -1.0)[:, None]
+    temp = np.where(x_moves, t_x, t_o)[:, None]
+    logits = np.where(B.LEGAL[layer], sign * kids / temp, -np.inf)
+    logits -= logits.max(1, keepdims=True)
+    w = np.exp(logits)
+    return w / w.sum(1, keepdims=True)
+
+
+def softmax_table(t: float, model_t: float) -> np.ndarray:
+    """Move distribution of the softmax player: own moves at ``t``, opponent modelled at ``model_t``."""
+    table = np.zeros((B.N_CODES, 9))
+    as_x = softmax_values(t, model_t)  # the player is X: X moves at t
+    as_o = softmax_values(model_t, t)  # the player is O: O moves at t
+    ongoing = B.OUTCOME == B.ONGOING
+    for mark, value, temps in ((B.X, as_x, (t, model_t)), (B.O, as_o, (model_t, t))):
+        layer = np.flatnonzero(ongoing & (B.TO_MOVE == mark))
+        table[layer] = _softmax_weights(layer, value, *temps)
+    return table
+
+
+def make_softmax(t: float = 0.2, model_t: float = 1.0) -> TablePlayer:
+    return TablePlayer(format_spec("softmax", {"t": t, "model_t": model_t}), softmax_table(t, model_t))
+
+
+# ---------------------------------------------------------------- spec strings
+
+
+def _positive(name):
+    def check(v):
+        if not v > 0:
+            raise SpecError(f"{name} must be > 0, got {v}")
+        return v
+
+    return check
+
+
+def _probability(name):
+    def check(v):
+        if not 0.0 <= v <= 1.0:
+            raise SpecError(f"{name} must be in [0, 1], got {v}")
+        return v
+
+    return check
+
+
+def _choice(name, options):
+    def check(v):
+        if v not in options:
+            raise SpecError(f"{name} must be one of {'|'.join(options)}, got {v!r}")
+        return v
+
+    return check
+
+
+#: name -> (factory, {param: (type, check)})
+REGISTRY: dict[str, tuple] = {
+    "random": (make_random, {}),
+    "first-open": (make_first_open, {}),
+    "logic": (
+        make_logic,
+        {"eps": (float, _probability("logic eps")), "develop": (str, _choice("logic develop", ("own", "other")))},
+    ),
+    "minimax": (make_minimax, {"tiebreak": (str, _choice("minimax tiebreak", ("random", "first")))}),
+    "softmax": (
+        make_softmax,
+        {"t": (float, _positive("softmax t")), "model_t": (float, _positive("softmax model_t"))},
+    ),
+}
+
+#: Names that are players but not table players (handled by the command that plays them).
+INTERACTIVE = ("human",)
+
+
+def format_spec(name: str, params: dict) -> str:
+    """Canonical spec string: ``name:key=value,...`` with parameters in a fixed order."""
+    if not params:
+        return name
+    return name + ":" + ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """Split and check ``NAME`` or ``NAME:key=value,...``; return the name and typed params."""
+    name, _, rest = spec.strip().partition(":")
+    if name not in REGISTRY:
+        known = ", ".join([*REGISTRY, *INTERACTIVE, "PATH.json"])
+        raise SpecError(f"unknown player {name!r} (known: {known})")
+    _, schema = REGISTRY[name]
+    params = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq:
+            raise SpecError(f"player {name}: parameter {item!r} is not key=value")
+        if key not in schema:
+            allowed = ", ".join(schema) or "none"
+            raise SpecError(f"player {name}: unknown parameter {key!r} (allowed: {allowed})")
+        kind, check = schema[key]
+        try:
+            typed = kind(value.strip())
+        except ValueError:
+            raise SpecError(f"player {name}: {key} must be a number, got {value.strip()!r}") from None
+        if kind is float and not np.isfinite(typed):
+            raise SpecError(f"player {name}: {key} must be finite, got {value.strip()!r}")
+        params[key] = check(typed)
+    return name, params
+
+
+_CACHE: dict[str, Player] = {}
+
+
+def make_player(spec: str) -> Player:
+    """The player named by a spec string or a path to a saved player file (``.json``)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError("empty player spec")
+    spec = spec.strip()
+    if spec.endswith(".json") or "/" in spec:
+        from .playerfile import load_player
+
+        return load_player(spec)
+    if spec in INTERACTIVE:
+        raise SpecError(f"player {spec!r} plays only in `evoplay game`")
+    name, params = parse_spec(spec)
+    key = format_spec(name, params)
+    if key not in _CACHE:
+        factory, _ = REGISTRY[name]
+        _CACHE[key] = factory(**params)
+    return _CACHE[key]
