@@ -1,0 +1,223 @@
+"""Fogel's evolutionary programming on DEAP: toolbox, generation loop, logbook, hall of fame.
+
+A trial is a pure function of (config, trial number): every random stream comes from
+``numpy.random.SeedSequence(seed, spawn_key=(trial, generation, purpose))`` and
+individual ``i`` of a generation always uses row ``i`` of each draw. Population
+evaluation goes through ``toolbox.map`` (the seam for Ray), over chunks of networks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from deap import base, tools
+
+from . import board as B
+from . import engine
+from .fogel import FogelNet, NetBatch, init_population, mut_population, stack
+from .players import TablePlayer, make_player
+
+# Purposes of random streams (the last element of every spawn key).
+INIT, MUTATE, EVALUATE, SELECT = 0, 1, 2, 3
+
+
+def stream(seed: int, trial: int, generation: int, purpose: int) -> np.random.Generator:
+    """The random stream of one purpose in one generation of one trial."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(trial, generation, purpose))))
+
+
+# ---------------------------------------------------------------- opponents
+
+
+class MixedOpponent:
+    """Several table players as one batched player: game ``g`` is played by ``rows[g]``."""
+
+    deterministic = False
+
+    def __init__(self, players):
+        self.cum = np.stack([p.cum for p in players])
+
+    def choose(self, codes, u, rows):
+        return (u[:, None] >= self.cum[rows, codes]).sum(1)
+
+
+def opponent_games(opponent, games: int):
+    """(players, per-game opponent index or None): games split by weight, largest remainder."""
+    if isinstance(opponent, str):
+        return [make_player(opponent)], None
+    players = [make_player(o["player"]) for o in opponent]
+    w = np.array([o["weight"] for o in opponent], dtype=float)
+    share = w / w.sum() * games
+    counts = np.floor(share).astype(int)
+    counts[np.argsort(-(share - counts), kind="stable")[: games - counts.sum()]] += 1
+    return players, np.repeat(np.arange(len(players)), counts)
+
+
+# ---------------------------------------------------------------- operators
+
+
+def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):
+    """Play every network (as X) ``u.shape[1]`` games; return payoffs and (win, loss, draw) counts.
+
+    ``u`` is (networks, games, 9) uniforms; network ``i`` plays with row ``i`` only.
+    """
+    players, per_game = opponent_games(opponent, u.shape[1])
+    n, games = u.shape[:2]
+    _, w1, w2 = stack(nets)
+    x_rows = np.repeat(np.arange(n), games)
+    if per_game is None:
+        o_player, o_rows = players[0], None
+    else:
+        o_player, o_rows = MixedOpponent(players), np.tile(per_game, n)
+    result = engine.play(NetBatch(w1, w2), o_player, u.reshape(n * games, 9), x_rows=x_rows, o_rows=o_rows)
+    result = result.reshape(n, games)
+    wld = np.stack([(result == B.X_WIN).sum(1), (result == B.O_WIN).sum(1), (result == B.DRAW).sum(1)], axis=1)
+    win, draw, loss = payoff
+    return wld @ np.array([win, loss, draw], dtype=float), wld
+
+
+def eval_chunk(args):
+    """``toolbox.map`` unit of work: (networks, uniforms, opponent, payoff) -> (payoffs, wld)."""
+    return eval_networks(*args)
+
+
+def sel_tournament_score(payoffs, k: int, rng: np.random.Generator, rivals: int = 10):
+    """Fogel's selection: each scores a point per rival (of ``rivals`` drawn) with lower payoff.
+
+    Rivals are drawn without replacement from the others; the ``k`` best scores survive,
+    ties broken at random. Returns (selected indices, scores, rival indices).
+    """
+    payoffs = np.asarray(payoffs)
+    n = len(payoffs)
+    picks = np.argsort(rng.random((n, n - 1)), axis=1)[:, :rivals]
+    opp = picks + (picks >= np.arange(n)[:, None])  # skip oneself
+    scores = (payoffs[opp] < payoffs[:, None]).sum(1)
+    order = np.lexsort((rng.random(n), -scores))
+    return np.sort(order[:k]), scores, opp
+
+
+def make_toolbox(cfg: dict, map_fn=map) -> base.Toolbox:
+    """Operators of the Fogel recipe bound to a config."""
+    pop, mut, ev = cfg["population"], cfg["mutation"], cfg["evaluation"]
+    h_range = (pop["hidden_min"], pop["hidden_max"])
+    tb = base.Toolbox()
+    tb.register("population", init_population, pop["parents"], h_range=h_range, init_scale=pop["init_scale"])
+    tb.register("mutate", mut_population, sigma=mut["sigma"], p_arch=mut["p_arch"], h_range=h_range)
+    tb.register("evaluate", eval_chunk)
+    tb.register("select", sel_tournament_score, rivals=cfg["selection"]["rivals"])
+    tb.register("map", map_fn)
+    return tb
+
+
+# ---------------------------------------------------------------- the loop
+
+
+def new_logbook() -> tools.Logbook:
+    lb = tools.Logbook()
+    lb.header = ["gen", "max", "mean", "min", "mean_h"]
+    return lb
+
+
+@dataclass
+class Generation:
+    """What one generation did: the event that logging, checkpoints and detail logs receive."""
+
+    generation: int
+    pool: list
+    payoffs: np.ndarray
+    wld: np.ndarray
+    scores: np.ndarray
+    rivals: np.ndarray
+    selected: np.ndarray
+    record: dict
+
+
+@dataclass
+class TrialState:
+    """Everything needed to continue a trial: plain data (checkpointed by the driver)."""
+
+    trial: int
+    generation: int
+    parents: list
+    next_id: int
+    logbook: tools.Logbook = field(default_factory=new_logbook)
+    hof: tools.HallOfFame = field(default_factory=lambda: tools.HallOfFame(1))
+    champion: FogelNet | None = None
+
+
+class FogelEvolution:
+    """Evolutionary programming of Fogel networks, one trial; ``step()`` runs a generation.
+
+    Hooks (callables taking the ``Generation`` event) subscribe to generations; the loop
+    itself does not print or write.
+    """
+
+    def __init__(self, cfg: dict, state: TrialState, map_fn=map, chunks: int = 1):
+        self.cfg = cfg
+        self.seed = cfg[""]["seed"]
+        self.state = state
+        self.toolbox = make_toolbox(cfg, map_fn)
+        self.chunks = max(1, chunks)
+        self.hooks = []
+        ev = cfg["evaluation"]
+        self.opponent = ev["opponent"]
+        self.payoff = (ev["payoff_win"], ev["payoff_draw"], ev["payoff_loss"])
+
+    @classmethod
+    def start(cls, cfg: dict, trial: int, **kw) -> "FogelEvolution":
+        """A fresh trial: the initial parents drawn from the trial's INIT stream."""
+        n = cfg["population"]["parents"]
+        tb = make_toolbox(cfg)
+        parents = tb.population(stream(cfg[""]["seed"], trial, 0, INIT))
+        return cls(cfg, TrialState(trial, 0, parents, n), **kw)
+
+    def _stream(self, gen, purpose):
+        return stream(self.seed, self.state.trial, gen, purpose)
+
+    def evaluate(self, pool, gen):
+        """Payoffs and (win, loss, draw) of every network, through ``toolbox.map`` in chunks."""
+        games = self.cfg["evaluation"]["games"]
+        u = self._stream(gen, EVALUATE).random((len(pool), games, 9))
+        bounds = np.linspace(0, len(pool), self.chunks + 1).astype(int)
+        jobs = [(pool[a:b], u[a:b], self.opponent, self.payoff) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        parts = list(self.toolbox.map(self.toolbox.evaluate, jobs))
+        return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
+
+    def step(self) -> Generation:
+        st = self.state
+        gen = st.generation + 1
+        parents = st.parents
+        children = self.toolbox.mutate(parents, self._stream(gen, MUTATE), ident0=st.next_id)
+        pool = parents + children
+        payoffs, wld = self.evaluate(pool, gen)
+        for net, p in zip(pool, payoffs):
+            net.fitness.values = (float(p),)
+        selected, scores, rivals = self.toolbox.select(payoffs, len(parents), self._stream(gen, SELECT))
+        hs = np.array([n.h for n in pool])
+        hmax = self.cfg["population"]["hidden_max"]
+        record = {
+            "gen": gen,
+            "max": float(payoffs.max()),
+            "mean": float(payoffs.mean()),
+            "min": float(payoffs.min()),
+            "mean_h": float(hs.mean()),
+            "h_hist": np.bincount(hs, minlength=hmax + 1)[1:].tolist(),
+        }
+        st.logbook.record(**record)
+        best = pool[int(np.argmax(payoffs))]
+        st.hof.update([best])
+        st.champion = best
+        st.parents = [pool[i] for i in selected]
+        st.next_id += len(children)
+        st.generation = gen
+        event = Generation(gen, pool, payoffs, wld, scores, rivals, selected, record)
+        for hook in self.hooks:
+            hook(event)
+        return event
+
+    def run(self, until: int) -> TrialState:
+        """Run generations until ``until`` have been completed."""
+        while self.state.generation < until:
+            self.step()
+        return self.state

@@ -1,0 +1,250 @@
+"""Fogel's (1993) tic-tac-toe networks: encoding, DEAP classes, operators, batched play.
+
+A network has 9 inputs + bias, H hidden logistic units + bias and 9 logistic outputs.
+Weights are stored padded to the largest allowed H: ``w1`` is (10, HMAX) with the bias
+in row 9, ``w2`` is (HMAX + 1, 9) with the bias in row HMAX. Units at or beyond H have all
+weights exactly zero, so they add exactly nothing to any output and a whole population
+can be evaluated as one stack of equal-shaped arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from deap import base
+
+from . import board as B
+from .errors import PlayerFileError
+from .players import TablePlayer, onehot_table
+
+N_IN = 10  # nine squares + bias
+
+#: Network inputs for every board, seen by the side to move, bias last: (N_CODES, 10).
+INPUTS = np.concatenate(
+    [B.perspective(np.arange(B.N_CODES), B.TO_MOVE), np.ones((B.N_CODES, 1))], axis=1
+)
+INPUTS.setflags(write=False)
+
+
+class FitnessMax(base.Fitness):
+    """Total payoff over the evaluation games; higher is better."""
+
+    weights = (1.0,)
+
+
+class FogelNet:
+    """A DEAP individual: one network with H hidden units, padded weights and a fitness.
+
+    Defined at module level (not by ``creator.create``) so it pickles on Ray workers.
+    """
+
+    __slots__ = ("h", "w1", "w2", "fitness", "ident", "parent")
+
+    def __init__(self, h: int, w1: np.ndarray, w2: np.ndarray, ident: int = -1, parent: int = -1):
+        self.h = int(h)
+        self.w1 = w1
+        self.w2 = w2
+        self.fitness = FitnessMax()
+        self.ident = ident
+        self.parent = parent
+
+    @property
+    def hmax(self) -> int:
+        return self.w1.shape[1]
+
+    def weights(self) -> np.ndarray:
+        """The active weights and biases, flattened (padding excluded)."""
+        h = self.h
+        return np.concatenate([self.w1[:, :h].ravel(), self.w2[:h].ravel(), self.w2[-1]])
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, FogelNet)
+            and self.h == other.h
+            and np.array_equal(self.w1, other.w1)
+            and np.array_equal(self.w2, other.w2)
+        )
+
+    __hash__ = None
+
+    def __getstate__(self):
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            setattr(self, k, v)
+
+    def __deepcopy__(self, memo):
+        twin = FogelNet(self.h, self.w1.copy(), self.w2.copy(), self.ident, self.parent)
+        twin.fitness.values = self.fitness.values
+        return twin
+
+    def __repr__(self):
+        return f"<FogelNet id={self.ident} H={self.h} fitness={self.fitness.values}>"
+
+
+# ---------------------------------------------------------------- operators
+
+
+def _masks(h: np.ndarray, hmax: int):
+    unit = np.arange(hmax)[None, :] < np.asarray(h)[:, None]  # (n, hmax)
+    m1 = np.broadcast_to(unit[:, None, :], (len(h), N_IN, hmax))
+    m2 = np.concatenate([unit, np.ones((len(h), 1), dtype=bool)], axis=1)[:, :, None]
+    return m1, np.broadcast_to(m2, (len(h), hmax + 1, 9))
+
+
+def init_population(n: int, rng: np.random.Generator, h_range=(1, 10), init_scale=0.5, ident0=0):
+    """``n`` networks, H uniform in ``h_range``, active weights uniform in [-scale, scale]."""
+    lo, hi = h_range
+    h = rng.integers(lo, hi + 1, size=n)
+    m1, m2 = _masks(h, hi)
+    w1 = np.where(m1, rng.uniform(-init_scale, init_scale, (n, N_IN, hi)), 0.0)
+    w2 = np.where(m2, rng.uniform(-init_scale, init_scale, (n, hi + 1, 9)), 0.0)
+    return [FogelNet(h[i], w1[i], w2[i], ident0 + i) for i in range(n)]
+
+
+def stack(nets):
+    """Stacked (h, w1, w2) arrays of a list of networks."""
+    return (
+        np.array([n.h for n in nets]),
+        np.stack([n.w1 for n in nets]),
+        np.stack([n.w2 for n in nets]),
+    )
+
+
+def mut_population(parents, rng: np.random.Generator, sigma=0.05, p_arch=0.5, h_range=(1, 10), ident0=0):
+    """One child per parent: Gaussian noise on every active weight, then maybe +/- one unit.
+
+    With probability ``p_arch`` the architecture changes: with equal chance a hidden unit
+    is added (all its weights 0) or a random one deleted; a change leaving ``h_range`` is
+    skipped. Vectorized over the population; parent ``i`` uses row ``i`` of every draw.
+    """
+    n = len(parents)
+    lo, hi = h_range
+    h, w1, w2 = stack(parents)
+    hmax = w1.shape[2]
+    m1, m2 = _masks(h, hmax)
+    w1 = w1 + np.where(m1, rng.normal(0.0, sigma, w1.shape), 0.0)
+    w2 = w2 + np.where(m2, rng.normal(0.0, sigma, w2.shape), 0.0)
+    change = rng.random(n) < p_arch
+    grow = rng.random(n) < 0.5
+    victim = (rng.random(n) * h).astype(np.int64)  # uniform in 0..h-1
+    add = change & grow & (h < hi)
+    delete = change & ~grow & (h > lo)
+    # A new unit occupies the first padded slot, whose weights are already zero.
+    new_h = h + add - delete
+    if delete.any():
+        k = np.arange(hmax)
+        src = np.minimum(k[None, :] + (k[None, :] >= victim[:, None]), hmax - 1)  # (n, hmax)
+        src = np.where(delete[:, None], src, k[None, :])
+        w1 = np.take_along_axis(w1, src[:, None, :], axis=2)
+        w2 = np.concatenate([np.take_along_axis(w2[:, :hmax], src[:, :, None], axis=1), w2[:, hmax:]], axis=1)
+        m1, m2 = _masks(new_h, hmax)
+        w1 = np.where(m1, w1, 0.0)
+        w2 = np.where(m2, w2, 0.0)
+    return [FogelNet(new_h[i], w1[i], w2[i], ident0 + i, parents[i].ident) for i in range(n)]
+
+
+def mut_fogel(net: FogelNet, rng: np.random.Generator, **kw) -> FogelNet:
+    """The mutation of one network (``mut_population`` on a population of one)."""
+    return mut_population([net], rng, **kw)[0]
+
+
+def sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def forward(x: np.ndarray, w1: np.ndarray, w2: np.ndarray) -> np.ndarray:
+    """Outputs for inputs ``x`` (n, 10) with per-row weights ``w1`` (n, 10, H), ``w2`` (n, H+1, 9).
+
+    Sums run in a fixed order, one term at a time, so a row's result never depends on the
+    other rows of the batch (results are identical whatever the chunking).
+    """
+    z = x[:, 0, None] * w1[:, 0]
+    for i in range(1, x.shape[1]):
+        z = z + x[:, i, None] * w1[:, i]
+    hid = sigmoid(z)
+    hmax = hid.shape[1]
+    y = w2[:, hmax]
+    for j in range(hmax):
+        y = y + hid[:, j, None] * w2[:, j]
+    return sigmoid(y)
+
+
+def choose_from_outputs(outputs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """The legal square with the highest output; ties go to the lowest index."""
+    return np.argmax(np.where(legal, outputs, -np.inf), axis=1)
+
+
+class NetBatch:
+    """A population of networks playing as one batched player.
+
+    ``choose(codes, u, rows)`` moves for game boards ``codes`` where network ``rows[g]``
+    plays game ``g``. Each distinct (network, board) pair is computed once.
+    """
+
+    deterministic = True
+
+    def __init__(self, w1: np.ndarray, w2: np.ndarray):
+        self.w1 = w1
+        self.w2 = w2
+
+    def choose(self, codes, u, rows):
+        legal = B.LEGAL[codes]
+        forced = legal.sum(1) == 1
+        moves = np.argmax(legal, axis=1)  # the only move where it is forced
+        todo = np.flatnonzero(~forced)
+        if todo.size:
+            key = rows[todo] * B.N_CODES + codes[todo]
+            uniq, inv = np.unique(key, return_inverse=True)
+            r, c = np.divmod(uniq, B.N_CODES)
+            out = forward(INPUTS[c], self.w1[r], self.w2[r])
+            moves[todo] = choose_from_outputs(out, B.LEGAL[c])[inv]
+        return moves
+
+
+def net_player(net: FogelNet, spec: str = "fogel-net") -> TablePlayer:
+    """A single network as a table player (its move on every board, computed once)."""
+    codes = np.flatnonzero(B.OUTCOME == B.ONGOING)
+    n = len(codes)
+    out = forward(INPUTS[codes], np.broadcast_to(net.w1, (n, *net.w1.shape)), np.broadcast_to(net.w2, (n, *net.w2.shape)))
+    moves = np.full(B.N_CODES, -1)
+    moves[codes] = choose_from_outputs(out, B.LEGAL[codes])
+    return TablePlayer(spec, onehot_table(moves))
+
+
+# ---------------------------------------------------------------- player files
+
+
+def file_parts(net: FogelNet):
+    """(architecture, weights) of a network for a player file (padding removed)."""
+    h = net.h
+    arch = {"inputs": 9, "hidden": h, "outputs": 9, "activation": "logistic", "input": "own +1, other -1, empty 0"}
+    weights = {
+        "hidden_weights": net.w1[:9, :h],
+        "hidden_bias": net.w1[9, :h],
+        "output_weights": net.w2[:h],
+        "output_bias": net.w2[-1],
+    }
+    return arch, weights
+
+
+def net_from_file(architecture: dict, weights: dict, hmax: int = 10) -> FogelNet:
+    """Rebuild a network from player-file parts, checking every shape."""
+    from .playerfile import arch_int, weight_array
+
+    if architecture.get("inputs") != 9 or architecture.get("outputs") != 9:
+        raise PlayerFileError("architecture must have 9 inputs and 9 outputs")
+    h = arch_int(architecture, "hidden", 1, 64)
+    hmax = max(hmax, h)
+    w1 = np.zeros((N_IN, hmax))
+    w2 = np.zeros((hmax + 1, 9))
+    w1[:9, :h] = weight_array(weights, "hidden_weights", (9, h))
+    w1[9, :h] = weight_array(weights, "hidden_bias", (h,))
+    w2[:h] = weight_array(weights, "output_weights", (h, 9))
+    w2[-1] = weight_array(weights, "output_bias", (9,))
+    return FogelNet(h, w1, w2)
+
+
+def player_from_file(architecture: dict, weights: dict) -> TablePlayer:
+    """Player-file builder for kind ``fogel-net``."""
+    return net_player(net_from_file(architecture, weights))
