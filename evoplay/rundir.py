@@ -86,6 +86,18 @@ class RunDir:
     def detail(self, trial: int) -> Path:
         return self.trial_dir(trial) / "detail.log"
 
+    def detail_part(self, trial: int, first: int, last: int) -> Path:
+        """The detail log of generations ``first..last`` (joined into detail.log at the end)."""
+        return self.trial_dir(trial) / "detail" / f"{first:06d}-{last:06d}.log"
+
+    def join_detail(self, trial: int):
+        parts = sorted((self.trial_dir(trial) / "detail").glob("*.log"))
+        if parts:
+            write_text(self.detail(trial), "".join(p.read_text() for p in parts))
+            for p in parts:
+                p.unlink()
+            parts[0].parent.rmdir()
+
     def checkpoint(self, trial: int) -> Path:
         return self.checkpoints / f"trial_{trial:02d}.json"
 

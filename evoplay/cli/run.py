@@ -1,3 +1,75 @@
-"""evoplay run commands."""
+"""evoplay evolve / plot / export: evolution runs, their curves and their champions."""
 
-from . import cli  # noqa: F401
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import click
+
+from . import cli
+from ..errors import EvoplayError
+
+
+@cli.command()
+@click.argument("config_file", metavar="CONFIG", type=click.Path(dir_okay=False))
+@click.option("--trials", type=click.IntRange(min=1), help="Override the number of trials.")
+@click.option("--generations", type=click.IntRange(min=1), help="Override the number of generations.")
+@click.option("--seed", type=click.IntRange(min=0), help="Override the run seed.")
+@click.option("--out", type=click.Path(file_okay=False), help="Run directory (default results/NAME).")
+@click.option("--address", envvar="RAY_ADDRESS", help="Join this Ray cluster (default: embedded local Ray).")
+@click.option("--workers", type=click.IntRange(min=1), help="CPUs of local Ray to use (default: all).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run from its checkpoints.")
+@click.option("--log-detail", is_flag=True, help="Write the detailed per-network generation log.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def evolve(config_file, trials, generations, seed, out, address, workers, resume, log_detail, quiet):
+    """Run Fogel's evolutionary programming experiment described by CONFIG (TOML)."""
+    from tqdm import tqdm
+
+    from .. import config, runner
+
+    cfg = config.override(config.load(config_file), trials=trials, generations=generations, seed=seed)
+    out = Path(out or Path("results") / cfg[""]["name"])
+    with tqdm(total=0, unit="gen", desc=cfg[""]["name"], disable=quiet, leave=False) as bar:
+        summary = runner.evolve(cfg, out, address=address, workers=workers, resume=resume, log_detail=log_detail, progress=bar)
+    m = summary["mean_max_payoff"]
+    click.echo(f"run {out}: {summary['trials']} trials x {summary['generations']} generations, seed {summary['seed']}")
+    click.echo(f"mean max payoff: first generation {m['first']:g}, last {m['last']:g}, last 10 {m['last10']:.2f}")
+    click.echo(f"curve: {out / 'curve.png'}  champion: {out / 'champion.json'} (trial {summary['best_trial']})")
+
+
+@cli.command()
+@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]", type=click.Path(file_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False), help="Output image (PNG; an SVG is written beside it).")
+def plot(run_dirs, out):
+    """Plot the mean max-payoff curve of one or more runs (overlaid)."""
+    from ..plotting import plot_runs
+
+    for d in run_dirs:
+        if not (Path(d) / "trials").is_dir():
+            raise EvoplayError(f"{d} is not a run directory (no trials/)")
+    out = Path(out or Path(run_dirs[0]) / "curve.png")
+    for path in plot_runs(run_dirs, out):
+        click.echo(str(path))
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--trial", type=click.IntRange(min=0), help="Which trial's champion (default: the best).")
+@click.option("--out", type=click.Path(dir_okay=False), help="Player file to write (default champion.json here).")
+def export(run_dir, trial, out):
+    """Export a champion network as a player file for match, analyze and game."""
+    from ..atomic import write_text
+    from ..playerfile import load_player
+    from ..rundir import RunDir
+
+    rd = RunDir(run_dir)
+    summary = rd.read_summary()
+    trial = summary["best_trial"] if trial is None else trial
+    if trial >= summary["trials"]:
+        raise EvoplayError(f"--trial {trial}: the run has trials 0..{summary['trials'] - 1}")
+    src = rd.champion(trial)
+    load_player(src)  # validate before copying
+    out = Path(out or "champion.json")
+    write_text(out, src.read_text())
+    click.echo(f"{out}: champion of trial {trial} of {run_dir}")
