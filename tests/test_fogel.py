@@ -1,0 +1,145 @@
+"""Fogel network encoding and operator invariants (SPEC section 3)."""
+
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from evoplay import board as B
+from evoplay import config, evolve
+from evoplay.fogel import (
+    INPUTS,
+    FogelNet,
+    NetBatch,
+    choose_from_outputs,
+    file_parts,
+    init_population,
+    mut_population,
+    net_from_file,
+    net_player,
+)
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+def assert_well_formed(net: FogelNet, lo=1, hi=10):
+    assert lo <= net.h <= hi
+    assert net.w1.shape == (10, hi) and net.w2.shape == (hi + 1, 9)
+    assert not net.w1[:, net.h :].any(), "padded hidden inputs must be zero"
+    assert not net.w2[net.h : hi].any(), "padded hidden outputs must be zero"
+
+
+def test_inputs_are_signed_marks_that_cancel_when_x_moves():
+    x_to_move = B.DECISION_CODES[B.TO_MOVE[B.DECISION_CODES] == B.X]
+    squares = INPUTS[:, :9]
+    assert set(np.unique(squares)) <= {-1.0, 0.0, 1.0}
+    assert (INPUTS[:, 9] == 1).all()
+    assert (squares[x_to_move].sum(1) == 0).all()
+    # X . . / . O . / . . .  with X to move: own +1, other -1.
+    code = B.parse("X.. / .O. / ...")
+    assert INPUTS[code, :9].tolist() == [1, 0, 0, 0, -1, 0, 0, 0, 0]
+
+
+def test_move_choice_skips_occupied_squares_and_breaks_ties_low():
+    code = B.parse("XO. / ... / ...")
+    outputs = np.array([[0.9, 0.95, 0.2, 0.5, 0.5, 0.1, 0.1, 0.1, 0.1]])
+    assert choose_from_outputs(outputs, B.LEGAL[[code]])[0] == 3  # 0 and 1 are taken; 3 ties 4
+
+
+def test_initial_population_weights_and_sizes():
+    pop = init_population(500, rng(1))
+    hs = np.array([n.h for n in pop])
+    assert set(hs) == set(range(1, 11))
+    for n in pop:
+        assert_well_formed(n)
+        w = n.weights()
+        assert len(w) == 10 * n.h + (n.h + 1) * 9
+        assert (np.abs(w) <= 0.5).all()
+
+
+def test_mutation_moves_every_weight_within_six_sigma():
+    pop = init_population(200, rng(2))
+    kids = mut_population(pop, rng(3), p_arch=0.0)
+    ups = downs = 0
+    for p, c in zip(pop, kids):
+        assert c.h == p.h and c.parent == p.ident
+        d = c.weights() - p.weights()
+        assert (d != 0).all(), "every weight and bias must move"
+        assert (np.abs(d) <= 0.3).all()
+        ups += (d > 0).sum()
+        downs += (d < 0).sum()
+        assert_well_formed(c)
+    assert ups > 0 and downs > 0
+
+
+def test_architecture_changes_stay_in_range_and_new_units_are_zero():
+    pop = init_population(400, rng(4))
+    kids = mut_population(pop, rng(5))
+    delta = np.array([c.h - p.h for p, c in zip(pop, kids)])
+    assert {-1, 0, 1} == set(delta)
+    for p, c in zip(pop, kids):
+        assert_well_formed(c)
+        if c.h == p.h + 1:
+            assert not c.w1[:, p.h].any() and not c.w2[p.h].any(), "a new unit's weights are exactly 0"
+    # At the bounds a change that would leave 1..10 is skipped.
+    edge = [n for n in init_population(400, rng(6)) if n.h in (1, 10)]
+    for p, c in zip(edge, mut_population(edge, rng(7))):
+        assert 1 <= c.h <= 10
+
+
+def test_deleting_a_unit_keeps_the_others():
+    p = init_population(1, rng(8), h_range=(3, 3))[0]
+    p = FogelNet(3, np.pad(p.w1, ((0, 0), (0, 7))), np.pad(p.w2[:3], ((0, 8), (0, 0))) + 0, 0)
+    p.w2[10] = 0.25
+    for seed in range(50):
+        c = mut_population([p], rng(seed), sigma=0.0, p_arch=1.0)[0]
+        if c.h == 2:
+            kept = [j for j in range(3) if any(np.array_equal(c.w1[:, k], p.w1[:, j]) for k in range(2))]
+            assert len(kept) == 2
+            assert_well_formed(c)
+            return
+    pytest.fail("no deletion in 50 tries")
+
+
+def test_evolution_keeps_networks_well_formed():
+    cfg = config.override(config.load("configs/quick.toml"), generations=15)
+    evo = evolve.FogelEvolution.start(cfg, trial=0)
+    for _ in range(15):
+        ev = evo.step()
+        assert len(ev.pool) == 20 and len(evo.state.parents) == 10
+        for net in ev.pool:
+            assert_well_formed(net)
+
+
+def test_batched_play_matches_single_network_tables():
+    pop = init_population(6, rng(9))
+    batch = NetBatch(np.stack([n.w1 for n in pop]), np.stack([n.w2 for n in pop]))
+    codes = B.DECISION_CODES
+    for i, net in enumerate(pop):
+        table = net_player(net).table
+        moves = batch.choose(codes, None, np.full(len(codes), i))
+        assert (table[codes, moves] == 1).all()
+
+
+def test_player_file_parts_round_trip():
+    net = init_population(1, rng(10))[0]
+    arch, weights = file_parts(net)
+    back = net_from_file(arch, {k: v.tolist() for k, v in weights.items()})
+    assert back.h == net.h and np.array_equal(back.w1, net.w1) and np.array_equal(back.w2, net.w2)
+
+
+def test_individual_pickles_in_a_fresh_process(tmp_path):
+    net = init_population(1, rng(11))[0]
+    net.fitness.values = (-3.0,)
+    path = tmp_path / "net.pkl"
+    path.write_bytes(pickle.dumps(net))
+    code = (
+        "import pickle, sys; n = pickle.load(open(sys.argv[1], 'rb'));"
+        "print(type(n).__module__, type(n).__name__, n.h, n.fitness.values[0], float(n.w1.sum()))"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["evoplay.fogel", "FogelNet", str(net.h), "-3.0", str(float(net.w1.sum()))]

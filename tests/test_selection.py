@@ -1,0 +1,45 @@
+"""Fogel's tournament-score selection on hand-built payoff vectors."""
+
+import numpy as np
+
+from evoplay.evolve import sel_tournament_score
+
+
+def test_scores_count_rivals_with_strictly_lower_payoff():
+    payoffs = np.arange(100.0)
+    # With every other network as a rival, network i beats exactly the i below it.
+    selected, scores, rivals = sel_tournament_score(payoffs, 50, np.random.default_rng(0), rivals=99)
+    assert scores.tolist() == list(range(100))
+    assert selected.tolist() == list(range(50, 100))
+
+
+def test_ten_rivals_are_distinct_others_and_scores_match_them():
+    rng = np.random.default_rng(1)
+    payoffs = rng.integers(-50, 10, 100).astype(float)
+    selected, scores, rivals = sel_tournament_score(payoffs, 50, np.random.default_rng(2), rivals=10)
+    assert rivals.shape == (100, 10)
+    for i in range(100):
+        assert i not in rivals[i] and len(set(rivals[i])) == 10
+        assert scores[i] == sum(payoffs[j] < payoffs[i] for j in rivals[i])
+    assert len(selected) == 50 and len(set(selected)) == 50
+    # Every survivor scores at least as much as every network left out.
+    left = np.setdiff1d(np.arange(100), selected)
+    assert scores[selected].min() >= scores[left].max()
+
+
+def test_equal_payoffs_score_nothing_and_ties_break_at_random():
+    payoffs = np.zeros(100)
+    a, scores, _ = sel_tournament_score(payoffs, 50, np.random.default_rng(3))
+    b, _, _ = sel_tournament_score(payoffs, 50, np.random.default_rng(4))
+    assert not scores.any()
+    assert len(a) == len(b) == 50 and a.tolist() != b.tolist()
+    again, _, _ = sel_tournament_score(payoffs, 50, np.random.default_rng(3))
+    assert again.tolist() == a.tolist()
+
+
+def test_best_network_always_survives():
+    payoffs = -np.arange(100.0)
+    payoffs[37] = 5.0
+    for seed in range(20):
+        selected, scores, _ = sel_tournament_score(payoffs, 50, np.random.default_rng(seed))
+        assert scores[37] == 10 and 37 in selected
