@@ -1,3 +1,214 @@
-"""evoplay play commands."""
+"""Commands that pit players against each other: match, tournament, analyze, game."""
 
-from . import cli  # noqa: F401
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+import numpy as np
+
+from .. import board as B
+from .. import exact
+from ..errors import SpecError
+from ..human import HumanPlayer, play_interactive
+from ..players import INTERACTIVE, make_player
+from ..tournament import pair_result, round_robin, seeded_rng, wilson_interval
+from . import cli
+
+#: --seats choice -> which player moves first in each reported result.
+SEATS = {"a-first": ("a",), "b-first": ("b",), "both": ("a", "b")}
+#: Stream key of each seating, so ``--seats b-first`` repeats the b-first half of ``both``.
+SEAT_KEY = {"a": 0, "b": 1}
+PAYOFF_NOTE = "Fogel payoff: +1 win, 0 draw, -10 loss"
+
+games_option = click.option(
+    "--games", type=click.IntRange(min=1), default=10_000, show_default=True, help="Games per pairing."
+)
+exact_option = click.option("--exact", is_flag=True, help="Exact probabilities instead of sampled games.")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
+def _echo_json(obj):
+    click.echo(json.dumps(obj, indent=1))
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+# ---------------------------------------------------------------- match
+
+
+def match_results(a, b, games: int | None, seed: int, seats: str) -> list[dict]:
+    """One result per seating, from A's side: win/draw/loss fractions and A's payoff first."""
+    results = []
+    for first in SEATS[seats]:
+        x, o = (a, b) if first == "a" else (b, a)
+        rng = None if games is None else seeded_rng(seed, SEAT_KEY[first])
+        r = pair_result(x, o, games, rng)
+        a_win, b_win = (r["x_win"], r["o_win"]) if first == "a" else (r["o_win"], r["x_win"])
+        results.append(
+            {
+                "first": first,
+                "games": games,
+                "a_win": a_win,
+                "draw": r["draw"],
+                "b_win": b_win,
+                "a_payoff": r["x_payoff"] if first == "a" else None,
+            }
+        )
+    return results
+
+
+def _match_text(result: dict, seed: int) -> list[str]:
+    first = result["first"].upper()
+    rows = (("A wins", result["a_win"]), ("draws", result["draw"]), ("B wins", result["b_win"]))
+    n = result["games"]
+    if n is None:
+        lines = [f"{first} moves first (X): exact probabilities"]
+        lines += [f"  {name:<7} {p:.5f}  {_pct(p):>6}" for name, p in rows]
+    else:
+        lines = [f"{first} moves first (X): {n} games, seed {seed}", "  result   count       %   95% interval"]
+        for name, p in rows:
+            count = round(p * n)
+            lo, hi = wilson_interval(count, n)
+            lines.append(f"  {name:<7} {count:>6}  {_pct(p):>6}   [{_pct(lo)}, {_pct(hi)}]")
+    if result["a_payoff"] is not None:
+        kind = "expected" if n is None else "mean"
+        lines.append(f"  A's {kind} payoff per game: {result['a_payoff']:+.4f} ({PAYOFF_NOTE})")
+    return lines
+
+
+@cli.command()
+@click.argument("player_a")
+@click.argument("player_b")
+@games_option
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
+@click.option("--seats", type=click.Choice(list(SEATS)), default="both", show_default=True, help="Who moves first.")
+@exact_option
+@json_option
+def match(player_a, player_b, games, seed, seats, exact, as_json):
+    """Play PLAYER_A against PLAYER_B (spec strings or player files)."""
+    a, b = make_player(player_a), make_player(player_b)
+    results = match_results(a, b, None if exact else games, seed, seats)
+    if as_json:
+        _echo_json({"a": player_a, "b": player_b, "exact": exact, "results": results})
+        return
+    click.echo(f"A = {player_a}\nB = {player_b}")
+    for result in results:
+        click.echo("\n".join(_match_text(result, seed)))
+
+
+# ---------------------------------------------------------------- tournament
+
+
+def _tournament_grid(table: dict, as_x: bool) -> list[str]:
+    """Rows of win/draw/loss percentages of each row player against each column player."""
+    cells = {}
+    for r in table["rows"]:
+        if as_x:
+            cells[r["x"], r["o"]] = (r["x_win"], r["draw"], r["o_win"])
+        else:
+            cells[r["o"], r["x"]] = (r["o_win"], r["draw"], r["x_win"])
+    specs = table["players"]
+    text = {k: "/".join(f"{100 * p:.1f}" for p in v) for k, v in cells.items()}
+    width = max([len(s) for s in specs] + [len(t) for t in text.values()]) + 2
+    lines = [" " * width + "".join(f"{s:>{width}}" for s in specs)]
+    for row in specs:
+        lines.append(f"{row:<{width}}" + "".join(f"{text[row, col]:>{width}}" for col in specs))
+    return lines
+
+
+@cli.command()
+@click.argument("players", nargs=-1, required=True)
+@games_option
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
+@exact_option
+@json_option
+def tournament(players, games, seed, exact, as_json):
+    """Round robin: every player as X against every player as O, itself included."""
+    table = round_robin(list(players), None if exact else games, seed)
+    if as_json:
+        _echo_json(table)
+        return
+    how = "exact probabilities" if exact else f"{games} games per pairing, seed {seed}"
+    click.echo(f"Round robin, {how}. Cells: win/draw/loss % of the row player.")
+    click.echo("Row player as X (moves first) against column player as O:")
+    click.echo("\n".join(_tournament_grid(table, as_x=True)))
+    click.echo("Row player as O against column player as X:")
+    click.echo("\n".join(_tournament_grid(table, as_x=False)))
+
+
+# ---------------------------------------------------------------- analyze
+
+
+def analysis(player, opponent) -> dict:
+    """The exact facts ``analyze`` reports about a player against an opponent."""
+    return {
+        "expected_payoff": exact.expected_payoff(player, opponent),
+        "best_response_payoff": exact.best_response_payoff(opponent),
+        "unbeatable_as_x": exact.unbeatable(player, as_x=True),
+        "unbeatable_as_o": exact.unbeatable(player, as_x=False),
+        "minimax_agreement": exact.minimax_agreement(player),
+    }
+
+
+@cli.command()
+@click.argument("player")
+@click.option("--opponent", default="logic", show_default=True, help="Opponent for the payoffs.")
+@json_option
+def analyze(player, opponent, as_json):
+    """Exact analysis of PLAYER: payoff moving first, best-response ceiling, soundness."""
+    p, opp = make_player(player), make_player(opponent)
+    facts = analysis(p, opp)
+    if as_json:
+        _echo_json({"player": player, "opponent": opponent, **facts})
+        return
+    yes = {True: "yes", False: "no"}
+    by_side = [_pct(exact.minimax_agreement(p, mark)) for mark in (B.X, B.O)]
+    click.echo(
+        "\n".join(
+            [
+                f"player:   {player}",
+                f"opponent: {opponent}",
+                f"expected payoff per game moving first: {facts['expected_payoff']:+.6f} ({PAYOFF_NOTE})",
+                f"best-response ceiling against it:      {facts['best_response_payoff']:+.6f}",
+                f"unbeatable as X: {yes[facts['unbeatable_as_x']]}; as O: {yes[facts['unbeatable_as_o']]}",
+                f"minimax agreement: {_pct(facts['minimax_agreement'])} of reachable positions "
+                f"(X to move {by_side[0]}, O to move {by_side[1]})",
+            ]
+        )
+    )
+
+
+# ---------------------------------------------------------------- game
+
+
+@cli.command()
+@click.option("--vs", "vs", default="logic", show_default=True, help="The computer player.")
+@click.option("--first", type=click.Choice(["human", "ai"]), default="human", show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the computer's moves.")
+def game(vs, first, seed):
+    """Play one game against a computer player at the terminal."""
+    if vs.strip() in INTERACTIVE:
+        raise SpecError("--vs needs a computer player, not 'human'")
+    ai = make_player(vs)
+    human = HumanPlayer(write=click.echo)
+    x_player, o_player = (human, ai) if first == "human" else (ai, human)
+    human_mark = B.X if first == "human" else B.O
+    click.echo(f"You play {'X' if human_mark == B.X else 'O'} against {vs}. Ctrl-D or Ctrl-C quits.")
+    try:
+        outcome = play_interactive(x_player, o_player, np.random.default_rng(seed), click.echo, vs)
+    except EOFError:
+        click.echo("\nEnd of input: game abandoned.")
+        return
+    except KeyboardInterrupt:
+        click.echo("\nInterrupted: game abandoned.")
+        sys.exit(130)  # not click's Exit: cli.main(standalone_mode=False) returns its code
+    if outcome == B.DRAW:
+        click.echo("Draw.")
+    elif outcome == (B.X_WIN if human_mark == B.X else B.O_WIN):
+        click.echo("You win!")
+    else:
+        click.echo(f"{vs} wins.")
