@@ -1,0 +1,219 @@
+"""The match, tournament and analyze commands: JSON contracts, exactness, and bad input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from evoplay import exact
+from evoplay.cli import cli
+from evoplay.playerfile import save_player
+from evoplay.players import make_player
+from evoplay.tournament import round_robin, wilson_interval
+
+EVOPLAY = str(Path(sys.executable).with_name("evoplay"))
+
+
+def run_json(*args):
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def fogel_net_file(path, hidden=2, seed=0):
+    """A valid fogel-net player file with small random weights."""
+    rng = np.random.default_rng(seed)
+    weights = {
+        "hidden_weights": rng.uniform(-0.5, 0.5, (9, hidden)),
+        "hidden_bias": rng.uniform(-0.5, 0.5, hidden),
+        "output_weights": rng.uniform(-0.5, 0.5, (hidden, 9)),
+        "output_bias": rng.uniform(-0.5, 0.5, 9),
+    }
+    arch = {"inputs": 9, "hidden": hidden, "outputs": 9}
+    return save_player(path, "fogel-net", arch, weights, {"test": True})
+
+
+def test_match_json_schema():
+    doc = run_json("match", "random", "logic", "--games", "500", "--seed", "3")
+    assert set(doc) == {"a", "b", "exact", "results"}
+    assert doc["a"] == "random" and doc["b"] == "logic" and doc["exact"] is False
+    assert [r["first"] for r in doc["results"]] == ["a", "b"]  # --seats both by default
+    for r in doc["results"]:
+        assert set(r) == {"first", "games", "a_win", "draw", "b_win", "a_payoff"}
+        assert r["games"] == 500
+        assert all(isinstance(r[k], float) for k in ("a_win", "draw", "b_win"))
+        assert r["a_win"] + r["draw"] + r["b_win"] == pytest.approx(1.0)
+        assert all(round(r[k] * 500, 9) == int(round(r[k] * 500)) for k in ("a_win", "draw", "b_win"))
+    a_first, b_first = doc["results"]
+    assert a_first["a_payoff"] == pytest.approx(a_first["a_win"] - 10 * a_first["b_win"])
+    assert b_first["a_payoff"] is None
+
+
+def test_match_exact_equals_exact_outcome():
+    doc = run_json("match", "softmax:t=0.5", "logic", "--exact")
+    assert doc["exact"] is True and doc["a"] == "softmax:t=0.5"
+    a, b = make_player("softmax:t=0.5"), make_player("logic")
+    a_first, b_first = doc["results"]
+    want = exact.outcome(a, b)
+    assert (a_first["a_win"], a_first["draw"], a_first["b_win"]) == (want.x_win, want.draw, want.o_win)
+    assert a_first["games"] is None
+    assert a_first["a_payoff"] == pytest.approx(exact.expected_payoff(a, b), abs=1e-12)
+    want = exact.outcome(b, a)
+    assert (b_first["b_win"], b_first["draw"], b_first["a_win"]) == (want.x_win, want.draw, want.o_win)
+
+
+def test_match_seats_and_seeds():
+    both = run_json("match", "random", "logic", "--games", "300", "--seed", "7")["results"]
+    a_only = run_json("match", "random", "logic", "--games", "300", "--seed", "7", "--seats", "a-first")
+    b_only = run_json("match", "random", "logic", "--games", "300", "--seed", "7", "--seats", "b-first")
+    assert a_only["results"] == both[:1] and b_only["results"] == both[1:]
+    other = run_json("match", "random", "logic", "--games", "300", "--seed", "8")["results"]
+    assert other != both
+
+
+def test_match_human_output():
+    result = CliRunner().invoke(cli, ["match", "random", "random", "--games", "1000", "--seats", "a-first"])
+    assert result.exit_code == 0
+    assert "A = random" in result.output and "95% interval" in result.output
+    doc = run_json("match", "random", "random", "--games", "1000", "--seats", "a-first")
+    wins = round(doc["results"][0]["a_win"] * 1000)
+    lo, hi = wilson_interval(wins, 1000)
+    assert f"{wins}" in result.output and f"[{100 * lo:.1f}%, {100 * hi:.1f}%]" in result.output
+
+
+def test_wilson_interval():
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+
+
+def test_tournament_json_is_exact_round_robin():
+    doc = run_json("tournament", "random", "minimax", "first-open", "--exact")
+    assert doc["players"] == ["random", "minimax", "first-open"] and doc["exact"] is True
+    assert [(r["x"], r["o"]) for r in doc["rows"]] == [
+        (x, o) for x in doc["players"] for o in doc["players"]
+    ]
+    for r in doc["rows"]:
+        want = exact.outcome(make_player(r["x"]), make_player(r["o"]))
+        assert (r["x_win"], r["draw"], r["o_win"]) == (want.x_win, want.draw, want.o_win)
+        assert r["x_payoff"] == pytest.approx(want.payoff())
+
+
+def test_round_robin_sampled_is_seeded():
+    one = round_robin(["random", "logic"], games=200, seed=5)
+    assert one == round_robin(["random", "logic"], games=200, seed=5)
+    assert one != round_robin(["random", "logic"], games=200, seed=6)
+    assert len(one["rows"]) == 4 and all(r["games"] == 200 for r in one["rows"])
+    assert one["seed"] == 5 and one["exact"] is False
+
+
+def test_tournament_human_output():
+    result = CliRunner().invoke(cli, ["tournament", "minimax", "first-open", "--exact"])
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert "Row player as X (moves first) against column player as O:" in lines
+    assert "Row player as O against column player as X:" in lines
+    # minimax as X always beats first-open; first-open as O always loses to minimax.
+    assert any(line.startswith("minimax") and "100.0/0.0/0.0" in line for line in lines)
+    assert any(line.startswith("first-open") and "0.0/0.0/100.0" in line for line in lines)
+
+
+def test_analyze_json():
+    doc = run_json("analyze", "minimax")
+    assert doc == {
+        "player": "minimax",
+        "opponent": "logic",
+        "expected_payoff": pytest.approx(0.79955614620076, abs=1e-12),
+        "best_response_payoff": pytest.approx(0.93072916666667, abs=1e-12),
+        "unbeatable_as_x": True,
+        "unbeatable_as_o": True,
+        "minimax_agreement": 1.0,
+    }
+    doc = run_json("analyze", "random", "--opponent", "minimax")
+    assert doc["opponent"] == "minimax" and doc["best_response_payoff"] == 0.0
+    assert doc["unbeatable_as_x"] is False and 0 < doc["minimax_agreement"] < 1
+
+
+def test_analyze_human_output():
+    result = CliRunner().invoke(cli, ["analyze", "minimax"])
+    assert result.exit_code == 0
+    assert "unbeatable as X: yes; as O: yes" in result.output
+    assert "X to move 100.0%, O to move 100.0%" in result.output
+
+
+def test_player_file_plays(tmp_path):
+    pytest.importorskip("evoplay.fogel")
+    path = fogel_net_file(tmp_path / "net.json")
+    doc = run_json("match", str(path), "random", "--exact", "--seats", "a-first")
+    assert doc["a"] == str(path)
+    assert sum(doc["results"][0][k] for k in ("a_win", "draw", "b_win")) == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------- bad input, real process
+
+
+def run_evoplay(*args):
+    return subprocess.run([EVOPLAY, *args], capture_output=True, text=True, timeout=60)
+
+
+def assert_usage_error(proc, *words):
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["match", "foo", "random"], ["unknown player 'foo'"]),
+        (["match", "logic:eps=2", "random"], ["eps", "[0, 1]"]),
+        (["match", "random", "softmax:t=-1"], ["softmax t", "> 0"]),
+        (["match", "human", "random"], ["human"]),
+        (["match", "random", "random", "--games", "0"], ["--games"]),
+        (["match", "random", "random", "--games", "-5"], ["--games"]),
+        (["match", "random", "random", "--seats", "x-first"], ["--seats"]),
+        (["tournament", "random", "bogus"], ["bogus"]),
+        (["tournament", "random", "--games", "0"], ["--games"]),
+        (["analyze", "random", "--opponent", "logic:develop=sideways"], ["develop"]),
+        (["match", "no/such/player.json", "random"], ["not found", "no/such/player.json"]),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args, words):
+    assert_usage_error(run_evoplay(*args), *words)
+
+
+def test_malformed_player_file(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "evoplay-player", "version": 1, ')
+    assert_usage_error(run_evoplay("match", str(bad), "random"), "not valid JSON", str(bad))
+    alien = tmp_path / "alien.json"
+    alien.write_text('{"hello": "world"}')
+    assert_usage_error(run_evoplay("analyze", str(alien)), "format")
+
+
+def test_tampered_player_file(tmp_path):
+    path = fogel_net_file(tmp_path / "net.json")
+    doc = json.loads(path.read_text())
+    doc["weights"]["output_bias"][3] += 0.25
+    path.write_text(json.dumps(doc, indent=1))
+    assert_usage_error(run_evoplay("match", str(path), "random"), "modified", str(path))
+
+
+def test_player_file_with_wrong_shapes(tmp_path):
+    pytest.importorskip("evoplay.fogel")
+    path = tmp_path / "short.json"
+    weights = {
+        "hidden_weights": np.zeros((9, 3)),  # hidden is 2
+        "hidden_bias": np.zeros(2),
+        "output_weights": np.zeros((2, 9)),
+        "output_bias": np.zeros(9),
+    }
+    save_player(path, "fogel-net", {"inputs": 9, "hidden": 2, "outputs": 9}, weights, {})
+    assert_usage_error(run_evoplay("match", str(path), "random"), "hidden_weights", "shape")
