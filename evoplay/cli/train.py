@@ -1,3 +1,119 @@
-"""evoplay train commands."""
+"""evoplay train: the gradient- and GA-trained baseline players."""
 
-from . import cli  # noqa: F401
+from __future__ import annotations
+
+import os
+import shlex
+
+import click
+
+from ..errors import EvoplayError
+from . import cli
+
+#: Options that only one kind takes.
+KIND_OPTIONS = {
+    "explore": "value-net",
+    "epochs": "outcome-net",
+    "generations": "ga-value-net",
+    "population": "ga-value-net",
+    "hidden": "ga-value-net",
+    "opponent": "ga-value-net",
+    "address": "ga-value-net",
+    "workers": "ga-value-net",
+}
+
+
+@cli.command()
+@click.argument("kind", metavar="KIND", type=click.Choice(["value-net", "outcome-net", "ga-value-net"]))
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="value-net: training games (500000); outcome-net: random games in the data set "
+                   "(10000); ga-value-net: games per fitness evaluation (100).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Player file to write (default KIND.json); the training plot goes beside it (.png).")
+@click.option("--explore", type=click.FloatRange(0.0, 1.0), default=None,
+              help="value-net: chance of a random net move in net-vs-net games (default 0).")
+@click.option("--epochs", type=click.IntRange(min=1), default=None, help="outcome-net: epochs (100).")
+@click.option("--generations", type=click.IntRange(min=1), default=None, help="ga-value-net: generations (200).")
+@click.option("--population", type=click.IntRange(min=2), default=None, help="ga-value-net: population size (50).")
+@click.option("--hidden", type=click.IntRange(1, 64), default=None, help="ga-value-net: hidden units (9).")
+@click.option("--opponent", default=None, help="ga-value-net: fitness opponent, any player spec (logic).")
+@click.option("--address", default=None,
+              help="ga-value-net: evaluate on this Ray cluster (or set RAY_ADDRESS).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="ga-value-net: evaluate on embedded Ray with this many workers.")
+@click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar on stderr.")
+def train(kind, games, seed, out, progress, **opts):
+    """Train a baseline player (value-net, outcome-net or ga-value-net) and save it.
+
+    ga-value-net evaluates in this process unless --address, --workers or RAY_ADDRESS
+    asks for Ray: a whole generation costs milliseconds, less than Ray's start-up.
+    """
+    from .. import trained as T
+
+    for name, value in opts.items():
+        if value is not None and KIND_OPTIONS[name] != kind:
+            raise click.UsageError(f"--{name} applies to {KIND_OPTIONS[name]} only")
+    out = out or f"{kind}.json"
+    command = shlex.join(["evoplay", "train", *_argv(kind, games, seed, out, opts)])
+    given = {k: v for k, v in opts.items() if v is not None}
+    games = games or _default_games(kind)
+    if kind == "ga-value-net":
+        result = _train_ga(seed, games, progress, given)
+    else:
+        result = T.module(kind).train(games=games, seed=seed, progress=progress, **given)
+    settings = result.metrics.get("settings", given)
+    provenance = {"command": command, "seed": seed, "games": games, "settings": settings}
+    path, plot = T.write(result, out, provenance)
+    click.echo(f"{kind}: wrote {path} and {plot}")
+    click.echo(_summary(result.metrics))
+
+
+def _train_ga(seed, games, progress, given):
+    from ..trained import ga_value_net
+
+    address, workers = given.pop("address", None), given.pop("workers", None)
+    settings = dict(given, games=games)
+    if not (address or workers or os.environ.get("RAY_ADDRESS")):
+        return ga_value_net.train(seed=seed, progress=progress, **settings)
+    try:
+        from .. import distributed
+    except ImportError:
+        raise EvoplayError("--address/--workers need evoplay.distributed (Ray), which is not available") from None
+    distributed.init_ray(address=address, workers=workers)
+    try:
+        return ga_value_net.train(seed=seed, map_fn=distributed.RayMap(), progress=progress, **settings)
+    finally:
+        distributed.shutdown_ray()
+
+
+def _default_games(kind):
+    from .. import trained as T
+
+    m = T.module(kind)
+    return m.DEFAULTS["games"] if kind == "ga-value-net" else m.DEFAULT_GAMES
+
+
+def _argv(kind, games, seed, out, opts):
+    args = [kind, "--seed", str(seed), "--out", out]
+    if games:
+        args += ["--games", str(games)]
+    for name, value in opts.items():
+        if value is not None:
+            args += [f"--{name}", str(value)]
+    return args
+
+
+def _summary(metrics: dict) -> str:
+    """One line per opponent: exact win/draw/loss percentages from both seats."""
+    lines = []
+    for k, v in metrics.items():
+        if k not in ("exact", "settings", "label_share"):
+            lines.append(f"  {k}: {v:.4g}" if isinstance(v, float) else f"  {k}: {v}")
+    for opp, seats in metrics.get("exact", {}).items():
+        cells = [
+            f"as {seat[-1].upper()} {r['win']:.1%} win {r['draw']:.1%} draw {r['loss']:.1%} loss"
+            for seat, r in seats.items()
+        ]
+        lines.append(f"  exact vs {opp}: " + "; ".join(cells))
+    return "\n".join(lines)

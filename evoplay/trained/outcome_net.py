@@ -1,0 +1,166 @@
+"""outcome-net: a classifier of final results trained on random games (SPEC §4).
+
+Data: every board of N random-vs-random games (the board after each move, so the empty
+board is left out), labelled with how that game ended: X win, draw or O win. Duplicates
+are kept, as recorded. Positions are shuffled and split 80/20 into training and
+validation sets.
+
+Input encoding (9 numbers, fixed seats): X +1, O -1, empty 0. The side to move is implied
+by the mark counts, so no tenth input is needed. Network 9-64-128-128-128-3, ReLU hidden
+layers, softmax output over (X win, draw, O win); cross-entropy, RMSprop, batch 32,
+100 epochs. To move, the player takes the legal move whose resulting board has the
+highest predicted probability that the mover wins (ties: the lowest square).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import board as B
+from ..errors import PlayerFileError
+from ..mlp import MLP, RMSprop, softmax, softmax_cross_entropy
+from ..players import make_player
+from . import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
+
+KIND = "outcome-net"
+SIZES = [9, 64, 128, 128, 128, 3]
+DEFAULT_GAMES = 10_000
+EPOCHS = 100
+BATCH = 32
+LEARNING_RATE = 1e-3
+VALIDATION = 0.2
+#: Output classes, in order.
+CLASSES = (B.X_WIN, B.DRAW, B.O_WIN)
+CLASS_NAMES = ("x_win", "draw", "o_win")
+LABEL_OF = {c: i for i, c in enumerate(CLASSES)}
+
+SIGN = np.array([0.0, 1.0, -1.0])  # mark -> input: empty 0, X +1, O -1
+
+
+def encode(codes) -> np.ndarray:
+    """Network inputs of boards: X +1, O -1, empty 0."""
+    return SIGN[B.MARKS[np.asarray(codes)]]
+
+
+def random_positions(games: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Every board of ``games`` random-vs-random games and each game's final result (class index).
+
+    All games advance together, one ply per step, through the shared board tables.
+    """
+    rand = make_player("random")
+    u = rng.random((games, 9))
+    codes = np.zeros(games, dtype=np.int64)
+    active = np.arange(games)
+    boards, owners = [], []
+    for ply in range(9):
+        c = B.CHILD[codes[active], rand.choose(codes[active], u[active, ply])]
+        codes[active] = c
+        boards.append(c)
+        owners.append(active)
+        active = active[B.OUTCOME[c] == B.ONGOING]
+        if active.size == 0:
+            break
+    to_label = np.zeros(4, dtype=np.int64)
+    for i, c in enumerate(CLASSES):
+        to_label[c] = i
+    labels = to_label[B.OUTCOME[codes]]
+    return np.concatenate(boards), labels[np.concatenate(owners)]
+
+
+def build_net(rng: np.random.Generator) -> MLP:
+    return MLP.build(SIZES, "relu", None, rng)
+
+
+def win_probability(net: MLP, kids) -> np.ndarray:
+    """Predicted probability that the player who just moved into each board wins."""
+    p = softmax(net.forward(encode(kids)))
+    mover_wins = np.where(just_moved(kids) == B.X, LABEL_OF[B.X_WIN], LABEL_OF[B.O_WIN])
+    return p[np.arange(len(p)), mover_wins]
+
+
+def player_from_net(net: MLP, spec: str = KIND):
+    return greedy_player(spec, lambda kids: win_probability(net, kids))
+
+
+def accuracy_and_loss(net: MLP, x, y, batch: int = 4096) -> tuple[float, float]:
+    correct, loss = 0, 0.0
+    for i in range(0, len(x), batch):
+        logits = net.forward(x[i : i + batch])
+        correct += int((logits.argmax(1) == y[i : i + batch]).sum())
+        loss += softmax_cross_entropy(logits, y[i : i + batch])[0] * len(logits)
+    return correct / len(x), loss / len(x)
+
+
+def train(
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    epochs: int = EPOCHS,
+    batch: int = BATCH,
+    lr: float = LEARNING_RATE,
+    progress: bool = False,
+) -> Trained:
+    """Generate the random-game data set and fit the classifier; see the module doc."""
+    from tqdm import tqdm
+
+    data_seq, split_seq, init_seq, batch_seq = np.random.SeedSequence(seed).spawn(4)
+    codes, labels = random_positions(games, np.random.default_rng(data_seq))
+    order = np.random.default_rng(split_seq).permutation(len(codes))
+    n_val = int(round(VALIDATION * len(codes)))
+    val, tr = order[:n_val], order[n_val:]
+    x_tr, y_tr, x_val, y_val = encode(codes[tr]), labels[tr], encode(codes[val]), labels[val]
+
+    net = build_net(np.random.default_rng(init_seq))
+    opt = RMSprop(lr)
+    rng = np.random.default_rng(batch_seq)
+    history = {"train_accuracy": [], "val_accuracy": [], "train_loss": [], "val_loss": []}
+    for _ in tqdm(range(epochs), unit="epoch", desc=KIND, disable=not progress):
+        perm = rng.permutation(len(x_tr))
+        for i in range(0, len(perm), batch):
+            idx = perm[i : i + batch]
+            _, grads = net.loss_and_grads(x_tr[idx], y_tr[idx], softmax_cross_entropy)
+            opt.step(net.params, grads)
+        for name, x, y in (("train", x_tr, y_tr), ("val", x_val, y_val)):
+            acc, loss = accuracy_and_loss(net, x, y)
+            history[f"{name}_accuracy"].append(acc)
+            history[f"{name}_loss"].append(loss)
+
+    player = player_from_net(net)
+    metrics = {
+        "positions": int(len(codes)),
+        "train_positions": int(len(tr)),
+        "val_positions": int(len(val)),
+        "label_share": {n: float((labels == i).mean()) for i, n in enumerate(CLASS_NAMES)},
+        "train_accuracy": history["train_accuracy"][-1] if epochs else None,
+        "val_accuracy": history["val_accuracy"][-1] if epochs else None,
+        "exact": exact_results(player),
+    }
+    return Trained(KIND, architecture(), net.weights(), player, history, metrics)
+
+
+def architecture() -> dict:
+    return {
+        "sizes": SIZES,
+        "hidden": "relu",
+        "output": "softmax",
+        "classes": list(CLASS_NAMES),
+        "input": "X +1, O -1, empty 0",
+    }
+
+
+def plot(history: dict, path) -> None:
+    """Training and validation accuracy per epoch."""
+    fig, ax = figure("outcome-net training", "epoch", "accuracy")
+    epochs = np.arange(1, len(history["train_accuracy"]) + 1)
+    ax.plot(epochs, history["train_accuracy"], label="train")
+    ax.plot(epochs, history["val_accuracy"], label="validation")
+    ax.legend(loc="lower right")
+    save_figure(fig, path)
+
+
+def player_from_file(architecture: dict, weights: dict):
+    """Builder for the ``outcome-net`` player-file kind."""
+    sizes = arch_sizes(architecture, 9, 3)
+    for key, want in (("hidden", "relu"), ("output", "softmax")):
+        if architecture.get(key, want) != want:
+            raise PlayerFileError(f"architecture {key!r} must be {want!r}, got {architecture.get(key)!r}")
+    return player_from_net(mlp_from_weights(weights, sizes, "relu", None))
