@@ -72,7 +72,10 @@ def _build_tables():
 
 
 MARKS, N_MARKS, OUTCOME, TO_MOVE, LEGAL, CHILD = _build_tables()
-for _t in (MARKS, N_MARKS, OUTCOME, TO_MOVE, LEGAL, CHILD):
+#: Number of legal moves, and the lowest legal square (-1 if none), of every board.
+N_LEGAL = LEGAL.sum(1).astype(np.int8)
+FIRST_LEGAL = np.where(N_LEGAL > 0, np.argmax(LEGAL, axis=1), -1)
+for _t in (MARKS, N_MARKS, OUTCOME, TO_MOVE, LEGAL, CHILD, N_LEGAL, FIRST_LEGAL):
     _t.setflags(write=False)
 
 

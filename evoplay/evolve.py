@@ -16,7 +16,7 @@ from deap import base, tools
 from . import board as B
 from . import engine
 from .fogel import FogelNet, NetBatch, init_population, mut_population, stack
-from .players import TablePlayer, make_player
+from .players import make_player, sample_moves
 
 # Purposes of random streams (the last element of every spawn key).
 INIT, MUTATE, EVALUATE, SELECT = 0, 1, 2, 3
@@ -36,10 +36,11 @@ class MixedOpponent:
     deterministic = False
 
     def __init__(self, players):
-        self.cum = np.stack([p.cum for p in players])
+        # Column ``row * N_CODES + code`` of the stacked transposed tables.
+        self.cum_t = np.concatenate([p.cum_t for p in players], axis=1)
 
     def choose(self, codes, u, rows):
-        return (u[:, None] >= self.cum[rows, codes]).sum(1)
+        return sample_moves(self.cum_t, rows * B.N_CODES + codes, u)
 
 
 def opponent_games(opponent, games: int):

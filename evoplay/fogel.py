@@ -153,21 +153,107 @@ def sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-def forward(x: np.ndarray, w1: np.ndarray, w2: np.ndarray) -> np.ndarray:
-    """Outputs for inputs ``x`` (n, 10) with per-row weights ``w1`` (n, 10, H), ``w2`` (n, H+1, 9).
+def _square_tables():
+    """Per board: occupied squares as keys (square, +9 if the opponent's) and empty squares.
 
-    Sums run in a fixed order, one term at a time, so a row's result never depends on the
-    other rows of the batch (results are identical whatever the chunking).
+    Both ascending and padded with -1; boards with k marks use the first k / 9 - k entries.
     """
-    z = x[:, 0, None] * w1[:, 0]
-    for i in range(1, x.shape[1]):
-        z = z + x[:, i, None] * w1[:, i]
-    hid = sigmoid(z)
-    hmax = hid.shape[1]
-    y = w2[:, hmax]
-    for j in range(hmax):
-        y = y + hid[:, j, None] * w2[:, j]
-    return sigmoid(y)
+    occ = np.full((B.N_CODES, 9), -1, dtype=np.int64)
+    free = np.full((B.N_CODES, 9), -1, dtype=np.int64)
+    marks = B.MARKS.astype(np.int64)
+    key = np.arange(9)[None, :] + 9 * (marks != B.TO_MOVE[:, None])
+    taken = marks != B.EMPTY
+    o_rank = np.cumsum(taken, 1) - 1
+    f_rank = np.cumsum(~taken, 1) - 1
+    rows, cols = np.nonzero(taken)
+    occ[rows, o_rank[rows, cols]] = key[rows, cols]
+    rows, cols = np.nonzero(~taken)
+    free[rows, f_rank[rows, cols]] = cols
+    return occ, free
+
+
+OCCUPIED, FREE = _square_tables()
+
+
+class NetBatch:
+    """A population of networks playing as one batched player.
+
+    ``choose(codes, u, rows)`` moves for game boards ``codes`` where network ``rows[g]``
+    plays game ``g``. Each distinct (network, board) pair is computed once, and only what
+    the move needs: the hidden sums over occupied squares (inputs are +1/-1 there, 0
+    elsewhere) and the outputs of empty squares. Every sum runs in a fixed order per row,
+    so a network's move never depends on what else is in the batch.
+    """
+
+    deterministic = True
+
+    def __init__(self, w1: np.ndarray, w2: np.ndarray):
+        n, _, hmax = w1.shape
+        # Row 18 * net + square (+ 9 for an opponent's mark) holds that input's signed weights.
+        self.w1s = np.concatenate([w1[:, :9], -w1[:, :9]], axis=1).reshape(n * 18, hmax)
+        self.b1 = w1[:, 9]
+        # Row 9 * net + square holds that output's weights from every hidden unit, bias last.
+        self.w2t = np.ascontiguousarray(w2.transpose(0, 2, 1)).reshape(n * 9, hmax + 1)
+
+    def outputs(self, r: np.ndarray, c: np.ndarray):
+        """(empty squares, their outputs) of networks ``r`` on boards ``c`` with equal mark counts."""
+        k = int(B.N_MARKS[c[0]])
+        z = np.einsum("nkh->nh", self.w1s[OCCUPIED[c, :k] + 18 * r[:, None]]) + self.b1[r]
+        hid = np.concatenate([sigmoid(z), np.ones((len(r), 1))], axis=1)
+        squares = FREE[c, : 9 - k]
+        return squares, sigmoid(np.einsum("nmj,nj->nm", self.w2t[squares + 9 * r[:, None]], hid))
+
+    def moves(self, r: np.ndarray, c: np.ndarray) -> np.ndarray:
+        """Moves of networks ``r`` on boards ``c``: the empty square with the highest output."""
+        ks = B.N_MARKS[c]
+        if (ks != ks[0]).any():
+            out = np.empty(len(c), dtype=np.int64)
+            for k in np.unique(ks):
+                at = np.flatnonzero(ks == k)
+                out[at] = self.moves(r[at], c[at])
+            return out
+        squares, y = self.outputs(r, c)
+        return squares[np.arange(len(r)), np.argmax(y, axis=1)]  # ties: the lowest square
+
+    def choose(self, codes, u, rows):
+        moves = B.FIRST_LEGAL[codes]  # right wherever the move is forced
+        todo = np.flatnonzero(B.N_LEGAL[codes] > 1)
+        if todo.size:
+            first, inverse = distinct(rows[todo] * B.N_CODES + codes[todo], len(self.b1) * B.N_CODES)
+            pick = todo[first]
+            moves[todo] = self.moves(rows[pick], codes[pick])[inverse]
+        return moves
+
+
+_SCRATCH = np.empty(0, dtype=np.int64)
+
+
+def distinct(keys: np.ndarray, key_space: int):
+    """(positions of one copy of each distinct key, index of each key's copy among them).
+
+    Like ``np.unique(..., return_inverse=True)`` without sorting: a scratch array over
+    the key space remembers, for each key, one position that holds it.
+    """
+    global _SCRATCH
+    if len(_SCRATCH) < key_space:
+        _SCRATCH = np.empty(key_space, dtype=np.int64)
+    n = len(keys)
+    at = np.arange(n)
+    _SCRATCH[keys] = at
+    rep = _SCRATCH[keys]
+    first = np.flatnonzero(rep == at)
+    slot = np.empty(n, dtype=np.int64)
+    slot[first] = np.arange(len(first))
+    return first, slot[rep]
+
+
+def net_player(net: FogelNet, spec: str = "fogel-net") -> TablePlayer:
+    """A single network as a table player (its move on every board, computed once)."""
+    batch = NetBatch(net.w1[None], net.w2[None])
+    codes = np.flatnonzero(B.OUTCOME == B.ONGOING)
+    moves = np.full(B.N_CODES, -1)
+    moves[codes] = batch.moves(np.zeros(len(codes), dtype=np.int64), codes)
+    return TablePlayer(spec, onehot_table(moves))
 
 
 def choose_from_outputs(outputs: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -175,41 +261,10 @@ def choose_from_outputs(outputs: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return np.argmax(np.where(legal, outputs, -np.inf), axis=1)
 
 
-class NetBatch:
-    """A population of networks playing as one batched player.
-
-    ``choose(codes, u, rows)`` moves for game boards ``codes`` where network ``rows[g]``
-    plays game ``g``. Each distinct (network, board) pair is computed once.
-    """
-
-    deterministic = True
-
-    def __init__(self, w1: np.ndarray, w2: np.ndarray):
-        self.w1 = w1
-        self.w2 = w2
-
-    def choose(self, codes, u, rows):
-        legal = B.LEGAL[codes]
-        forced = legal.sum(1) == 1
-        moves = np.argmax(legal, axis=1)  # the only move where it is forced
-        todo = np.flatnonzero(~forced)
-        if todo.size:
-            key = rows[todo] * B.N_CODES + codes[todo]
-            uniq, inv = np.unique(key, return_inverse=True)
-            r, c = np.divmod(uniq, B.N_CODES)
-            out = forward(INPUTS[c], self.w1[r], self.w2[r])
-            moves[todo] = choose_from_outputs(out, B.LEGAL[c])[inv]
-        return moves
-
-
-def net_player(net: FogelNet, spec: str = "fogel-net") -> TablePlayer:
-    """A single network as a table player (its move on every board, computed once)."""
-    codes = np.flatnonzero(B.OUTCOME == B.ONGOING)
-    n = len(codes)
-    out = forward(INPUTS[codes], np.broadcast_to(net.w1, (n, *net.w1.shape)), np.broadcast_to(net.w2, (n, *net.w2.shape)))
-    moves = np.full(B.N_CODES, -1)
-    moves[codes] = choose_from_outputs(out, B.LEGAL[codes])
-    return TablePlayer(spec, onehot_table(moves))
+def forward(x: np.ndarray, w1: np.ndarray, w2: np.ndarray) -> np.ndarray:
+    """Dense reference forward pass: outputs for inputs ``x`` (n, 10), weights (10, H), (H+1, 9)."""
+    hid = sigmoid(x @ w1)
+    return sigmoid(hid @ w2[:-1] + w2[-1])
 
 
 # ---------------------------------------------------------------- player files

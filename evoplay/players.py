@@ -47,9 +47,15 @@ def cumulative(probs: np.ndarray) -> np.ndarray:
     return cum
 
 
-def sample_moves(cum_rows: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Moves drawn from rows of a cumulative table with uniforms ``u`` in [0, 1)."""
-    return (u[:, None] >= cum_rows).sum(1)
+def sample_moves(cum_t: np.ndarray, codes: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Moves drawn with uniforms ``u`` in [0, 1) from a transposed cumulative table (9, boards).
+
+    The move is the number of cumulative entries at or below ``u``.
+    """
+    moves = (cum_t[0, codes] <= u).astype(np.int64)
+    for k in range(1, 8):  # entry 8 is always 1.0 > u
+        moves += cum_t[k, codes] <= u
+    return moves
 
 
 class TablePlayer(Player):
@@ -63,13 +69,17 @@ class TablePlayer(Player):
         self.table = table
         self.cum = cumulative(table)
         self.cum.setflags(write=False)
+        self.cum_t = np.ascontiguousarray(self.cum.T)
         self.deterministic = bool(np.all((table == 0) | (table == 1)))
+
+    def __reduce__(self):  # ship the table only; the sampling tables are rebuilt
+        return (type(self), (self.spec, self.table))
 
     def probs(self, codes):
         return self.table[np.asarray(codes)]
 
     def choose(self, codes, u):
-        return sample_moves(self.cum[np.asarray(codes)], np.asarray(u))
+        return sample_moves(self.cum_t, np.asarray(codes), np.asarray(u))
 
 
 def uniform_table(mask: np.ndarray) -> np.ndarray:

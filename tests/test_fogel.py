@@ -143,3 +143,28 @@ def test_individual_pickles_in_a_fresh_process(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["evoplay.fogel", "FogelNet", str(net.h), "-3.0", str(float(net.w1.sum()))]
+
+
+def test_network_outputs_do_not_depend_on_the_rest_of_the_batch():
+    pop = init_population(40, rng(12))
+    batch = NetBatch(np.stack([n.w1 for n in pop]), np.stack([n.w2 for n in pop]))
+    g = rng(13)
+    for k in (0, 2, 4, 6):
+        boards = np.flatnonzero((B.N_MARKS == k) & (B.OUTCOME == B.ONGOING) & B.REACHABLE)
+        c = g.choice(boards, 500)
+        r = g.integers(0, 40, 500)
+        _, whole = batch.outputs(r, c)
+        for part in (slice(0, 1), slice(3, 200, 7), slice(250, 500)):
+            _, alone = batch.outputs(r[part], c[part])
+            assert np.array_equal(alone, whole[part]), "bitwise identical whatever the batch"
+
+
+def test_sparse_outputs_agree_with_the_dense_forward_pass():
+    from evoplay.fogel import INPUTS, forward
+
+    net = init_population(1, rng(14))[0]
+    batch = NetBatch(net.w1[None], net.w2[None])
+    codes = np.flatnonzero((B.N_MARKS == 3) & (B.OUTCOME == B.ONGOING))
+    squares, y = batch.outputs(np.zeros(len(codes), dtype=np.int64), codes)
+    dense = forward(INPUTS[codes], net.w1, net.w2)
+    assert np.allclose(np.take_along_axis(dense, squares, 1), y, rtol=0, atol=1e-12)
