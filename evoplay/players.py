@@ -12,6 +12,8 @@ move is a table look-up.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from . import board as B
@@ -334,8 +336,9 @@ def make_player(spec: str) -> Player:
     if spec in INTERACTIVE:
         raise SpecError(f"player {spec!r} plays only in `evoplay game`")
     name, params = parse_spec(spec)
-    key = format_spec(name, params)
+    factory, _ = REGISTRY[name]
+    full = {k: p.default for k, p in inspect.signature(factory).parameters.items()} | params
+    key = name + repr(sorted(full.items()))
     if key not in _CACHE:
-        factory, _ = REGISTRY[name]
         _CACHE[key] = factory(**params)
     return _CACHE[key]

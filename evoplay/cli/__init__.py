@@ -26,7 +26,7 @@ def main(argv=None):
     """Entry point: bad usage or input exits 2 with one line, no traceback."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
-        cli.main(args=argv, prog_name="evoplay", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="evoplay", standalone_mode=False)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
@@ -39,6 +39,8 @@ def main(argv=None):
         fail(str(e).replace("\n", " "))
     except KeyboardInterrupt:
         fail("interrupted", 130)
+    # Without standalone mode click returns (rather than raises) a ctx.exit() code.
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 # Commands register themselves on ``cli`` when their modules are imported.
