@@ -1,3 +1,42 @@
-"""evoplay bench commands."""
+"""evoplay bench: engine throughput, generation split, speed-up and Ray scaling."""
 
-from . import cli  # noqa: F401
+from __future__ import annotations
+
+import json
+
+import click
+
+from . import cli
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--quick", is_flag=True, help="Fewer repetitions, no scaling tables, no Ray.")
+def bench(as_json, quick):
+    """Measure the batched engine, one Fogel generation, and Ray scaling on this machine."""
+    from .. import bench as B
+
+    result = B.engine_figures(quick=quick)
+    if not quick:
+        result["ray_scaling_s"] = B.ray_scaling()
+    if as_json:
+        click.echo(json.dumps(result, indent=1))
+        return
+    g, ref, est = result["generation"], result["reference"], result["full_run_estimate_s"]
+    click.echo(f"engine: {result['games_per_second_per_core']:,.0f} games/s per core against logic")
+    click.echo(f"generation: {g['generation_ms']:.2f} ms ({result['generations_per_second_per_core']:.0f}/s per core): "
+               f"evaluation {g['evaluation_ms']:.2f} ms, mutation {g['mutation_ms']:.2f} ms, selection {g['selection_ms']:.2f} ms")
+    click.echo(f"per-game Python reference: {ref['reference_ms']:.0f} ms per generation's evaluation; "
+               f"engine {ref['engine_ms']:.2f} ms; speed-up x{ref['speedup']:.0f}")
+    click.echo(f"full Fogel experiment (20 x 800 generations), estimated: {est['1_core']:.1f} s on 1 core, "
+               f"{est['2_cores']:.1f} s on 2 (plus Ray start-up)")
+    if "scaling_evaluation_ms" in result:
+        sc = result["scaling_evaluation_ms"]
+        click.echo("evaluation ms by parents: " + ", ".join(f"{k}: {v:.2f}" for k, v in sc["parents"].items()))
+        click.echo("evaluation ms by games per network: " + ", ".join(f"{k}: {v:.2f}" for k, v in sc["games"].items()))
+    if "ray_scaling_s" in result:
+        rs = result["ray_scaling_s"]
+        for level in ("trial_level", "evaluation_level"):
+            r = rs[level]
+            click.echo(f"Ray {level.replace('_', ' ')} ({rs['setup'][level]}): 1 worker {r[1]:.2f} s, "
+                       f"2 workers {r[2]:.2f} s, x{r['speedup']:.2f}")

@@ -1,0 +1,143 @@
+"""Benchmarks of the batched engine and the Fogel generation (``evoplay bench``).
+
+Every figure is measured here, now, in this process (CPU time of one core unless said
+otherwise); the full-run figure is an estimate from the per-generation time unless the
+full experiment is run (``benchmarks/bench_fogel.py --full``).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from . import config, evolve
+from .fogel import init_population
+from .reference import evaluate_generation, from_fogel_net
+
+FULL = dict(trials=20, generations=800, parents=50, games=32)
+
+
+def _timed(fn, repeat: int) -> float:
+    """Seconds of CPU time per call (best of three rounds of ``repeat`` calls)."""
+    fn()
+    best = float("inf")
+    for _ in range(3):
+        t = time.process_time()
+        for _ in range(repeat):
+            fn()
+        best = min(best, (time.process_time() - t) / repeat)
+    return best
+
+
+def warm_trial(cfg: dict, generations: int = 200) -> evolve.FogelEvolution:
+    """A trial evolved for a while, so the networks play like mid-run networks."""
+    evo = evolve.FogelEvolution.start(cfg, trial=0)
+    evo.run(generations)
+    return evo
+
+
+def generation_split(cfg: dict, evo: evolve.FogelEvolution, repeat: int = 50) -> dict:
+    """Milliseconds per generation in evaluation, mutation and selection, and in total."""
+    tb, st = evo.toolbox, evo.state
+    rng = np.random.default_rng(0)
+    children = tb.mutate(st.parents, rng, ident0=0)
+    pool = st.parents + children
+    payoffs, _ = evo.evaluate(pool, 1)
+    n = len(st.parents)
+    return {
+        "evaluation_ms": 1e3 * _timed(lambda: evo.evaluate(pool, 1), repeat),
+        "mutation_ms": 1e3 * _timed(lambda: tb.mutate(st.parents, rng, ident0=0), repeat),
+        "selection_ms": 1e3 * _timed(lambda: tb.select(payoffs, n, rng), repeat),
+        "generation_ms": 1e3 * _timed(evo.step, repeat),
+    }
+
+
+def reference_speedup(cfg: dict, evo: evolve.FogelEvolution, repeat: int = 20) -> dict:
+    """One generation's evaluation, batched engine against the per-game Python reference."""
+    pool = evo.state.parents + evo.toolbox.mutate(evo.state.parents, np.random.default_rng(1), ident0=0)
+    nets = [from_fogel_net(n) for n in pool]
+    games = cfg["evaluation"]["games"]
+    t = time.process_time()
+    evaluate_generation(nets, games=games, seed=0)
+    ref = time.process_time() - t
+    ours = _timed(lambda: evo.evaluate(pool, 1), repeat)
+    return {"reference_ms": 1e3 * ref, "engine_ms": 1e3 * ours, "speedup": ref / ours}
+
+
+def scaling(base: dict, parents=(25, 50, 100, 200), games=(8, 16, 32, 64), repeat: int = 10) -> dict:
+    """Evaluation time per generation as the population and the games per network grow."""
+    out = {"parents": {}, "games": {}}
+    for p in parents:
+        cfg = _with(base, parents=p)
+        evo = evolve.FogelEvolution.start(cfg, trial=0)
+        pool = init_population(2 * p, np.random.default_rng(2))
+        out["parents"][p] = 1e3 * _timed(lambda: evo.evaluate(pool, 1), repeat)
+    for g in games:
+        cfg = _with(base, games=g)
+        evo = evolve.FogelEvolution.start(cfg, trial=0)
+        pool = init_population(2 * base["population"]["parents"], np.random.default_rng(2))
+        out["games"][g] = 1e3 * _timed(lambda: evo.evaluate(pool, 1), repeat)
+    return out
+
+
+def _with(cfg: dict, parents=None, games=None) -> dict:
+    raw = {k: dict(v) for k, v in cfg.items() if k}
+    raw.update(cfg[""])
+    if parents:
+        raw["population"]["parents"] = parents
+    if games:
+        raw["evaluation"]["games"] = games
+    return config.resolve(raw)
+
+
+def engine_figures(cfg: dict | None = None, quick: bool = False) -> dict:
+    """Throughput, generation split, speed-up over the reference, scaling, full-run estimate."""
+    cfg = cfg or config.defaults()
+    evo = warm_trial(cfg, 50 if quick else 200)
+    split = generation_split(cfg, evo, repeat=10 if quick else 50)
+    games_per_gen = 2 * cfg["population"]["parents"] * cfg["evaluation"]["games"]
+    full_gens = FULL["trials"] * FULL["generations"]
+    result = {
+        "games_per_second_per_core": games_per_gen / (split["evaluation_ms"] / 1e3),
+        "generations_per_second_per_core": 1e3 / split["generation_ms"],
+        "generation": split,
+        "reference": reference_speedup(cfg, evo, repeat=5 if quick else 20),
+        "full_run_estimate_s": {"1_core": full_gens * split["generation_ms"] / 1e3, "2_cores": full_gens * split["generation_ms"] / 2e3},
+    }
+    if not quick:
+        result["scaling_evaluation_ms"] = scaling(cfg)
+    return result
+
+
+def ray_scaling(trials: int = 4, generations: int = 100, big_parents: int = 400) -> dict:
+    """Wall seconds with 1 and 2 local Ray workers, for trial-level and evaluation-level fan-out.
+
+    Trial level: ``trials`` small trials. Evaluation level: one trial of a big population
+    whose evaluation is split into 1 or 2 chunks per generation.
+    """
+    import tempfile
+
+    from . import distributed, runner
+
+    base = config.override(config.defaults(), trials=trials, generations=generations)
+    big = _with(config.override(config.defaults(), trials=1, generations=max(10, generations // 5)), parents=big_parents)
+    out = {"trial_level": {}, "evaluation_level": {}}
+    for workers in (1, 2):
+        with tempfile.TemporaryDirectory() as tmp:
+            distributed.init_ray(workers=workers)
+            try:
+                t = time.perf_counter()
+                runner.evolve(base, f"{tmp}/trials", workers=workers)
+                out["trial_level"][workers] = time.perf_counter() - t
+                cfg = {**big, "run": {**big["run"], "eval_chunks": workers}}
+                t = time.perf_counter()
+                runner.evolve(cfg, f"{tmp}/chunks", workers=workers)
+                out["evaluation_level"][workers] = time.perf_counter() - t
+            finally:
+                distributed.shutdown_ray()
+    for level in ("trial_level", "evaluation_level"):
+        out[level]["speedup"] = out[level][1] / out[level][2]
+    out["setup"] = {"trial_level": f"{trials} trials x {generations} generations, 50 parents",
+                    "evaluation_level": f"1 trial x {big['']['generations']} generations, {big_parents} parents"}
+    return out
