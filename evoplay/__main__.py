@@ -1,0 +1,5 @@
+"""python -m evoplay: the command line."""
+
+from .cli import main
+
+main()
