@@ -9,6 +9,8 @@ can be evaluated as one stack of equal-shaped arrays.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from deap import base
 
@@ -92,6 +94,13 @@ def _masks(h: np.ndarray, hmax: int):
     return m1, np.broadcast_to(m2, (len(h), hmax + 1, 9))
 
 
+@functools.lru_cache(maxsize=None)
+def _mask_tables(hmax: int):
+    """Float masks of the active weights for every H: (hmax+1, 10, hmax), (hmax+1, hmax+1, 9)."""
+    m1, m2 = _masks(np.arange(hmax + 1), hmax)
+    return m1.astype(np.float64), m2.astype(np.float64)
+
+
 def init_population(n: int, rng: np.random.Generator, h_range=(1, 10), init_scale=0.5, ident0=0):
     """``n`` networks, H uniform in ``h_range``, active weights uniform in [-scale, scale]."""
     lo, hi = h_range
@@ -121,27 +130,25 @@ def mut_population(parents, rng: np.random.Generator, sigma=0.05, p_arch=0.5, h_
     n = len(parents)
     lo, hi = h_range
     h, w1, w2 = stack(parents)
-    hmax = w1.shape[2]
-    m1, m2 = _masks(h, hmax)
-    w1 = w1 + np.where(m1, rng.normal(0.0, sigma, w1.shape), 0.0)
-    w2 = w2 + np.where(m2, rng.normal(0.0, sigma, w2.shape), 0.0)
+    m1, m2 = _mask_tables(w1.shape[2])
+    w1 += rng.normal(0.0, sigma, w1.shape) * m1[h]
+    w2 += rng.normal(0.0, sigma, w2.shape) * m2[h]
     change = rng.random(n) < p_arch
     grow = rng.random(n) < 0.5
     victim = (rng.random(n) * h).astype(np.int64)  # uniform in 0..h-1
     add = change & grow & (h < hi)
-    delete = change & ~grow & (h > lo)
-    # A new unit occupies the first padded slot, whose weights are already zero.
-    new_h = h + add - delete
-    if delete.any():
-        k = np.arange(hmax)
-        src = np.minimum(k[None, :] + (k[None, :] >= victim[:, None]), hmax - 1)  # (n, hmax)
-        src = np.where(delete[:, None], src, k[None, :])
-        w1 = np.take_along_axis(w1, src[:, None, :], axis=2)
-        w2 = np.concatenate([np.take_along_axis(w2[:, :hmax], src[:, :, None], axis=1), w2[:, hmax:]], axis=1)
-        m1, m2 = _masks(new_h, hmax)
-        w1 = np.where(m1, w1, 0.0)
-        w2 = np.where(m2, w2, 0.0)
-    return [FogelNet(new_h[i], w1[i], w2[i], ident0 + i, parents[i].ident) for i in range(n)]
+    delete = np.flatnonzero(change & ~grow & (h > lo))
+    # A new unit occupies the first padded slot, whose weights are already zero. A deleted
+    # unit's slot takes the last active unit, whose old slot becomes padding.
+    if delete.size:
+        last, gone = h[delete] - 1, victim[delete]
+        w1[delete, :, gone] = w1[delete, :, last]
+        w1[delete, :, last] = 0.0
+        w2[delete, gone] = w2[delete, last]
+        w2[delete, last] = 0.0
+        h[delete] -= 1
+    h += add
+    return [FogelNet(h[i], w1[i], w2[i], ident0 + i, parents[i].ident) for i in range(n)]
 
 
 def mut_fogel(net: FogelNet, rng: np.random.Generator, **kw) -> FogelNet:

@@ -98,8 +98,11 @@ def test_deleting_a_unit_keeps_the_others():
     for seed in range(50):
         c = mut_population([p], rng(seed), sigma=0.0, p_arch=1.0)[0]
         if c.h == 2:
-            kept = [j for j in range(3) if any(np.array_equal(c.w1[:, k], p.w1[:, j]) for k in range(2))]
-            assert len(kept) == 2
+            # The two remaining units are two of the old ones, each with its own in and out weights.
+            units = {j for j in range(3) for k in range(2)
+                     if np.array_equal(c.w1[:, k], p.w1[:, j]) and np.array_equal(c.w2[k], p.w2[j])}
+            assert len(units) == 2
+            assert np.array_equal(c.w2[10], p.w2[10])
             assert_well_formed(c)
             return
     pytest.fail("no deletion in 50 tries")
