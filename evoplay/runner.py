@@ -9,6 +9,7 @@ ran where.
 
 from __future__ import annotations
 
+import resource
 import shutil
 import time
 from pathlib import Path
@@ -119,6 +120,7 @@ def evolve(cfg: dict, out, address=None, workers=None, resume=False, log_detail=
         "seed": cfg[""]["seed"],
         "ray": info,
         "resumed": bool(resume),
+        "driver_peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "seconds": {"ray_start": round(t_ray, 3), "evolve": round(t_evolve, 3), "total": round(time.time() - t0, 3)},
     }
     rd.write_json(rd.environment, env)
