@@ -1,0 +1,248 @@
+"""Ray, in one place: start or join a cluster, run trials as tasks, map over chunks.
+
+Every other module receives plain callables (``run_tasks``, a ``RayMap`` instance) and
+never imports Ray. The functions handed to Ray are pure given their arguments, so the
+only thing this module has to guarantee for reproducibility is ordering: results come
+back in input order whatever ran where, whenever, and however often a task was retried.
+
+Per-task overhead, measured on the 2-core development machine with embedded Ray 2.60:
+about 1 ms per task when many are in flight and 2 ms for a lone round trip; a 1 MB
+argument costs about 50 ms per task when sent by value and 3.5 ms when put in the
+object store once. Hence ``RayMap`` puts its function in the object store once per call
+and, by default, cuts the items into two chunks per cluster CPU: enough to balance load
+across CPUs, few enough that a map call costs a handful of task overheads in total.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import socket
+
+import ray
+
+from .errors import EvoplayError
+
+TASK_OVERHEAD_S = 1e-3
+CHUNKS_PER_CPU = 2
+PROBE_TIMEOUT_S = 5.0
+
+# The client connection preface of HTTP/2 (RFC 9113, section 3.4) and an empty SETTINGS
+# frame. A gRPC server such as Ray's GCS answers with its own SETTINGS frame (type 4).
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_H2_SETTINGS = 4
+
+
+def init_ray(address: str | None = None, workers: int | None = None) -> dict:
+    """Start embedded Ray on this machine, or join the cluster at ``address``.
+
+    ``address`` defaults to ``RAY_ADDRESS``; without either, Ray starts here with
+    ``workers`` CPUs (default: all cores). ``workers`` only sizes embedded Ray: a cluster
+    has the CPUs its nodes brought. A Ray session already open in this process (or this
+    being a Ray worker) is reused as it is. Returns ``describe_cluster()``.
+    """
+    if ray.is_initialized():
+        return describe_cluster()
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address in (None, "local"):
+        # Ray 2.60 turns token authentication on for a local cluster and warns about
+        # it on every start; the warning is noise for embedded use.
+        auth_log = logging.getLogger("ray._private.authentication.authentication_token_setup")
+        level = auth_log.level
+        auth_log.setLevel(logging.ERROR)
+        try:
+            ray.init(
+                num_cpus=workers or os.cpu_count(),
+                include_dashboard=False,
+                logging_level=logging.WARNING,
+                log_to_driver=False,
+            )
+        finally:
+            auth_log.setLevel(level)
+    else:
+        if address != "auto":
+            _probe_gcs(address)
+        try:
+            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+        except (ConnectionError, RuntimeError) as e:
+            raise EvoplayError(_join_failure(address, e)) from e
+    return describe_cluster()
+
+
+def shutdown_ray():
+    """Disconnect from Ray; embedded Ray stops with it."""
+    if ray.is_initialized():
+        ray.shutdown()
+
+
+def describe_cluster() -> dict:
+    """The run environment: Ray version, GCS address, live nodes and their CPUs."""
+    nodes = [
+        {"node_id": n["NodeID"], "ip": n["NodeManagerAddress"], "cpus": _count(n["Resources"].get("CPU", 0))}
+        for n in ray.nodes()
+        if n["Alive"]
+    ]
+    return {
+        "ray_version": ray.__version__,
+        "address": ray.get_runtime_context().gcs_address,
+        "nodes": nodes,
+        "cpus": sum(n["cpus"] for n in nodes),
+    }
+
+
+def node_of_current_task() -> str:
+    """The Ray node id (hex) of the process calling it, e.g. from inside a task."""
+    return ray.get_runtime_context().get_node_id()
+
+
+def run_tasks(fn, args_list, on_result=None, max_retries: int = 3) -> list:
+    """Run ``fn(*args)`` for every tuple in ``args_list`` as independent Ray tasks.
+
+    ``on_result(index, result)`` is called as each task finishes (completion order);
+    the return value lists the results in input order. A task whose worker process or
+    node dies is resubmitted up to ``max_retries`` times; an exception raised by ``fn``
+    is not retried, cancels the tasks still pending, and propagates (an EvoplayError as
+    itself, so the command line can print its one line).
+    """
+    _ensure_ray()
+    args_list = [tuple(a) for a in args_list]
+    if not args_list:
+        return []
+    fn_ref = ray.put(fn)
+    task = _call.options(max_retries=max_retries, retry_exceptions=False)
+    refs = [task.remote(fn_ref, args) for args in args_list]
+    index = {ref: i for i, ref in enumerate(refs)}
+    results = [None] * len(refs)
+    pending = refs
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                i = index[ref]
+                results[i] = _get(ref)
+                if on_result is not None:
+                    on_result(i, results[i])
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref)
+        raise
+    return results
+
+
+class RayMap:
+    """A drop-in for ``map`` (DEAP's ``toolbox.map`` seam) that runs chunks as Ray tasks.
+
+    The items are cut into consecutive chunks of ``chunk_size`` (default: two chunks per
+    cluster CPU); each chunk is one task that applies ``fn`` to its items in order, and
+    the chunks' results are concatenated in input order, so the outcome is that of the
+    builtin ``map`` (materialised as a list). Worker deaths are retried like
+    ``run_tasks``.
+    """
+
+    def __init__(self, chunk_size: int | None = None, max_retries: int = 3):
+        if chunk_size is not None and chunk_size < 1:
+            raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
+        self.chunk_size = chunk_size
+        self.max_retries = max_retries
+
+    def __call__(self, fn, *iterables) -> list:
+        items = list(zip(*iterables))
+        if not items:
+            return []
+        _ensure_ray()
+        size = self.chunk_size or math.ceil(len(items) / (CHUNKS_PER_CPU * _cluster_cpus()))
+        chunks = [items[i : i + size] for i in range(0, len(items), size)]
+        fn_ref = ray.put(fn)
+        task = _call_chunk.options(max_retries=self.max_retries, retry_exceptions=False)
+        refs = [task.remote(fn_ref, chunk) for chunk in chunks]
+        try:
+            parts = [_get(ref) for ref in refs]
+        except BaseException:
+            for ref in refs:
+                ray.cancel(ref)
+            raise
+        return [r for part in parts for r in part]
+
+    def __repr__(self):
+        return f"RayMap(chunk_size={self.chunk_size})"
+
+
+@ray.remote
+def _call(fn, args):
+    return fn(*args)
+
+
+@ray.remote
+def _call_chunk(fn, chunk):
+    return [fn(*args) for args in chunk]
+
+
+def _get(ref):
+    """``ray.get`` that re-raises a task's EvoplayError as itself (one line, no traceback)."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as e:
+        if isinstance(e.cause, EvoplayError):
+            raise e.cause from None
+        raise
+
+
+def _ensure_ray():
+    if not ray.is_initialized():
+        init_ray()
+
+
+def _cluster_cpus() -> int:
+    return max(1, _count(ray.cluster_resources().get("CPU", 1)))
+
+
+def _count(x) -> int | float:
+    return int(x) if float(x).is_integer() else x
+
+
+def _host_port(address: str) -> tuple[str, int]:
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise EvoplayError(f"bad Ray address {address!r}: expected HOST:PORT, e.g. 10.0.0.1:6379")
+    return host, int(port)
+
+
+def _probe_gcs(address: str):
+    """Fail fast, with a one-line reason, unless a gRPC server listens at ``address``.
+
+    Ray itself keeps retrying an address for minutes; a TCP connect and an HTTP/2
+    handshake answer within ``PROBE_TIMEOUT_S``.
+    """
+    host, port = _host_port(address)
+    try:
+        with socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S) as s:
+            if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+                return  # the GCS expects a TLS handshake first; connecting must do
+            s.settimeout(PROBE_TIMEOUT_S)
+            s.sendall(_H2_PREFACE)
+            reply = s.recv(9)
+    except socket.timeout:
+        raise EvoplayError(f"no Ray cluster at {address}: no answer within {PROBE_TIMEOUT_S:g} s") from None
+    except OSError as e:
+        raise EvoplayError(f"no Ray cluster at {address}: {e.strerror or e}") from None
+    if len(reply) < 4 or reply[3] != _H2_SETTINGS:
+        raise EvoplayError(
+            f"{address} is not a Ray cluster's GCS address (it does not speak gRPC); "
+            "give the head's --port (6379 by default), not the dashboard's"
+        )
+
+
+def _join_failure(address: str, error: BaseException) -> str:
+    cause = error
+    while cause is not None:
+        if isinstance(cause, ray.exceptions.AuthenticationError):
+            return (
+                f"the Ray cluster at {address} refused this driver's authentication token: "
+                "set RAY_AUTH_MODE=token and the cluster's token in RAY_AUTH_TOKEN, "
+                "RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token"
+            )
+        cause = cause.__cause__ or cause.__context__
+    return f"cannot join the Ray cluster at {address}: {str(error).splitlines()[0]}"

@@ -1,0 +1,210 @@
+"""evoplay.distributed on a real embedded Ray session (2 CPUs): ordering, streaming,
+chunked map, retries after a killed worker, and a bad cluster address (SPEC section 5)."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import raycluster
+from evoplay import distributed
+from evoplay.errors import EvoplayError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    # Ray's workers inherit the driver's environment: let them import the task
+    # functions in tests/raycluster.py by name.
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(raycluster.TESTS), saved]))
+    try:
+        info = distributed.init_ray(workers=2)
+    finally:
+        if saved is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = saved
+    yield info
+    distributed.shutdown_ray()
+
+
+def test_init_ray_describes_the_embedded_session(ray_session):
+    assert ray_session["cpus"] == 2 and len(ray_session["nodes"]) == 1
+    node = ray_session["nodes"][0]
+    assert node["cpus"] == 2 and node["node_id"] and node["ip"]
+    assert ray_session["ray_version"].count(".") == 2 and ray_session["address"]
+    # An open session is reused, whatever is asked for.
+    assert distributed.init_ray(workers=1) == ray_session
+    assert distributed.describe_cluster() == ray_session
+
+
+def test_run_tasks_returns_input_order_and_streams_results(ray_session, tmp_path):
+    release = tmp_path / "release"
+    # Task 0 waits until the driver has received task 1's result: on_result must be
+    # called while other tasks are still running, not after all have finished.
+    present = tmp_path / "present"
+    present.touch()
+    args = [(str(release), 100), (str(present), 101)]
+    seen = []
+
+    def on_result(i, result):
+        seen.append((i, result))
+        if i == 1:
+            release.touch()
+
+    assert distributed.run_tasks(raycluster.wait_for_file, args, on_result=on_result) == [100, 101]
+    assert seen == [(1, 101), (0, 100)]
+
+
+def test_run_tasks_of_nothing_and_on_the_one_node(ray_session):
+    assert distributed.run_tasks(raycluster.draw, []) == []
+    nodes = distributed.run_tasks(distributed.node_of_current_task, [()] * 4)
+    assert set(nodes) == {ray_session["nodes"][0]["node_id"]}
+
+
+@pytest.mark.parametrize("chunk_size", [None, 1, 3, 7, 10, 100])
+def test_raymap_equals_builtin_map(ray_session, chunk_size):
+    keys = range(10)
+    expected = list(map(raycluster.draw, [5] * 10, keys))
+    assert distributed.RayMap(chunk_size)(raycluster.draw, [5] * 10, keys) == expected
+    assert distributed.RayMap(chunk_size)(abs, []) == []
+
+
+def test_raymap_rejects_a_chunk_size_below_one():
+    with pytest.raises(ValueError):
+        distributed.RayMap(0)
+
+
+def _kill_sleepers(pid_dirs, stop, killed):
+    """Kill (SIGKILL) every worker that announces itself as waiting to be killed."""
+    while not stop.is_set():
+        for d in pid_dirs:
+            for f in d.glob("sleep-*"):
+                pid = int(f.name.split("-")[1])
+                if pid not in killed:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.add(pid)
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("via", ["run_tasks", "RayMap"])
+def test_a_killed_worker_is_retried_and_the_result_is_unchanged(ray_session, tmp_path, via):
+    pid_dirs = [tmp_path / str(k) for k in range(3)]
+    for d in pid_dirs:
+        d.mkdir()
+    stop, killed = threading.Event(), set()
+    killer = threading.Thread(target=_kill_sleepers, args=(pid_dirs, stop, killed), daemon=True)
+    killer.start()
+    try:
+        args = [(str(d), 9, k) for k, d in enumerate(pid_dirs)]
+        if via == "run_tasks":
+            got = distributed.run_tasks(raycluster.die_once_then_draw, args)
+        else:
+            got = distributed.RayMap(chunk_size=2)(raycluster.die_once_then_draw, *zip(*args))
+    finally:
+        stop.set()
+        killer.join()
+    assert got == [raycluster.draw(9, k) for k in range(3)]
+    assert len(killed) >= 2  # one first attempt per task (run_tasks) or per chunk (RayMap)
+    assert all(not _alive(pid) for pid in killed)
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("error, raised", [("value", ValueError), ("evoplay", EvoplayError)])
+def test_an_exception_in_the_function_propagates_unretried(ray_session, tmp_path, error, raised):
+    with pytest.raises(raised, match=f"bad input {error}") as info:
+        distributed.run_tasks(raycluster.count_and_fail, [(str(tmp_path), error)], max_retries=3)
+    assert len(list(tmp_path.iterdir())) == 1
+    if raised is EvoplayError:
+        assert type(info.value) is EvoplayError and str(info.value) == "bad input evoplay"
+
+
+BAD_ADDRESSES = """
+import json, sys, time
+from evoplay import distributed
+from evoplay.errors import EvoplayError
+out = []
+for address in sys.argv[1:]:
+    t = time.monotonic()
+    try:
+        distributed.init_ray(address=address)
+        out.append([address, "joined", 0])
+    except EvoplayError as e:
+        out.append([address, str(e), time.monotonic() - t])
+print(json.dumps(out))
+"""
+
+
+def test_a_bad_address_fails_fast_with_one_line(tmp_path):
+    free = raycluster.free_port()
+    silent = socket.socket()  # accepts connections, never answers
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    http = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(web := raycluster.free_port())],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+    )
+    try:
+        _wait_listening(web)
+        addresses = [f"127.0.0.1:{free}", f"127.0.0.1:{silent.getsockname()[1]}", f"127.0.0.1:{web}", "head-node"]
+        env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+        t = time.monotonic()
+        run = subprocess.run([sys.executable, "-c", BAD_ADDRESSES, *addresses],
+                             capture_output=True, text=True, env=env, timeout=60)
+        assert time.monotonic() - t < 30, run.stderr
+    finally:
+        http.kill()
+        http.wait()
+        silent.close()
+    assert run.returncode == 0, run.stderr
+    results = json.loads(run.stdout)
+    messages = {a: m for a, m, _ in results}
+    assert "Connection refused" in messages[addresses[0]]
+    assert "no answer within 5 s" in messages[addresses[1]]
+    assert "does not speak gRPC" in messages[addresses[2]]
+    assert "expected HOST:PORT" in messages["head-node"]
+    for address, message, seconds in results:
+        assert "\n" not in message and address in message and seconds < 10
+
+
+def test_the_cli_reports_a_bad_address_in_one_line(tmp_path):
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env.pop("RAY_ADDRESS", None)
+    address = f"127.0.0.1:{raycluster.free_port()}"
+    t = time.monotonic()
+    run = subprocess.run(
+        [sys.executable, "-m", "evoplay", "evolve", "configs/quick.toml", "--address", address,
+         "--out", str(tmp_path / "run"), "--quiet"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=60,
+    )
+    assert time.monotonic() - t < 30
+    assert run.returncode == 2, run.stderr
+    assert run.stderr == f"evoplay: error: no Ray cluster at {address}: Connection refused\n"
+
+
+def _wait_listening(port, timeout=10):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
