@@ -284,10 +284,19 @@ def test_exact_analysis_of_trained_players(small):
 # ---------------------------------------------------------------- command line
 
 
+def run_cli(args) -> int:
+    """Exit code of ``evoplay ARGS`` (0 when main returns without exiting)."""
+    try:
+        main(args)
+    except SystemExit as e:
+        return e.code
+    return 0
+
+
 def test_cli_train_writes_player_and_plot(tmp_path, capsys):
     out = tmp_path / "ga.json"
-    main(["train", "ga-value-net", "--generations", "2", "--population", "6", "--games", "10",
-          "--seed", "7", "--out", str(out), "--no-progress"])
+    assert run_cli(["train", "ga-value-net", "--generations", "2", "--population", "6", "--games", "10",
+                    "--seed", "7", "--out", str(out), "--no-progress"]) == 0
     assert "wrote" in capsys.readouterr().out
     assert out.with_suffix(".png").stat().st_size > 0
     prov = make_player(str(out)).provenance
@@ -308,8 +317,20 @@ def test_cli_train_writes_player_and_plot(tmp_path, capsys):
     ],
 )
 def test_cli_bad_arguments_exit_2(args, capsys, tmp_path):
-    with pytest.raises(SystemExit) as e:
-        main(args + ["--out", str(tmp_path / "x.json")])
-    assert e.value.code == 2
+    assert run_cli(args + ["--out", str(tmp_path / "x.json")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("evoplay: error:") and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_ga_on_ray_matches_builtin_map():
+    """The same run through RayMap on embedded Ray gives bitwise the same result."""
+    distributed = pytest.importorskip("evoplay.distributed")
+    distributed.init_ray(workers=2)
+    try:
+        on_ray = G.train(seed=5, generations=2, population=8, games=20, map_fn=distributed.RayMap())
+    finally:
+        distributed.shutdown_ray()
+    local = G.train(seed=5, generations=2, population=8, games=20)
+    assert on_ray.history == local.history
+    assert all(np.array_equal(on_ray.weights[k], local.weights[k]) for k in local.weights)

@@ -40,7 +40,8 @@ def best_moves(score, codes) -> np.ndarray:
     kids = B.CHILD[codes]
     legal = B.LEGAL[codes]
     values = np.full(kids.shape, -np.inf)
-    values[legal] = score(kids[legal])
+    unique, index = np.unique(kids[legal], return_inverse=True)  # boards share children
+    values[legal] = score(unique)[index]
     return np.where(legal.any(1), np.argmax(values, axis=1), -1)
 
 
