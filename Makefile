@@ -26,5 +26,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fogel.py
 
+baselines: $(STAMP)
+	$(BIN)/python -m evoplay.baselines
+
 clean:
 	rm -rf $(VENV)
