@@ -127,6 +127,8 @@ def ray_scaling(trials: int = 4, generations: int = 100, big_parents: int = 400)
         with tempfile.TemporaryDirectory() as tmp:
             distributed.init_ray(workers=workers)
             try:
+                # Warm the worker processes (imports, tables) before timing.
+                runner.evolve(config.override(base, trials=2 * workers, generations=2), f"{tmp}/warm", workers=workers)
                 t = time.perf_counter()
                 runner.evolve(base, f"{tmp}/trials", workers=workers)
                 out["trial_level"][workers] = time.perf_counter() - t
