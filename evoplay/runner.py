@@ -111,6 +111,9 @@ def evolve(cfg: dict, out, address=None, workers=None, resume=False, log_detail=
             if progress is not None:
                 progress.update(state["generation"] - (states[t]["generation"] if states[t] else 0))
             states[t] = state
+            if progress is not None:
+                finished = sum(s is not None and s["generation"] >= gens for s in states.values())
+                progress.set_postfix_str(f"trial {t} at gen {state['generation']}, {finished}/{len(states)} trials done")
 
         distributed.run_tasks(run_segment, jobs, on_result=landed)
     t_evolve = time.time() - t0 - t_ray
