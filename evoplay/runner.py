@@ -81,9 +81,11 @@ def _prepare(rd: RunDir, cfg: dict, resume: bool) -> dict:
 def evolve(cfg: dict, out, address=None, workers=None, resume=False, log_detail=False, progress=None) -> dict:
     """Run (or resume) an evolution into run directory ``out``; return the summary."""
     rd = RunDir(out)
-    states = _prepare(rd, cfg, resume)
+    states = _prepare(rd, cfg, resume=True) if resume else None
     t0 = time.time()
     info = distributed.init_ray(address=address, workers=workers)
+    if states is None:  # a fresh run clears the directory only once Ray is up
+        states = _prepare(rd, cfg, resume=False)
     t_ray = time.time() - t0
     gens = cfg[""]["generations"]
     every = cfg["run"]["checkpoint_every"]
