@@ -202,8 +202,14 @@ def _count(x) -> int | float:
 
 
 def _host_port(address: str) -> tuple[str, int]:
-    hostport = address.removeprefix("ray://")
-    host, sep, port = hostport.rpartition(":")
+    if address.startswith("ray://"):
+        # Ray Client needs ray[client] (grpcio), which evoplay does not pin, and a run's
+        # driver writes its run directory where it runs: use a cluster node or a job.
+        raise EvoplayError(
+            f"Ray Client addresses ({address}) are not supported: run evoplay on a cluster node "
+            "with --address HEAD:6379, or submit it with `ray job submit`"
+        )
+    host, sep, port = address.rpartition(":")
     host = host.strip("[]")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise EvoplayError(f"bad Ray address {address!r}: expected HOST:PORT, e.g. 10.0.0.1:6379")
@@ -236,9 +242,11 @@ def _probe_gcs(address: str):
 
 
 def _join_failure(address: str, error: BaseException) -> str:
+    # Ray reports a refused token as an AuthenticationError, sometimes only as the text
+    # of the last attempt's traceback inside a RuntimeError.
     cause = error
     while cause is not None:
-        if isinstance(cause, ray.exceptions.AuthenticationError):
+        if isinstance(cause, ray.exceptions.AuthenticationError) or "InvalidAuthToken" in str(cause):
             return (
                 f"the Ray cluster at {address} refused this driver's authentication token: "
                 "set RAY_AUTH_MODE=token and the cluster's token in RAY_AUTH_TOKEN, "

@@ -84,27 +84,33 @@ class LocalCluster:
         return self._ray_start(f"--address={self.address}")
 
     def processes(self, group: int | None = None) -> list[int]:
-        """Our processes: in our process groups, or naming our temp dir on their command line."""
+        """Our live processes: those in our process groups (or naming our temp dir on
+        their command line) and their descendants (Ray workers start sessions of their own)."""
         groups = set(self.groups) if group is None else {group}
         mark = str(self.root).encode()
-        found = []
+        table = []
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             try:
-                stat = (entry / "stat").read_text()
-                pgrp = int(stat.rsplit(")", 1)[1].split()[2])
-                state = stat.rsplit(")", 1)[1].split()[0]
+                state, ppid, pgrp = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:3]
                 cmdline = (entry / "cmdline").read_bytes()
-            except (OSError, IndexError, ValueError):
+            except (OSError, ValueError):
                 continue
-            if state == "Z":
-                continue
-            if pgrp in groups or (group is None and mark in cmdline):
-                found.append(int(entry.name))
-        return found
+            if state != "Z":
+                table.append((int(entry.name), int(ppid), int(pgrp), cmdline))
+        ours = {pid for pid, _, pgrp, cmd in table if pgrp in groups or (group is None and mark in cmd)}
+        grew = True
+        while grew:
+            grew = False
+            for pid, ppid, _, _ in table:
+                if ppid in ours and pid not in ours:
+                    ours.add(pid)
+                    grew = True
+        return sorted(ours)
 
     def kill_group(self, group: int, sig=signal.SIGKILL):
+        """Kill one ``ray start``'s processes (a node), workers included."""
         for pid in self.processes(group):
             try:
                 os.kill(pid, sig)

@@ -162,7 +162,8 @@ def test_a_bad_address_fails_fast_with_one_line(tmp_path):
     )
     try:
         _wait_listening(web)
-        addresses = [f"127.0.0.1:{free}", f"127.0.0.1:{silent.getsockname()[1]}", f"127.0.0.1:{web}", "head-node"]
+        addresses = [f"127.0.0.1:{free}", f"127.0.0.1:{silent.getsockname()[1]}", f"127.0.0.1:{web}", "head-node",
+                     "ray://127.0.0.1:10001"]
         env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
         t = time.monotonic()
         run = subprocess.run([sys.executable, "-c", BAD_ADDRESSES, *addresses],
@@ -179,6 +180,7 @@ def test_a_bad_address_fails_fast_with_one_line(tmp_path):
     assert "no answer within 5 s" in messages[addresses[1]]
     assert "does not speak gRPC" in messages[addresses[2]]
     assert "expected HOST:PORT" in messages["head-node"]
+    assert "Ray Client addresses" in messages["ray://127.0.0.1:10001"]
     for address, message, seconds in results:
         assert "\n" not in message and address in message and seconds < 10
 
