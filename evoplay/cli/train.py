@@ -32,7 +32,7 @@ KIND_OPTIONS = {
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Player file to write (default KIND.json); the training plot goes beside it (.png).")
 @click.option("--explore", type=click.FloatRange(0.0, 1.0), default=None,
-              help="value-net: chance of a random net move in net-vs-net games (default 0).")
+              help="value-net: chance of a random move in net-vs-net games (0.03).")
 @click.option("--epochs", type=click.IntRange(min=1), default=None, help="outcome-net: epochs (100).")
 @click.option("--generations", type=click.IntRange(min=1), default=None, help="ga-value-net: generations (200).")
 @click.option("--population", type=click.IntRange(min=2), default=None, help="ga-value-net: population size (50).")

@@ -10,9 +10,14 @@ each game every position (the board after each move, whoever made it) gets the t
 if the player who just moved went on to win, -1 if it lost, 0 for a draw, and the network
 takes one backpropagation step on it (squared error, learning rate 0.025, no momentum),
 in the order the positions were played. A game is "good" when net-vs-net ends in a draw or
-the net beats random. There is no exploration by default: the random opponent already
-shows the net varied positions; ``explore`` makes the net move at random with that
-probability in net-vs-net games, should one want it.
+the net beats random.
+
+Exploration: in net-vs-net games each move is, with probability ``explore`` (default
+0.03), a uniformly random one instead of the net's choice; those games still count and
+still train. Without it a net-vs-net game is one deterministic line, and the net never
+learns to defend as X against lines it does not play itself. Measured at 500,000 games,
+seed 0 (exact, as X): without exploration it loses 1.0% to random, 21% to logic and 50% to
+minimax; with 0.03 it loses none of them (good games 94.6 vs 93.0 per 100 at the end).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ KIND = "value-net"
 SIZES = [9, 18, 9, 3, 1]
 EMPTY_INPUT = 0.01
 LEARNING_RATE = 0.025
+EXPLORE = 0.03
 DEFAULT_GAMES = 500_000
 BLOCK = 100  # games per point of the good-games curve
 
@@ -83,7 +89,7 @@ def train(
     games: int = DEFAULT_GAMES,
     seed: int = 0,
     lr: float = LEARNING_RATE,
-    explore: float = 0.0,
+    explore: float = EXPLORE,
     progress: bool = False,
 ) -> Trained:
     """Train a value network by self-play and play against random; see the module doc."""
