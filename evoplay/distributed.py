@@ -10,7 +10,9 @@ about 1 ms per task when many are in flight and 2 ms for a lone round trip; a 1 
 argument costs about 50 ms per task when sent by value and 3.5 ms when put in the
 object store once. Hence ``RayMap`` puts its function in the object store once per call
 and, by default, cuts the items into two chunks per cluster CPU: enough to balance load
-across CPUs, few enough that a map call costs a handful of task overheads in total.
+across CPUs, few enough that a map call costs a handful of task overheads in total
+(about 8 ms for 100 trivial items on 2 CPUs, against 110 ms with one task per item).
+Splitting work is therefore worth it only when a call's work is well above that.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ import ray
 
 from .errors import EvoplayError
 
-TASK_OVERHEAD_S = 1e-3
 CHUNKS_PER_CPU = 2
 PROBE_TIMEOUT_S = 5.0
 
