@@ -36,11 +36,12 @@ class MixedOpponent:
     deterministic = False
 
     def __init__(self, players):
-        # Column ``row * N_CODES + code`` of the stacked transposed tables.
-        self.cum_t = np.concatenate([p.cum_t for p in players], axis=1)
+        # Row ``player * N_CODES + code`` of the stacked alias tables.
+        self.keep = np.concatenate([p.keep for p in players])
+        self.alias = np.concatenate([p.alias for p in players])
 
     def choose(self, codes, u, rows):
-        return sample_moves(self.cum_t, rows * B.N_CODES + codes, u)
+        return sample_moves(self.keep, self.alias, rows * B.N_CODES + codes, u)
 
 
 def opponent_games(opponent, games: int):

@@ -36,28 +36,41 @@ class Player:
         return f"<{type(self).__name__} {self.spec}>"
 
 
-def cumulative(probs: np.ndarray) -> np.ndarray:
-    """Cumulative move table whose sampling can never pick a zero-probability square.
+def alias_tables(probs: np.ndarray):
+    """Walker alias tables of move distributions (rows of 9): ``(keep, alias)``, each (rows, 9).
 
-    The entries from the last square with positive probability onwards are exactly 1.0,
-    so ``count(u >= cum)`` with ``u`` in [0, 1) always lands on a square with mass.
+    A uniform ``u`` picks slot ``i = floor(9u)``; the move is ``i`` if the rest of ``9u``
+    is below ``keep[i]``, else ``alias[i]``. Slot ``i`` carries ``keep[i] / 9`` of square
+    ``i`` and ``(1 - keep[i]) / 9`` of its alias, which adds up to the row's distribution.
+    Squares without probability get ``keep = 0`` and a positive alias, so they are never
+    drawn.
     """
-    cum = np.cumsum(probs, axis=-1)
-    positive = probs > 0
-    last = np.where(positive.any(-1), 8 - np.argmax(positive[..., ::-1], axis=-1), 9)
-    cum[np.arange(9) >= last[..., None]] = 1.0
-    return cum
+    n = probs.shape[0]
+    rows = np.arange(n)
+    q = probs * 9.0
+    keep = np.ones_like(q)
+    alias = np.tile(np.arange(9), (n, 1))
+    done = np.zeros(q.shape, dtype=bool)
+    for _ in range(8):  # pair the smallest remaining slot with the largest
+        small = np.argmin(np.where(done, np.inf, q), axis=1)
+        big_q = np.where(done, -np.inf, q)
+        big_q[rows, small] = -np.inf
+        large = np.argmax(big_q, axis=1)
+        qs = q[rows, small]
+        act = np.flatnonzero(qs < 1.0)
+        keep[act, small[act]] = qs[act]
+        alias[act, small[act]] = large[act]
+        q[act, large[act]] -= 1.0 - qs[act]
+        done[act, small[act]] = True
+    return keep, alias
 
 
-def sample_moves(cum_t: np.ndarray, codes: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Moves drawn with uniforms ``u`` in [0, 1) from a transposed cumulative table (9, boards).
-
-    The move is the number of cumulative entries at or below ``u``.
-    """
-    moves = (cum_t[0, codes] <= u).astype(np.int64)
-    for k in range(1, 8):  # entry 8 is always 1.0 > u
-        moves += cum_t[k, codes] <= u
-    return moves
+def sample_moves(keep: np.ndarray, alias: np.ndarray, rows: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Moves drawn with uniforms ``u`` in [0, 1) from flattened alias tables at table ``rows``."""
+    scaled = u * 9.0
+    slot = np.minimum(scaled.astype(np.int64), 8)
+    at = rows * 9 + slot
+    return np.where(scaled - slot < keep[at], slot, alias[at])
 
 
 class TablePlayer(Player):
@@ -69,9 +82,8 @@ class TablePlayer(Player):
         table = np.where(B.LEGAL, table, 0.0)
         table.setflags(write=False)
         self.table = table
-        self.cum = cumulative(table)
-        self.cum.setflags(write=False)
-        self.cum_t = np.ascontiguousarray(self.cum.T)
+        keep, alias = alias_tables(table)
+        self.keep, self.alias = keep.ravel(), alias.ravel()
         self.deterministic = bool(np.all((table == 0) | (table == 1)))
 
     def __reduce__(self):  # ship the table only; the sampling tables are rebuilt
@@ -81,7 +93,7 @@ class TablePlayer(Player):
         return self.table[np.asarray(codes)]
 
     def choose(self, codes, u):
-        return sample_moves(self.cum_t, np.asarray(codes), np.asarray(u))
+        return sample_moves(self.keep, self.alias, np.asarray(codes), np.asarray(u))
 
 
 def uniform_table(mask: np.ndarray) -> np.ndarray:
