@@ -49,7 +49,8 @@ def train_or_load(kind: str, out: Path, seed: int, settings: dict, retrain: bool
     click.echo(f"training {kind} {settings} ...", err=True)
     trained = module(kind).train(seed=seed, progress=True, **settings)
     seconds = time.perf_counter() - t0
-    prov = {"command": command, "seed": seed, "games": settings.get("games"), "settings": settings,
+    full = trained.metrics.get("settings", settings)
+    prov = {"command": command, "seed": seed, "games": full.get("games"), "settings": full,
             "train_seconds": round(seconds, 1)}
     write(trained, path, prov)
     return path

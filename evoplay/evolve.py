@@ -8,6 +8,9 @@ evaluation goes through ``toolbox.map`` (the seam for Ray), over chunks of netwo
 
 from __future__ import annotations
 
+import functools
+import json
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,7 +18,7 @@ from deap import base, tools
 
 from . import board as B
 from . import engine
-from .fogel import FogelNet, NetBatch, init_population, mut_population, stack
+from .fogel import FogelNet, MoveMemo, NetBatch, init_population, mut_population, stack
 from .players import make_player, sample_moves
 
 # Purposes of random streams (the last element of every spawn key).
@@ -56,23 +59,31 @@ def opponent_games(opponent, games: int):
     return players, np.repeat(np.arange(len(players)), counts)
 
 
+@functools.lru_cache(maxsize=16)
+def _opponent_player(key: str, games: int):
+    """(batched opponent, per-game opponent index or None) for a JSON-encoded opponent config."""
+    players, per_game = opponent_games(json.loads(key), games)
+    if per_game is None:
+        return players[0], None
+    return MixedOpponent(players), per_game
+
+
 # ---------------------------------------------------------------- operators
 
 
-def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):
+def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0), memo=None):
     """Play every network (as X) ``u.shape[1]`` games; return payoffs and (win, loss, draw) counts.
 
     ``u`` is (networks, games, 9) uniforms; network ``i`` plays with row ``i`` only.
+    ``memo`` (a MoveMemo) remembers moves of networks seen in earlier calls.
     """
-    players, per_game = opponent_games(opponent, u.shape[1])
     n, games = u.shape[:2]
+    o_player, per_game = _opponent_player(json.dumps(opponent), games)
+    o_rows = None if per_game is None else np.tile(per_game, n)
     _, w1, w2 = stack(nets)
     x_rows = np.repeat(np.arange(n), games)
-    if per_game is None:
-        o_player, o_rows = players[0], None
-    else:
-        o_player, o_rows = MixedOpponent(players), np.tile(per_game, n)
-    result = engine.play(NetBatch(w1, w2), o_player, u.reshape(n * games, 9), x_rows=x_rows, o_rows=o_rows)
+    slots = None if memo is None else memo.slots(nets)
+    result = engine.play(NetBatch(w1, w2, memo, slots), o_player, u.reshape(n * games, 9), x_rows=x_rows, o_rows=o_rows)
     result = result.reshape(n, games)
     wld = np.stack([(result == B.X_WIN).sum(1), (result == B.O_WIN).sum(1), (result == B.DRAW).sum(1)], axis=1)
     win, draw, loss = payoff
@@ -80,7 +91,7 @@ def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):
 
 
 def eval_chunk(args):
-    """``toolbox.map`` unit of work: (networks, uniforms, opponent, payoff) -> (payoffs, wld)."""
+    """``toolbox.map`` unit of work: (networks, uniforms, opponent, payoff[, memo]) -> (payoffs, wld)."""
     return eval_networks(*args)
 
 
@@ -133,6 +144,7 @@ class Generation:
     rivals: np.ndarray
     selected: np.ndarray
     record: dict
+    seconds: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -161,6 +173,7 @@ class FogelEvolution:
         self.state = state
         self.toolbox = make_toolbox(cfg, map_fn)
         self.chunks = max(1, chunks)
+        self.memo = MoveMemo(2 * cfg["population"]["parents"]) if self.chunks == 1 else None
         self.hooks = []
         ev = cfg["evaluation"]
         self.opponent = ev["opponent"]
@@ -183,6 +196,8 @@ class FogelEvolution:
         u = self._stream(gen, EVALUATE).random((len(pool), games, 9))
         bounds = np.linspace(0, len(pool), self.chunks + 1).astype(int)
         jobs = [(pool[a:b], u[a:b], self.opponent, self.payoff) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        if len(jobs) == 1:  # evaluated here: remember the survivors' moves across generations
+            jobs[0] += (self.memo,)
         parts = list(self.toolbox.map(self.toolbox.evaluate, jobs))
         return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
 
@@ -190,12 +205,16 @@ class FogelEvolution:
         st = self.state
         gen = st.generation + 1
         parents = st.parents
+        t0 = time.perf_counter()
         children = self.toolbox.mutate(parents, self._stream(gen, MUTATE), ident0=st.next_id)
         pool = parents + children
+        t1 = time.perf_counter()
         payoffs, wld = self.evaluate(pool, gen)
         for net, p in zip(pool, payoffs):
             net.fitness.values = (float(p),)
+        t2 = time.perf_counter()
         selected, scores, rivals = self.toolbox.select(payoffs, len(parents), self._stream(gen, SELECT))
+        t3 = time.perf_counter()
         hs = np.array([n.h for n in pool])
         hmax = self.cfg["population"]["hidden_max"]
         record = {
@@ -213,7 +232,8 @@ class FogelEvolution:
         st.parents = [pool[i] for i in selected]
         st.next_id += len(children)
         st.generation = gen
-        event = Generation(gen, pool, payoffs, wld, scores, rivals, selected, record)
+        seconds = {"mutation": t1 - t0, "evaluation": t2 - t1, "selection": t3 - t2, "total": time.perf_counter() - t0}
+        event = Generation(gen, pool, payoffs, wld, scores, rivals, selected, record, seconds)
         for hook in self.hooks:
             hook(event)
         return event

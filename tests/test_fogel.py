@@ -171,3 +171,30 @@ def test_sparse_outputs_agree_with_the_dense_forward_pass():
     squares, y = batch.outputs(np.zeros(len(codes), dtype=np.int64), codes)
     dense = forward(INPUTS[codes], net.w1, net.w2)
     assert np.allclose(np.take_along_axis(dense, squares, 1), y, rtol=0, atol=1e-12)
+
+
+def test_move_memo_and_evaluation_chunks_change_nothing():
+    cfg = config.override(config.load("configs/quick.toml"), generations=25)
+    one = evolve.FogelEvolution.start(cfg, trial=1)  # one chunk: the move memo is used
+    three = evolve.FogelEvolution.start(cfg, trial=1, chunks=3)  # three chunks, no memo
+    assert one.memo is not None and three.memo is None
+    one.run(25)
+    three.run(25)
+    assert list(one.state.logbook) == list(three.state.logbook)
+    assert [n.ident for n in one.state.parents] == [n.ident for n in three.state.parents]
+
+
+def test_opponent_mix_splits_games_by_weight():
+    players, per_game = evolve.opponent_games([{"player": "logic", "weight": 3}, {"player": "minimax", "weight": 1}], 32)
+    assert np.bincount(per_game).tolist() == [24, 8]
+    _, per_game = evolve.opponent_games([{"player": "random", "weight": 1}] * 3, 32)
+    assert np.bincount(per_game).tolist() == [11, 11, 10]
+    # Nobody beats minimax: against an even mix with it, at most half the games are won.
+    pool = init_population(30, rng(15))
+    u = rng(16).random((30, 32, 9))
+    mix = [{"player": "random", "weight": 1}, {"player": "minimax", "weight": 1}]
+    _, wld = evolve.eval_networks(pool, u, mix)
+    assert wld.sum(1).tolist() == [32] * 30
+    assert (wld[:, 0] <= 16).all()
+    _, wld_random = evolve.eval_networks(pool, u, "random")
+    assert wld_random[:, 0].sum() > wld[:, 0].sum()

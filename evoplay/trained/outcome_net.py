@@ -126,6 +126,7 @@ def train(
 
     player = player_from_net(net)
     metrics = {
+        "settings": {"games": games, "epochs": epochs, "batch": batch, "lr": lr, "validation": VALIDATION},
         "positions": int(len(codes)),
         "train_positions": int(len(tr)),
         "val_positions": int(len(val)),

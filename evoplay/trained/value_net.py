@@ -116,6 +116,7 @@ def train(
     player = player_from_net(net)
     tail = blocks[-10:]
     metrics = {
+        "settings": {"games": games, "lr": lr, "explore": explore},
         "good_per_100_last_block": int(blocks[-1]) if blocks.size else None,
         "good_per_100_last_10_blocks": float(tail.mean()) if tail.size else None,
         "good_fraction_all": float(good.mean()) if games else None,
