@@ -182,6 +182,13 @@ def test_random_positions_are_labelled_with_their_game_result():
     assert np.array_equal(np.array(O.CLASSES)[labels[finals]], B.OUTCOME[codes[finals]])
 
 
+def test_random_positions_come_from_uniform_random_games():
+    codes, _ = O.random_positions(40_000, np.random.default_rng(1))
+    ends = B.OUTCOME[codes[B.OUTCOME[codes] != B.ONGOING]]
+    shares = [(ends == r).mean() for r in (B.X_WIN, B.O_WIN, B.DRAW)]
+    np.testing.assert_allclose(shares, [0.58492, 0.28810, 0.12698], atol=0.01)  # exact values
+
+
 # ---------------------------------------------------------------- training
 
 

@@ -19,7 +19,6 @@ import numpy as np
 from .. import board as B
 from ..errors import PlayerFileError
 from ..mlp import MLP, RMSprop, softmax, softmax_cross_entropy
-from ..players import make_player
 from . import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 
 KIND = "outcome-net"
@@ -45,15 +44,19 @@ def encode(codes) -> np.ndarray:
 def random_positions(games: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Every board of ``games`` random-vs-random games and each game's final result (class index).
 
-    All games advance together, one ply per step, through the shared board tables.
+    All games advance together, one ply per step, through the shared board tables. A move
+    is the ``floor(u * n)``-th of the ``n`` empty squares, so the data set depends on the
+    seed only, not on how players sample.
     """
-    rand = make_player("random")
     u = rng.random((games, 9))
     codes = np.zeros(games, dtype=np.int64)
     active = np.arange(games)
     boards, owners = [], []
     for ply in range(9):
-        c = B.CHILD[codes[active], rand.choose(codes[active], u[active, ply])]
+        legal = B.LEGAL[codes[active]]
+        k = (u[active, ply] * legal.sum(1)).astype(np.int64)
+        moves = np.argmax(np.cumsum(legal, 1) > k[:, None], axis=1)
+        c = B.CHILD[codes[active], moves]
         codes[active] = c
         boards.append(c)
         owners.append(active)
