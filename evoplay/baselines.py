@@ -81,8 +81,9 @@ def summarize(names: dict, cells: dict) -> dict:
     return out
 
 
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}"
+def wdl(cell: dict, win: str, loss: str) -> str:
+    """Win / draw / loss percentages of one pairing from one side."""
+    return " / ".join(f"{100 * cell[k]:.1f}" for k in (win, "draw", loss))
 
 
 def markdown(names: dict, cells: dict, summary: dict, trained_info: dict, command: str) -> str:
@@ -99,12 +100,10 @@ def markdown(names: dict, cells: dict, summary: dict, trained_info: dict, comman
         head.rstrip("\n"),
     ]
     for a in cols:
-        row = [f"{pct(cells[(a, b)]['x_win'])} / {pct(cells[(a, b)]['draw'])} / {pct(cells[(a, b)]['o_win'])}" for b in cols]
-        lines.append(f"| **{a}** | " + " | ".join(row) + " |")
+        lines.append(f"| **{a}** | " + " | ".join(wdl(cells[(a, b)], "x_win", "o_win") for b in cols) + " |")
     lines += ["", "## Row player moves second (O)", "", head.rstrip("\n")]
     for a in cols:
-        row = [f"{pct(cells[(b, a)]['o_win'])} / {pct(cells[(b, a)]['draw'])} / {pct(cells[(b, a)]['x_win'])}" for b in cols]
-        lines.append(f"| **{a}** | " + " | ".join(row) + " |")
+        lines.append(f"| **{a}** | " + " | ".join(wdl(cells[(b, a)], "o_win", "x_win") for b in cols) + " |")
     lines += [
         "",
         "## Summary",
@@ -113,7 +112,8 @@ def markdown(names: dict, cells: dict, summary: dict, trained_info: dict, comman
         "payoff per game moving first against `logic` (+1 win, 0 draw, -10 loss);",
         "agreement = share of reachable positions where the move keeps the minimax value.",
         "",
-        "| player | spec | mean score as X | mean score as O | Fogel payoff vs logic | unbeatable as X | unbeatable as O | minimax agreement |",
+        "| player | spec | mean score as X | mean score as O | Fogel payoff vs logic "
+        "| unbeatable as X | unbeatable as O | minimax agreement |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for name, s in summary.items():
@@ -124,9 +124,11 @@ def markdown(names: dict, cells: dict, summary: dict, trained_info: dict, comman
         )
     lines += ["", "## How the trained players were made", ""]
     for kind, info in trained_info.items():
-        lines.append(f"- **{kind}** (`{info['file']}`, curve `{info['plot']}`): `{info['command']}`, seed {info['seed']}, "
-                     f"settings {json.dumps(info['settings'])}" + (f", {info['train_seconds']} s" if info.get("train_seconds") else "")
-                     + f". Final metrics: {json.dumps(info['metrics'])}")
+        took = f", {info['train_seconds']} s" if info.get("train_seconds") else ""
+        lines.append(
+            f"- **{kind}** (`{info['file']}`, curve `{info['plot']}`): `{info['command']}`, seed {info['seed']}, "
+            f"settings {json.dumps(info['settings'])}{took}. Final metrics: {json.dumps(info['metrics'])}"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -142,7 +144,8 @@ def heatmap(names: dict, cells: dict, path: Path) -> None:
     as_x = np.array([[cells[(a, b)]["x_win"] - cells[(a, b)]["o_win"] for b in cols] for a in cols])
     as_o = np.array([[cells[(b, a)]["o_win"] - cells[(b, a)]["x_win"] for b in cols] for a in cols])
     fig, axes = plt.subplots(1, 2, figsize=(16, 7), gridspec_kw={"wspace": 0.4})
-    for ax, data, title in ((axes[0], as_x, "row player moves first (X)"), (axes[1], as_o, "row player moves second (O)")):
+    panels = ((axes[0], as_x, "row player moves first (X)"), (axes[1], as_o, "row player moves second (O)"))
+    for ax, data, title in panels:
         im = ax.imshow(data, cmap="RdBu", vmin=-1, vmax=1)
         ax.set_xticks(range(n), cols, rotation=45, ha="right")
         ax.set_yticks(range(n), cols)

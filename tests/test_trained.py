@@ -13,7 +13,7 @@ from evoplay.cli import main
 from evoplay.errors import PlayerFileError
 from evoplay.playerfile import load_player, save_player
 from evoplay.players import make_player
-from evoplay.trained import GreedyPlayer, MOVE_CODES, write
+from evoplay.trained import GreedyPlayer, write
 from evoplay.trained import ga_value_net as G
 from evoplay.trained import outcome_net as O
 from evoplay.trained import value_net as V

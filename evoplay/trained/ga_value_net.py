@@ -17,7 +17,6 @@ the opponent.
 
 from __future__ import annotations
 
-from functools import partial
 
 import numpy as np
 from deap import base, tools
@@ -219,7 +218,8 @@ def train(seed: int = 0, map_fn=map, progress: bool = False, **settings) -> Trai
 
     opponent = make_player(s["opponent"])
     candidates = list(pop) + list(hof)
-    exact = [expected_payoff(player_from_net(net_from_genome(c, s["hidden"])), opponent, tuple(s["payoff"])) for c in candidates]
+    payoff = tuple(s["payoff"])
+    exact = [expected_payoff(player_from_net(net_from_genome(c, s["hidden"])), opponent, payoff) for c in candidates]
     best = int(np.argmax(exact))
     net = net_from_genome(candidates[best], s["hidden"])
     player = player_from_net(net)
