@@ -7,12 +7,17 @@ import tempfile
 from pathlib import Path
 
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 def write_bytes(path, data: bytes) -> Path:
     """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes owner-only files; use the usual mode
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

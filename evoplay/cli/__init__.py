@@ -5,9 +5,13 @@ from __future__ import annotations
 import os
 import sys
 
-import click
+# One BLAS thread per process: evoplay parallelizes with Ray, and BLAS threads on top of
+# Ray workers only oversubscribe the cores (set before numpy is first imported).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from ..errors import EvoplayError
+import click  # noqa: E402
+
+from ..errors import EvoplayError  # noqa: E402
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
