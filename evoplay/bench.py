@@ -40,8 +40,8 @@ def warm_trial(cfg: dict, generations: int = 200) -> evolve.FogelEvolution:
 def generation_split(cfg: dict, evo: evolve.FogelEvolution, generations: int = 200) -> dict:
     """Milliseconds per generation in evaluation, mutation and selection, and in total.
 
-    Timed inside real generations (``Generation.seconds``), so the evaluation includes
-    what the move memo of surviving parents saves, as in a run.
+    Timed inside real generations (``Generation.seconds``); the evaluation includes
+    drawing the games' random numbers and setting DEAP fitnesses.
     """
     times = []
     evo.hooks.append(lambda ev: times.append(ev.seconds))

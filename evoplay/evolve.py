@@ -18,7 +18,7 @@ from deap import base, tools
 
 from . import board as B
 from . import engine
-from .fogel import FogelNet, MoveMemo, NetBatch, init_population, mut_population, stack
+from .fogel import FogelNet, NetBatch, init_population, mut_population, stack
 from .players import make_player, sample_moves
 
 # Purposes of random streams (the last element of every spawn key).
@@ -71,19 +71,17 @@ def _opponent_player(key: str, games: int):
 # ---------------------------------------------------------------- operators
 
 
-def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0), memo=None):
+def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):
     """Play every network (as X) ``u.shape[1]`` games; return payoffs and (win, loss, draw) counts.
 
     ``u`` is (networks, games, 9) uniforms; network ``i`` plays with row ``i`` only.
-    ``memo`` (a MoveMemo) remembers moves of networks seen in earlier calls.
     """
     n, games = u.shape[:2]
     o_player, per_game = _opponent_player(json.dumps(opponent), games)
     o_rows = None if per_game is None else np.tile(per_game, n)
     _, w1, w2 = stack(nets)
     x_rows = np.repeat(np.arange(n), games)
-    slots = None if memo is None else memo.slots(nets)
-    result = engine.play(NetBatch(w1, w2, memo, slots), o_player, u.reshape(n * games, 9), x_rows=x_rows, o_rows=o_rows)
+    result = engine.play(NetBatch(w1, w2), o_player, u.reshape(n * games, 9), x_rows=x_rows, o_rows=o_rows)
     result = result.reshape(n, games)
     wld = np.stack([(result == B.X_WIN).sum(1), (result == B.O_WIN).sum(1), (result == B.DRAW).sum(1)], axis=1)
     win, draw, loss = payoff
@@ -91,7 +89,7 @@ def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0), memo=None):
 
 
 def eval_chunk(args):
-    """``toolbox.map`` unit of work: (networks, uniforms, opponent, payoff[, memo]) -> (payoffs, wld)."""
+    """``toolbox.map`` unit of work: (networks, uniforms, opponent, payoff) -> (payoffs, wld)."""
     return eval_networks(*args)
 
 
@@ -173,7 +171,6 @@ class FogelEvolution:
         self.state = state
         self.toolbox = make_toolbox(cfg, map_fn)
         self.chunks = max(1, chunks)
-        self.memo = MoveMemo(2 * cfg["population"]["parents"]) if self.chunks == 1 else None
         self.hooks = []
         ev = cfg["evaluation"]
         self.opponent = ev["opponent"]
@@ -196,8 +193,6 @@ class FogelEvolution:
         u = self._stream(gen, EVALUATE).random((len(pool), games, 9))
         bounds = np.linspace(0, len(pool), self.chunks + 1).astype(int)
         jobs = [(pool[a:b], u[a:b], self.opponent, self.payoff) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-        if len(jobs) == 1:  # evaluated here: remember the survivors' moves across generations
-            jobs[0] += (self.memo,)
         parts = list(self.toolbox.map(self.toolbox.evaluate, jobs))
         return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
 

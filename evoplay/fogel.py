@@ -194,9 +194,8 @@ class NetBatch:
 
     deterministic = True
 
-    def __init__(self, w1: np.ndarray, w2: np.ndarray, memo: "MoveMemo | None" = None, slots=None):
+    def __init__(self, w1: np.ndarray, w2: np.ndarray):
         n, _, hmax = w1.shape
-        self.memo, self.slots = memo, slots
         # Row 18 * net + square (+ 9 for an opponent's mark) holds that input's signed weights.
         self.w1s = np.concatenate([w1[:, :9], -w1[:, :9]], axis=1).reshape(n * 18, hmax)
         self.b1 = w1[:, 9]
@@ -226,47 +225,11 @@ class NetBatch:
     def choose(self, codes, u, rows):
         moves = B.FIRST_LEGAL[codes]  # right wherever the move is forced
         todo = np.flatnonzero(B.N_LEGAL[codes] > 1)
-        if todo.size and self.memo is not None:
-            known = self.memo.table[self.slots[rows[todo]], codes[todo]]
-            moves[todo] = known
-            todo = todo[known < 0]
         if todo.size:
             first, inverse = distinct(rows[todo] * B.N_CODES + codes[todo], len(self.b1) * B.N_CODES)
             pick = todo[first]
-            new = self.moves(rows[pick], codes[pick])
-            moves[todo] = new[inverse]
-            if self.memo is not None:
-                self.memo.table[self.slots[rows[pick]], codes[pick]] = new
+            moves[todo] = self.moves(rows[pick], codes[pick])[inverse]
         return moves
-
-
-class MoveMemo:
-    """The moves networks already made, kept across generations while they survive.
-
-    Parents are re-evaluated every generation with unchanged weights, so their move on a
-    board they have met before is looked up instead of computed again. A pure cache: the
-    result is the same with or without it.
-    """
-
-    def __init__(self, capacity: int):
-        self.table = np.full((capacity, B.N_CODES), -1, dtype=np.int8)
-        self.slot_of: dict[int, int] = {}
-
-    def slots(self, nets) -> np.ndarray:
-        """Table rows of ``nets`` (by id); rows of networks not among them are reused."""
-        keep = {n.ident for n in nets}
-        free = [s for i, s in self.slot_of.items() if i not in keep]
-        self.slot_of = {i: s for i, s in self.slot_of.items() if i in keep}
-        used = set(self.slot_of.values())
-        free += [s for s in range(len(self.table)) if s not in used and s not in free]
-        out = np.empty(len(nets), dtype=np.int64)
-        for k, net in enumerate(nets):
-            if net.ident not in self.slot_of:
-                slot = free.pop()
-                self.table[slot] = -1
-                self.slot_of[net.ident] = slot
-            out[k] = self.slot_of[net.ident]
-        return out
 
 
 _SCRATCH = np.empty(0, dtype=np.int64)

@@ -173,11 +173,10 @@ def test_sparse_outputs_agree_with_the_dense_forward_pass():
     assert np.allclose(np.take_along_axis(dense, squares, 1), y, rtol=0, atol=1e-12)
 
 
-def test_move_memo_and_evaluation_chunks_change_nothing():
+def test_evaluation_chunks_change_nothing():
     cfg = config.override(config.load("configs/quick.toml"), generations=25)
-    one = evolve.FogelEvolution.start(cfg, trial=1)  # one chunk: the move memo is used
-    three = evolve.FogelEvolution.start(cfg, trial=1, chunks=3)  # three chunks, no memo
-    assert one.memo is not None and three.memo is None
+    one = evolve.FogelEvolution.start(cfg, trial=1)
+    three = evolve.FogelEvolution.start(cfg, trial=1, chunks=3)
     one.run(25)
     three.run(25)
     assert list(one.state.logbook) == list(three.state.logbook)
