@@ -115,7 +115,7 @@ def engine_figures(cfg: dict | None = None, quick: bool = False) -> dict:
     return result
 
 
-def ray_scaling(trials: int = 4, generations: int = 100, big_parents: int = 400) -> dict:
+def ray_scaling(trials: int = 4, generations: int = 100, big_parents: int = 2000) -> dict:
     """Wall seconds with 1 and 2 local Ray workers, for trial-level and evaluation-level fan-out.
 
     Trial level: ``trials`` small trials. Evaluation level: one trial of a big population
@@ -126,7 +126,7 @@ def ray_scaling(trials: int = 4, generations: int = 100, big_parents: int = 400)
     from . import distributed, runner
 
     base = config.override(config.defaults(), trials=trials, generations=generations)
-    big = _with(config.override(config.defaults(), trials=1, generations=max(10, generations // 5)), parents=big_parents)
+    big = _with(config.override(config.defaults(), trials=1, generations=10), parents=big_parents)
     out = {"trial_level": {}, "evaluation_level": {}}
     for workers in (1, 2):
         with tempfile.TemporaryDirectory() as tmp:
@@ -134,6 +134,8 @@ def ray_scaling(trials: int = 4, generations: int = 100, big_parents: int = 400)
             try:
                 # Warm the worker processes (imports, tables) before timing.
                 runner.evolve(config.override(base, trials=2 * workers, generations=2), f"{tmp}/warm", workers=workers)
+                warm = {**big, "": {**big[""], "generations": 1}, "run": {**big["run"], "eval_chunks": workers}}
+                runner.evolve(warm, f"{tmp}/warm", workers=workers)
                 t = time.perf_counter()
                 runner.evolve(base, f"{tmp}/trials", workers=workers)
                 out["trial_level"][workers] = time.perf_counter() - t

@@ -71,15 +71,15 @@ def _opponent_player(key: str, games: int):
 # ---------------------------------------------------------------- operators
 
 
-def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):
-    """Play every network (as X) ``u.shape[1]`` games; return payoffs and (win, loss, draw) counts.
+def eval_weights(w1, w2, u, opponent, payoff=(1.0, 0.0, -10.0)):
+    """Play stacked networks (as X) ``u.shape[1]`` games each; return payoffs and (win, loss, draw).
 
-    ``u`` is (networks, games, 9) uniforms; network ``i`` plays with row ``i`` only.
+    ``w1``, ``w2`` are the networks' stacked padded weights and ``u`` (networks, games, 9)
+    their uniforms; network ``i`` plays with row ``i`` only.
     """
     n, games = u.shape[:2]
     o_player, per_game = _opponent_player(json.dumps(opponent), games)
     o_rows = None if per_game is None else np.tile(per_game, n)
-    _, w1, w2 = stack(nets)
     x_rows = np.repeat(np.arange(n), games)
     result = engine.play(NetBatch(w1, w2), o_player, u.reshape(n * games, 9), x_rows=x_rows, o_rows=o_rows)
     result = result.reshape(n, games)
@@ -88,9 +88,15 @@ def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):
     return wld @ np.array([win, loss, draw], dtype=float), wld
 
 
+def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):
+    """``eval_weights`` for a list of FogelNet individuals."""
+    _, w1, w2 = stack(nets)
+    return eval_weights(w1, w2, u, opponent, payoff)
+
+
 def eval_chunk(args):
-    """``toolbox.map`` unit of work: (networks, uniforms, opponent, payoff) -> (payoffs, wld)."""
-    return eval_networks(*args)
+    """``toolbox.map`` unit of work: (w1, w2, uniforms, opponent, payoff) -> (payoffs, wld)."""
+    return eval_weights(*args)
 
 
 def sel_tournament_score(payoffs, k: int, rng: np.random.Generator, rivals: int = 10):
@@ -101,7 +107,11 @@ def sel_tournament_score(payoffs, k: int, rng: np.random.Generator, rivals: int 
     """
     payoffs = np.asarray(payoffs)
     n = len(payoffs)
-    picks = np.argsort(rng.random((n, n - 1)), axis=1)[:, :rivals]
+    # Floyd's sampling of ``rivals`` distinct numbers from 0..n-2, for every row at once.
+    picks = np.empty((n, rivals), dtype=np.int64)
+    for c, j in enumerate(range(n - 1 - rivals, n - 1)):
+        t = rng.integers(0, j + 1, size=n)
+        picks[:, c] = np.where((picks[:, :c] == t[:, None]).any(1), j, t)
     opp = picks + (picks >= np.arange(n)[:, None])  # skip oneself
     scores = (payoffs[opp] < payoffs[:, None]).sum(1)
     order = np.lexsort((rng.random(n), -scores))
@@ -191,8 +201,9 @@ class FogelEvolution:
         """Payoffs and (win, loss, draw) of every network, through ``toolbox.map`` in chunks."""
         games = self.cfg["evaluation"]["games"]
         u = self._stream(gen, EVALUATE).random((len(pool), games, 9))
+        _, w1, w2 = stack(pool)
         bounds = np.linspace(0, len(pool), self.chunks + 1).astype(int)
-        jobs = [(pool[a:b], u[a:b], self.opponent, self.payoff) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        jobs = [(w1[a:b], w2[a:b], u[a:b], self.opponent, self.payoff) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
         parts = list(self.toolbox.map(self.toolbox.evaluate, jobs))
         return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
 

@@ -43,3 +43,23 @@ def test_best_network_always_survives():
     for seed in range(20):
         selected, scores, _ = sel_tournament_score(payoffs, 50, np.random.default_rng(seed))
         assert scores[37] == 10 and 37 in selected
+
+
+def test_every_other_network_is_an_equally_likely_rival():
+    n, draws = 20, 2000
+    counts = np.zeros((n, n))
+    for seed in range(draws):
+        _, _, rivals = sel_tournament_score(np.zeros(n), 10, np.random.default_rng(seed))
+        for i in range(n):
+            counts[i, rivals[i]] += 1
+    p = 10 / 19
+    off = ~np.eye(n, dtype=bool)
+    assert (np.diag(counts) == 0).all()
+    assert (np.abs(counts[off] / draws - p) <= 3.29 * np.sqrt(p * (1 - p) / draws) + 0.01).all()
+
+
+def test_selection_scales_to_large_pools():
+    payoffs = np.random.default_rng(5).random(4000)
+    selected, scores, rivals = sel_tournament_score(payoffs, 2000, np.random.default_rng(6))
+    assert len(selected) == 2000 and rivals.shape == (4000, 10)
+    assert (np.sort(rivals, 1)[:, 1:] != np.sort(rivals, 1)[:, :-1]).all(), "rivals are distinct"
