@@ -97,37 +97,49 @@ def node_of_current_task() -> str:
     return ray.get_runtime_context().get_node_id()
 
 
+def run_chains(fn, args_list, follow, max_retries: int = 3) -> None:
+    """Run chains of dependent Ray tasks, one chain per tuple in ``args_list``.
+
+    Each chain starts with ``fn(*args)``; when a task finishes, ``follow(index, result)``
+    is called (completion order) and returns the arguments of the chain's next task, or
+    None to end it. Chains never wait for each other. A task whose worker process or node
+    dies is resubmitted up to ``max_retries`` times; an exception raised by ``fn`` is not
+    retried, cancels the tasks in flight, and propagates (an EvoplayError as itself, so
+    the command line can print its one line).
+    """
+    _ensure_ray()
+    fn_ref = ray.put(fn)
+    task = _call.options(max_retries=max_retries, retry_exceptions=False)
+    chain_of = {task.remote(fn_ref, tuple(args)): i for i, args in enumerate(args_list)}
+    try:
+        while chain_of:
+            done, _ = ray.wait(list(chain_of), num_returns=1)
+            for ref in done:
+                i = chain_of.pop(ref)
+                following = follow(i, _get(ref))
+                if following is not None:
+                    chain_of[task.remote(fn_ref, tuple(following))] = i
+    except BaseException:
+        for ref in chain_of:
+            ray.cancel(ref)
+        raise
+
+
 def run_tasks(fn, args_list, on_result=None, max_retries: int = 3) -> list:
     """Run ``fn(*args)`` for every tuple in ``args_list`` as independent Ray tasks.
 
     ``on_result(index, result)`` is called as each task finishes (completion order);
-    the return value lists the results in input order. A task whose worker process or
-    node dies is resubmitted up to ``max_retries`` times; an exception raised by ``fn``
-    is not retried, cancels the tasks still pending, and propagates (an EvoplayError as
-    itself, so the command line can print its one line).
+    the return value lists the results in input order. Retries and errors as in
+    ``run_chains`` (these are chains of one task).
     """
-    _ensure_ray()
-    args_list = [tuple(a) for a in args_list]
-    if not args_list:
-        return []
-    fn_ref = ray.put(fn)
-    task = _call.options(max_retries=max_retries, retry_exceptions=False)
-    refs = [task.remote(fn_ref, args) for args in args_list]
-    index = {ref: i for i, ref in enumerate(refs)}
-    results = [None] * len(refs)
-    pending = refs
-    try:
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                i = index[ref]
-                results[i] = _get(ref)
-                if on_result is not None:
-                    on_result(i, results[i])
-    except BaseException:
-        for ref in pending:
-            ray.cancel(ref)
-        raise
+    results = [None] * len(args_list)
+
+    def landed(i, result):
+        results[i] = result
+        if on_result is not None:
+            on_result(i, result)
+
+    run_chains(fn, args_list, landed, max_retries=max_retries)
     return results
 
 

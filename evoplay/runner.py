@@ -1,7 +1,8 @@
 """An evolution run: trials advance in checkpointed segments that run as Ray tasks.
 
 The driver owns every file: each segment task returns the trial's state as plain data,
-the driver writes it as the trial's checkpoint and submits the next segment. A killed
+the driver writes it as the trial's checkpoint and submits that trial's next segment
+(trials never wait for each other). A killed
 worker costs one segment (Ray retries it); a killed driver resumes from the checkpoints.
 Because a trial is a pure function of (config, trial), the result is the same whatever
 ran where.
@@ -89,35 +90,33 @@ def evolve(cfg: dict, out, address=None, workers=None, resume=False, log_detail=
     t_ray = time.time() - t0
     gens = cfg[""]["generations"]
     every = cfg["run"]["checkpoint_every"]
-    done_gens = {t: (s["generation"] if s else 0) for t, s in states.items()}
     if progress is not None:
         progress.reset(total=len(states) * gens)
-        progress.update(sum(done_gens.values()))
-    while True:
-        todo = [t for t, s in states.items() if s is None or s["generation"] < gens]
-        if not todo:
-            break
-        chunks = plan_chunks(cfg, int(info["cpus"]), len(todo))
-        jobs = []
-        for t in todo:
-            g = states[t]["generation"] if states[t] else 0
-            jobs.append((cfg, t, states[t], min(gens, (g // every + 1) * every), chunks, log_detail))
+        progress.update(sum(s["generation"] for s in states.values() if s))
+    todo = [t for t, s in states.items() if s is None or s["generation"] < gens]
+    chunks = plan_chunks(cfg, int(info["cpus"]), len(todo))
 
-        def landed(i, result, jobs=jobs):
-            t = jobs[i][1]
-            state, detail = result
-            if detail:
-                start = states[t]["generation"] if states[t] else 0
-                write_text(rd.detail_part(t, start + 1, state["generation"]), detail)
-            rd.write_checkpoint(state)
-            if progress is not None:
-                progress.update(state["generation"] - (states[t]["generation"] if states[t] else 0))
-            states[t] = state
-            if progress is not None:
-                finished = sum(s is not None and s["generation"] >= gens for s in states.values())
-                progress.set_postfix_str(f"trial {t} at gen {state['generation']}, {finished}/{len(states)} trials done")
+    def segment(t):
+        """The job advancing trial ``t`` to its next checkpoint."""
+        g = states[t]["generation"] if states[t] else 0
+        return (cfg, t, states[t], min(gens, (g // every + 1) * every), chunks, log_detail)
 
-        distributed.run_tasks(run_segment, jobs, on_result=landed)
+    def landed(i, result):
+        """Checkpoint a finished segment; return the trial's next segment, if any."""
+        t = todo[i]
+        state, detail = result
+        start = states[t]["generation"] if states[t] else 0
+        if detail:
+            write_text(rd.detail_part(t, start + 1, state["generation"]), detail)
+        rd.write_checkpoint(state)
+        states[t] = state
+        if progress is not None:
+            progress.update(state["generation"] - start)
+            finished = sum(s is not None and s["generation"] >= gens for s in states.values())
+            progress.set_postfix_str(f"trial {t} at gen {state['generation']}, {finished}/{len(states)} trials done")
+        return segment(t) if state["generation"] < gens else None
+
+    distributed.run_chains(run_segment, [segment(t) for t in todo], landed)
     t_evolve = time.time() - t0 - t_ray
     summary = finish_run(rd, cfg, {t: state_from_dict(s) for t, s in states.items()})
     env = {
