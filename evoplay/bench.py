@@ -115,7 +115,7 @@ def engine_figures(cfg: dict | None = None, quick: bool = False) -> dict:
     return result
 
 
-def ray_scaling(trials: int = 4, generations: int = 100, big_parents: int = 2000) -> dict:
+def ray_scaling(trials: int = 4, generations: int = 400, big_parents: int = 2000) -> dict:
     """Wall seconds with 1 and 2 local Ray workers, for trial-level and evaluation-level fan-out.
 
     Trial level: ``trials`` small trials. Evaluation level: one trial of a big population
@@ -126,7 +126,7 @@ def ray_scaling(trials: int = 4, generations: int = 100, big_parents: int = 2000
     from . import distributed, runner
 
     base = config.override(config.defaults(), trials=trials, generations=generations)
-    big = _with(config.override(config.defaults(), trials=1, generations=10), parents=big_parents)
+    big = _with(config.override(config.defaults(), trials=1, generations=40), parents=big_parents)
     out = {"trial_level": {}, "evaluation_level": {}}
     for workers in (1, 2):
         with tempfile.TemporaryDirectory() as tmp:

@@ -25,9 +25,20 @@ from .players import make_player, sample_moves
 INIT, MUTATE, EVALUATE, SELECT = 0, 1, 2, 3
 
 
-def stream(seed: int, trial: int, generation: int, purpose: int) -> np.random.Generator:
-    """The random stream of one purpose in one generation of one trial."""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(trial, generation, purpose))))
+def stream(seed: int, trial: int, generation: int, purpose: int, skip: int = 0) -> np.random.Generator:
+    """The random stream of one purpose in one generation of one trial, ``skip`` draws on."""
+    bits = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(trial, generation, purpose)))
+    return np.random.Generator(bits.advance(skip) if skip else bits)
+
+
+def game_uniforms(key: tuple, first: int, last: int, games: int) -> np.ndarray:
+    """Uniforms of networks ``first..last-1`` of a generation: (networks, games, 9).
+
+    Network ``i`` owns draws ``i * games * 9`` onwards of the generation's EVALUATE stream
+    (one 64-bit draw per double), so a chunk makes exactly its rows of the whole block.
+    """
+    seed, trial, generation = key
+    return stream(seed, trial, generation, EVALUATE, skip=int(first) * int(games) * 9).random((last - first, games, 9))
 
 
 # ---------------------------------------------------------------- opponents
@@ -95,8 +106,12 @@ def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):
 
 
 def eval_chunk(args):
-    """``toolbox.map`` unit of work: (w1, w2, uniforms, opponent, payoff) -> (payoffs, wld)."""
-    return eval_weights(*args)
+    """``toolbox.map`` unit of work: (w1, w2, (key, first, last, games), opponent, payoff) -> (payoffs, wld).
+
+    The chunk draws its own uniforms (``game_uniforms``) rather than receiving them.
+    """
+    w1, w2, rows, opponent, payoff = args
+    return eval_weights(w1, w2, game_uniforms(*rows), opponent, payoff)
 
 
 def sel_tournament_score(payoffs, k: int, rng: np.random.Generator, rivals: int = 10):
@@ -199,11 +214,15 @@ class FogelEvolution:
 
     def evaluate(self, pool, gen):
         """Payoffs and (win, loss, draw) of every network, through ``toolbox.map`` in chunks."""
+        key = (self.seed, self.state.trial, gen)
         games = self.cfg["evaluation"]["games"]
-        u = self._stream(gen, EVALUATE).random((len(pool), games, 9))
         _, w1, w2 = stack(pool)
         bounds = np.linspace(0, len(pool), self.chunks + 1).astype(int)
-        jobs = [(w1[a:b], w2[a:b], u[a:b], self.opponent, self.payoff) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        jobs = [
+            (w1[a:b], w2[a:b], (key, a, b, games), self.opponent, self.payoff)
+            for a, b in zip(bounds[:-1], bounds[1:])
+            if b > a
+        ]
         parts = list(self.toolbox.map(self.toolbox.evaluate, jobs))
         return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
 

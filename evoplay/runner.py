@@ -32,7 +32,7 @@ def run_segment(cfg: dict, trial: int, state: dict | None, until: int, chunks: i
     Runs on a Ray worker. With ``chunks > 1`` the population's evaluation is split into
     that many Ray tasks through ``toolbox.map``.
     """
-    map_fn = distributed.RayMap(chunk_size=1) if chunks > 1 else map
+    map_fn = distributed.RayMap(chunk_size=1, inline_first=True) if chunks > 1 else map
     if state is None:
         evo = FogelEvolution.start(cfg, trial, map_fn=map_fn, chunks=chunks)
     else:

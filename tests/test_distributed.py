@@ -76,6 +76,7 @@ def test_raymap_equals_builtin_map(ray_session, chunk_size):
     keys = range(10)
     expected = list(map(raycluster.draw, [5] * 10, keys))
     assert distributed.RayMap(chunk_size)(raycluster.draw, [5] * 10, keys) == expected
+    assert distributed.RayMap(chunk_size, inline_first=True)(raycluster.draw, [5] * 10, keys) == expected
     assert distributed.RayMap(chunk_size)(abs, []) == []
 
 

@@ -144,3 +144,13 @@ def test_missing_config_and_bad_overrides_exit_2(tmp_path):
     assert out.returncode == 2 and "--generations" in out.stderr
     out = evoplay("evolve", "configs/quick.toml", "--out", tmp_path / "none", "--resume", check=False)
     assert out.returncode == 2 and "nothing to resume" in out.stderr
+
+
+def test_evaluation_split_across_ray_tasks_changes_nothing(quick_run, tmp_path):
+    cfg = tmp_path / "chunked.toml"
+    cfg.write_text((ROOT / "configs/quick.toml").read_text().replace("[run]\n", "[run]\neval_chunks = 2\n"))
+    out = tmp_path / "chunked"
+    evoplay("evolve", cfg, "--out", out, "--workers", "2", "--quiet", "--log-detail")
+    assert "eval_chunks = 2" in (out / "config.toml").read_text()
+    for f in ("summary.json", "trials/trial_03/logbook.csv", "trials/trial_00/detail.log"):
+        assert (out / f).read_bytes() == (quick_run / f).read_bytes(), f

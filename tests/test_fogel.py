@@ -197,3 +197,9 @@ def test_opponent_mix_splits_games_by_weight():
     assert (wld[:, 0] <= 16).all()
     _, wld_random = evolve.eval_networks(pool, u, "random")
     assert wld_random[:, 0].sum() > wld[:, 0].sum()
+
+
+def test_a_chunk_draws_exactly_its_rows_of_the_generation_block():
+    block = evolve.stream(3, 1, 7, evolve.EVALUATE).random((50, 32, 9))
+    for a, b in ((0, 50), (0, 1), (13, 29), (49, 50)):
+        assert np.array_equal(evolve.game_uniforms((3, 1, 7), a, b, 32), block[a:b])
