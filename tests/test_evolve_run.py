@@ -154,3 +154,18 @@ def test_evaluation_split_across_ray_tasks_changes_nothing(quick_run, tmp_path):
     assert "eval_chunks = 2" in (out / "config.toml").read_text()
     for f in ("summary.json", "trials/trial_03/logbook.csv", "trials/trial_00/detail.log"):
         assert (out / f).read_bytes() == (quick_run / f).read_bytes(), f
+
+
+def test_ctrl_c_stops_with_one_line_and_keeps_the_checkpoints(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen([*EVOPLAY, "evolve", "configs/fogel1993.toml", "--trials", "8", "--out", str(out), "--quiet"],
+                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.time() + 120
+    while time.time() < deadline and not (out / "checkpoints" / "trial_00.json").exists():
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == [f"evoplay: interrupted; the checkpoints in {out} continue with --resume"]
+    assert (out / "checkpoints" / "trial_00.json").exists() and not (out / "summary.json").exists()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
+import sys
 from pathlib import Path
 
 import click
@@ -30,8 +30,14 @@ def evolve(config_file, trials, generations, seed, out, address, workers, resume
 
     cfg = config.override(config.load(config_file), trials=trials, generations=generations, seed=seed)
     out = Path(out or Path("results") / cfg[""]["name"])
-    with tqdm(total=0, unit="gen", desc=cfg[""]["name"], disable=quiet, leave=False) as bar:
-        summary = runner.evolve(cfg, out, address=address, workers=workers, resume=resume, log_detail=log_detail, progress=bar)
+    try:
+        with tqdm(total=0, unit="gen", desc=cfg[""]["name"], disable=quiet, leave=False) as bar:
+            summary = runner.evolve(
+                cfg, out, address=address, workers=workers, resume=resume, log_detail=log_detail, progress=bar
+            )
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo(f"evoplay: interrupted; the checkpoints in {out} continue with --resume", err=True)
+        sys.exit(130)
     m = summary["mean_max_payoff"]
     click.echo(f"run {out}: {summary['trials']} trials x {summary['generations']} generations, seed {summary['seed']}")
     click.echo(f"mean max payoff: first generation {m['first']:g}, last {m['last']:g}, last 10 {m['last10']:.2f}")
