@@ -263,11 +263,6 @@ def net_player(net: FogelNet, spec: str = "fogel-net") -> TablePlayer:
     return TablePlayer(spec, onehot_table(moves))
 
 
-def choose_from_outputs(outputs: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """The legal square with the highest output; ties go to the lowest index."""
-    return np.argmax(np.where(legal, outputs, -np.inf), axis=1)
-
-
 def forward(x: np.ndarray, w1: np.ndarray, w2: np.ndarray) -> np.ndarray:
     """Dense reference forward pass: outputs for inputs ``x`` (n, 10), weights (10, H), (H+1, 9)."""
     hid = sigmoid(x @ w1)

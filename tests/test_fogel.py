@@ -13,7 +13,6 @@ from evoplay.fogel import (
     INPUTS,
     FogelNet,
     NetBatch,
-    choose_from_outputs,
     file_parts,
     init_population,
     mut_population,
@@ -44,10 +43,21 @@ def test_inputs_are_signed_marks_that_cancel_when_x_moves():
     assert INPUTS[code, :9].tolist() == [1, 0, 0, 0, -1, 0, 0, 0, 0]
 
 
+def hand_made_net(output_bias):
+    """H = 1, every weight 0: the outputs are sigmoid(output_bias) on every board."""
+    w2 = np.zeros((11, 9))
+    w2[10] = output_bias
+    return FogelNet(1, np.zeros((10, 10)), w2)
+
+
 def test_move_choice_skips_occupied_squares_and_breaks_ties_low():
-    code = B.parse("XO. / ... / ...")
-    outputs = np.array([[0.9, 0.95, 0.2, 0.5, 0.5, 0.1, 0.1, 0.1, 0.1]])
-    assert choose_from_outputs(outputs, B.LEGAL[[code]])[0] == 3  # 0 and 1 are taken; 3 ties 4
+    net = hand_made_net([0.9, 0.95, 0.2, 0.5, 0.5, 0.1, 0.1, 0.1, 0.1])
+    batch = NetBatch(net.w1[None], net.w2[None])
+    boards = [B.parse(b) for b in ("XO. / ... / ...", "... / ... / ...", "XOX / O.. / ...", "XOX / OOX / X..")]
+    # Squares 0 and 1 are taken, 3 ties 4 (lowest wins); on the empty board 1 is highest;
+    # with 0-3 taken 4 is best; with only 7 and 8 free they tie at 0.1 (7 wins).
+    assert batch.moves(np.zeros(4, dtype=np.int64), np.array(boards)).tolist() == [3, 1, 4, 7]
+    assert net_player(net).table[boards[0]].tolist() == [0, 0, 0, 1, 0, 0, 0, 0, 0]
 
 
 def test_initial_population_weights_and_sizes():
