@@ -80,7 +80,7 @@ def scaling(base: dict, parents=(25, 50, 100, 200), games=(8, 16, 32, 64), repea
             pool = init_population(2 * p, np.random.default_rng(2))
             u = np.random.default_rng(3).random((2 * p, g, 9))
             ev = base["evaluation"]
-            out[key][v] = 1e3 * _timed(lambda: evolve.eval_networks(pool, u, ev["opponent"]), repeat)
+            out[key][v] = 1e3 * _timed(lambda pool=pool, u=u, ev=ev: evolve.eval_networks(pool, u, ev["opponent"]), repeat)
     return out
 
 

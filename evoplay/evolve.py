@@ -135,7 +135,7 @@ def sel_tournament_score(payoffs, k: int, rng: np.random.Generator, rivals: int 
 
 def make_toolbox(cfg: dict, map_fn=map) -> base.Toolbox:
     """Operators of the Fogel recipe bound to a config."""
-    pop, mut, ev = cfg["population"], cfg["mutation"], cfg["evaluation"]
+    pop, mut = cfg["population"], cfg["mutation"]
     h_range = (pop["hidden_min"], pop["hidden_max"])
     tb = base.Toolbox()
     tb.register("population", init_population, pop["parents"], h_range=h_range, init_scale=pop["init_scale"])

@@ -97,8 +97,10 @@ def test_architecture_changes_stay_in_range_and_new_units_are_zero():
             assert not c.w1[:, p.h].any() and not c.w2[p.h].any(), "a new unit's weights are exactly 0"
     # At the bounds a change that would leave 1..10 is skipped.
     edge = [n for n in init_population(400, rng(6)) if n.h in (1, 10)]
-    for p, c in zip(edge, mut_population(edge, rng(7))):
-        assert 1 <= c.h <= 10
+    kids = mut_population(edge, rng(7), p_arch=1.0)
+    for p, c in zip(edge, kids):
+        assert c.h in ((1, 2) if p.h == 1 else (9, 10))
+    assert {c.h for c in kids} == {1, 2, 9, 10}, "the bounds both hold and move"
 
 
 def test_deleting_a_unit_keeps_the_others():
