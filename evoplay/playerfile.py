@@ -88,7 +88,11 @@ def read_document(path) -> dict:
 
 def load_player(path):
     """The Player saved in a file; any defect raises PlayerFileError naming it."""
-    doc = read_document(path)
+    return build_player(read_document(path), path)
+
+
+def build_player(doc: dict, path):
+    """The Player of a checked document (``read_document``) read from ``path``."""
     module, func = KINDS[doc["kind"]].split(":")
     builder = getattr(importlib.import_module(module), func)
     try:

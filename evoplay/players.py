@@ -336,14 +336,25 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 _CACHE: dict[str, Player] = {}
 
 
+#: Player files the driver read and shipped (path -> checked document), for workers.
+_FILES: dict[str, dict] = {}
+
+
+def provide_files(documents: dict):
+    """Make player files available by path without reading them from disk (on workers)."""
+    _FILES.update(documents)
+
+
 def make_player(spec: str) -> Player:
     """The player named by a spec string or a path to a saved player file (``.json``)."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty player spec")
     spec = spec.strip()
     if spec.endswith(".json") or "/" in spec:
-        from .playerfile import load_player
+        from .playerfile import build_player, load_player
 
+        if spec in _FILES:  # shipped by the driver: this machine may not have the file
+            return build_player(_FILES[spec], spec)
         return load_player(spec)
     if spec in INTERACTIVE:
         raise SpecError(f"player {spec!r} plays only in `evoplay game`")

@@ -18,16 +18,27 @@ from .atomic import write_text
 from .config import load, to_toml
 from .errors import EvoplayError
 from .evolve import FogelEvolution
+from .playerfile import read_document
+from .players import provide_files
 from .rundir import RunDir, state_from_dict, state_to_dict
 from .summary import finish_run
 
 
-def run_segment(cfg: dict, trial: int, state: dict | None, until: int, chunks: int, log_detail: bool):
+def player_files(cfg: dict) -> dict:
+    """Checked documents of the player files the config names as opponents, by path."""
+    opponent = cfg["evaluation"]["opponent"]
+    specs = [opponent] if isinstance(opponent, str) else [o["player"] for o in opponent]
+    return {s: read_document(s) for s in specs if s.endswith(".json") or "/" in s}
+
+
+def run_segment(cfg: dict, trial: int, state: dict | None, until: int, chunks: int, log_detail: bool, files: dict):
     """Advance one trial to generation ``until``; return (state, detail log text).
 
-    Runs on a Ray worker. With ``chunks > 1`` the population's evaluation is split into
-    that many Ray tasks through ``toolbox.map``.
+    Runs on a Ray worker, which gets the opponents' player files from the driver
+    (``files``), so nodes need no copy of them. With ``chunks > 1`` the population's
+    evaluation is split into that many Ray tasks through ``toolbox.map``.
     """
+    provide_files(files)
     map_fn = distributed.RayMap(chunk_size=1, inline_first=True) if chunks > 1 else map
     if state is None:
         evo = FogelEvolution.start(cfg, trial, map_fn=map_fn, chunks=chunks)
@@ -90,11 +101,12 @@ def evolve(cfg: dict, out, address=None, workers=None, resume=False, log_detail=
         progress.update(sum(s["generation"] for s in states.values() if s))
     todo = [t for t, s in states.items() if s is None or s["generation"] < gens]
     chunks = plan_chunks(cfg, int(info["cpus"]), len(todo))
+    files = player_files(cfg)
 
     def segment(t):
         """The job advancing trial ``t`` to its next checkpoint."""
         g = states[t]["generation"] if states[t] else 0
-        return (cfg, t, states[t], min(gens, (g // every + 1) * every), chunks, log_detail)
+        return (cfg, t, states[t], min(gens, (g // every + 1) * every), chunks, log_detail, files)
 
     def landed(i, result):
         """Checkpoint a finished segment; return the trial's next segment, if any."""

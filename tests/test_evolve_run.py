@@ -169,3 +169,31 @@ def test_ctrl_c_stops_with_one_line_and_keeps_the_checkpoints(tmp_path):
     assert proc.returncode == 130
     assert err.strip().splitlines() == [f"evoplay: interrupted; the checkpoints in {out} continue with --resume"]
     assert (out / "checkpoints" / "trial_00.json").exists() and not (out / "summary.json").exists()
+
+
+def test_a_trained_player_file_is_a_fitness_opponent_that_workers_need_not_have(tmp_path):
+    from evoplay import config, runner
+    from evoplay.playerfile import read_document
+
+    doc = read_document(ROOT / "results/baselines/value-net.json")
+    ghost = "/nowhere/on/this/node/value-net.json"  # only the driver's copy travels
+    raw = {"trials": 1, "generations": 3, "population": {"parents": 10},
+           "evaluation": {"opponent": [{"player": "logic", "weight": 1}, {"player": "minimax", "weight": 1}]}}
+    cfg = config.resolve(raw)
+    cfg["evaluation"]["opponent"] = [{"player": ghost, "weight": 1}, {"player": "minimax", "weight": 1}]
+    state, _ = runner.run_segment(cfg, 0, None, 3, 1, False, {ghost: doc})
+    # Half the 32 games are against minimax, which cannot be beaten: at most 16 wins.
+    assert state["generation"] == 3 and all(r["max"] <= 16 for r in state["logbook"])
+    with pytest.raises(Exception, match="not found"):
+        runner.player_files(cfg)
+
+
+def test_evolve_accepts_a_player_file_opponent(tmp_path):
+    cfg = tmp_path / "vs-file.toml"
+    cfg.write_text('trials = 2\ngenerations = 4\n[population]\nparents = 10\n'
+                   '[evaluation]\nopponent = [{player = "results/baselines/value-net.json", weight = 3},'
+                   ' {player = "logic", weight = 1}]\n')
+    out = tmp_path / "run"
+    evoplay("evolve", cfg, "--out", out, "--quiet")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["generations"] == 4 and len(summary["per_trial"]) == 2
