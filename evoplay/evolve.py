@@ -254,7 +254,7 @@ class FogelEvolution:
         best = pool[int(np.argmax(payoffs))]
         st.hof.update([best])
         st.champion = best
-        st.parents = [pool[i] for i in selected]
+        st.parents = pool.pick(selected)
         st.next_id += len(children)
         st.generation = gen
         seconds = {"mutation": t1 - t0, "evaluation": t2 - t1, "selection": t3 - t2, "total": time.perf_counter() - t0}

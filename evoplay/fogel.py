@@ -108,11 +108,36 @@ def init_population(n: int, rng: np.random.Generator, h_range=(1, 10), init_scal
     m1, m2 = _masks(h, hi)
     w1 = np.where(m1, rng.uniform(-init_scale, init_scale, (n, N_IN, hi)), 0.0)
     w2 = np.where(m2, rng.uniform(-init_scale, init_scale, (n, hi + 1, 9)), 0.0)
-    return [FogelNet(h[i], w1[i], w2[i], ident0 + i) for i in range(n)]
+    return Population([FogelNet(h[i], w1[i], w2[i], ident0 + i) for i in range(n)], (h, w1, w2))
+
+
+class Population(list):
+    """A list of networks that also carries their stacked (h, w1, w2) arrays.
+
+    The arrays are a read-only view of the same data (each network's ``w1`` and ``w2``
+    are rows of them), kept so that batched operators need not stack the list again.
+    """
+
+    def __init__(self, nets=(), arrays=None):
+        super().__init__(nets)
+        self.arrays = arrays
+
+    def __add__(self, other):
+        both = None
+        if isinstance(other, Population) and self.arrays is not None and other.arrays is not None:
+            both = tuple(np.concatenate([a, b]) for a, b in zip(self.arrays, other.arrays))
+        return Population(list(self) + list(other), both)
+
+    def pick(self, index) -> "Population":
+        """The networks at ``index`` (an array of positions), arrays included."""
+        arrays = None if self.arrays is None else tuple(a[index] for a in self.arrays)
+        return Population([self[i] for i in index], arrays)
 
 
 def stack(nets):
-    """Stacked (h, w1, w2) arrays of a list of networks."""
+    """Stacked (h, w1, w2) arrays of a list of networks (not to be modified in place)."""
+    if isinstance(nets, Population) and nets.arrays is not None:
+        return nets.arrays
     return (
         np.array([n.h for n in nets]),
         np.stack([n.w1 for n in nets]),
@@ -131,8 +156,8 @@ def mut_population(parents, rng: np.random.Generator, sigma=0.05, p_arch=0.5, h_
     lo, hi = h_range
     h, w1, w2 = stack(parents)
     m1, m2 = _mask_tables(w1.shape[2])
-    w1 += rng.normal(0.0, sigma, w1.shape) * m1[h]
-    w2 += rng.normal(0.0, sigma, w2.shape) * m2[h]
+    w1 = w1 + rng.normal(0.0, sigma, w1.shape) * m1[h]
+    w2 = w2 + rng.normal(0.0, sigma, w2.shape) * m2[h]
     change = rng.random(n) < p_arch
     grow = rng.random(n) < 0.5
     victim = (rng.random(n) * h).astype(np.int64)  # uniform in 0..h-1
@@ -146,9 +171,9 @@ def mut_population(parents, rng: np.random.Generator, sigma=0.05, p_arch=0.5, h_
         w1[delete, :, last] = 0.0
         w2[delete, gone] = w2[delete, last]
         w2[delete, last] = 0.0
-        h[delete] -= 1
-    h += add
-    return [FogelNet(h[i], w1[i], w2[i], ident0 + i, parents[i].ident) for i in range(n)]
+    h = h + add  # a new array: the parents' stacked arrays are never written
+    h[delete] -= 1
+    return Population([FogelNet(h[i], w1[i], w2[i], ident0 + i, parents[i].ident) for i in range(n)], (h, w1, w2))
 
 
 def mut_fogel(net: FogelNet, rng: np.random.Generator, **kw) -> FogelNet:

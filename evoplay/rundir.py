@@ -17,7 +17,7 @@ from deap import tools
 from .atomic import write_text
 from .errors import EvoplayError
 from .evolve import TrialState, new_logbook
-from .fogel import FogelNet
+from .fogel import FogelNet, Population
 
 LOG_FIELDS = ["gen", "max", "mean", "min", "mean_h", "h_hist"]
 
@@ -60,7 +60,8 @@ def state_from_dict(d: dict) -> TrialState:
     for n in d["hof"]:
         hof.insert(net_from_dict(n))
     champ = net_from_dict(d["champion"]) if d["champion"] else None
-    return TrialState(d["trial"], d["generation"], [net_from_dict(n) for n in d["parents"]], d["next_id"], lb, hof, champ)
+    parents = Population([net_from_dict(n) for n in d["parents"]])
+    return TrialState(d["trial"], d["generation"], parents, d["next_id"], lb, hof, champ)
 
 
 class RunDir:
