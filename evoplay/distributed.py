@@ -119,7 +119,7 @@ def run_chains(fn, args_list, follow, max_retries: int = 3) -> None:
                 following = follow(i, _get(ref))
                 if following is not None:
                     chain_of[task.remote(fn_ref, tuple(following))] = i
-    except BaseException:
+    except Exception:  # not on Ctrl-C: cancelling while replies arrive trips a Ray check
         for ref in chain_of:
             ray.cancel(ref)
         raise
@@ -178,7 +178,7 @@ class RayMap:
         try:
             parts = [[fn(*args) for args in chunk] for chunk in inline]
             parts += [_get(ref) for ref in refs]
-        except BaseException:
+        except Exception:  # not on Ctrl-C, as in run_chains
             for ref in refs:
                 ray.cancel(ref)
             raise

@@ -122,11 +122,13 @@ def sel_tournament_score(payoffs, k: int, rng: np.random.Generator, rivals: int 
     """
     payoffs = np.asarray(payoffs)
     n = len(payoffs)
-    # Floyd's sampling of ``rivals`` distinct numbers from 0..n-2, for every row at once.
-    picks = np.empty((n, rivals), dtype=np.int64)
-    for c, j in enumerate(range(n - 1 - rivals, n - 1)):
-        t = rng.integers(0, j + 1, size=n)
-        picks[:, c] = np.where((picks[:, :c] == t[:, None]).any(1), j, t)
+    # Floyd's sampling of ``rivals`` distinct numbers from 0..n-2, for every row at once:
+    # column c draws from 0..j (j = n-1-rivals+c) and takes j itself if the draw is taken.
+    top = np.arange(n - 1 - rivals, n - 1)
+    picks = rng.integers(0, top + 1, size=(n, rivals))
+    for c in range(1, rivals):
+        taken = (picks[:, :c] == picks[:, c, None]).any(1)
+        picks[taken, c] = top[c]
     opp = picks + (picks >= np.arange(n)[:, None])  # skip oneself
     scores = (payoffs[opp] < payoffs[:, None]).sum(1)
     order = np.lexsort((rng.random(n), -scores))

@@ -166,7 +166,7 @@ def test_ctrl_c_stops_with_one_line_and_keeps_the_checkpoints(tmp_path):
         time.sleep(0.02)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err
     assert err.strip().splitlines() == [f"evoplay: interrupted; the checkpoints in {out} continue with --resume"]
     assert (out / "checkpoints" / "trial_00.json").exists() and not (out / "summary.json").exists()
 

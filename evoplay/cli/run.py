@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -37,7 +38,11 @@ def evolve(config_file, trials, generations, seed, out, address, workers, resume
             )
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo(f"evoplay: interrupted; the checkpoints in {out} continue with --resume", err=True)
-        sys.exit(130)
+        # Leave at once, as a killed driver would: Ray's processes share the driver's fate,
+        # and a graceful Ray shutdown with tasks in flight only adds Ray's own log lines.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     m = summary["mean_max_payoff"]
     click.echo(f"run {out}: {summary['trials']} trials x {summary['generations']} generations, seed {summary['seed']}")
     click.echo(f"mean max payoff: first generation {m['first']:g}, last {m['last']:g}, last 10 {m['last10']:.2f}")
