@@ -49,10 +49,6 @@ class FogelNet:
         self.ident = ident
         self.parent = parent
 
-    @property
-    def hmax(self) -> int:
-        return self.w1.shape[1]
-
     def weights(self) -> np.ndarray:
         """The active weights and biases, flattened (padding excluded)."""
         h = self.h
@@ -174,11 +170,6 @@ def mut_population(parents, rng: np.random.Generator, sigma=0.05, p_arch=0.5, h_
     h = h + add  # a new array: the parents' stacked arrays are never written
     h[delete] -= 1
     return Population([FogelNet(h[i], w1[i], w2[i], ident0 + i, parents[i].ident) for i in range(n)], (h, w1, w2))
-
-
-def mut_fogel(net: FogelNet, rng: np.random.Generator, **kw) -> FogelNet:
-    """The mutation of one network (``mut_population`` on a population of one)."""
-    return mut_population([net], rng, **kw)[0]
 
 
 def sigmoid(z):
