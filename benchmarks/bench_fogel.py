@@ -58,13 +58,13 @@ def main(argv=None) -> int:
         return 0
     g, ref = result["generation"], result["reference"]
     print(f"engine: {result['games_per_second_per_core']:,.0f} games/s per core against logic in a run "
-          f"({result['games_per_second_per_core_nothing_remembered']:,.0f} with every move computed)")
+          f"({result['games_per_second_per_core_engine_alone']:,.0f} for the engine alone)")
     print(f"generation: {g['total_ms']:.2f} ms = evaluation {g['evaluation_ms']:.2f} + mutation {g['mutation_ms']:.2f}"
           f" + selection {g['selection_ms']:.2f} + bookkeeping")
     print(f"per-game Python reference, one generation's evaluation: {ref['reference_ms']:.0f} ms vs {ref['engine_ms']:.2f} ms"
           f" (x{ref['speedup']:.0f})")
     sc = result["scaling_evaluation_ms"]
-    print("evaluation ms (every move computed) vs parents (32 games):", ", ".join(f"{k}: {v:.2f}" for k, v in sc["parents"].items()))
+    print("evaluation ms (engine alone) vs parents (32 games):", ", ".join(f"{k}: {v:.2f}" for k, v in sc["parents"].items()))
     print("evaluation ms vs games per network (50 parents):", ", ".join(f"{k}: {v:.2f}" for k, v in sc["games"].items()))
     for level, r in result["ray_scaling_s"].items():
         if level != "setup":

@@ -24,7 +24,7 @@ def bench(as_json, quick):
         return
     g, ref, est = result["generation"], result["reference"], result["full_run_estimate_s"]
     click.echo(f"engine: {result['games_per_second_per_core']:,.0f} games/s per core against logic in a run "
-               f"({result['games_per_second_per_core_nothing_remembered']:,.0f} with every move computed)")
+               f"({result['games_per_second_per_core_engine_alone']:,.0f} for the engine alone)")
     click.echo(f"generation: {g['total_ms']:.2f} ms ({result['generations_per_second_per_core']:.0f}/s per core): "
                f"evaluation {g['evaluation_ms']:.2f} ms, mutation {g['mutation_ms']:.2f} ms, selection {g['selection_ms']:.2f} ms")
     click.echo(f"per-game Python reference: {ref['reference_ms']:.0f} ms per generation's evaluation; "
