@@ -15,7 +15,8 @@ from . import config, evolve
 from .fogel import init_population
 from .reference import evaluate_generation, from_fogel_net
 
-FULL = dict(trials=20, generations=800, parents=50, games=32)
+#: Generations in the full Fogel experiment: 20 trials x 800.
+FULL_GENERATIONS = 20 * 800
 
 
 def _timed(fn, repeat: int) -> float:
@@ -100,7 +101,7 @@ def engine_figures(cfg: dict | None = None, quick: bool = False) -> dict:
     evo = warm_trial(cfg, 50 if quick else 200)
     split = generation_split(cfg, evo, generations=100 if quick else 400)
     games_per_gen = 2 * cfg["population"]["parents"] * cfg["evaluation"]["games"]
-    full_gens = FULL["trials"] * FULL["generations"]
+    full_gens = FULL_GENERATIONS
     raw = raw_evaluation_ms(evo, repeat=10 if quick else 50)
     result = {
         "games_per_second_per_core": games_per_gen / (split["evaluation_ms"] / 1e3),
