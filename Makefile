@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml requirements.lock
 
 run: $(STAMP)
 	$(BIN)/evoplay evolve configs/fogel1993.toml --out results/fogel1993
-	$(BIN)/python -m evoplay.report results/fogel1993
+	$(BIN)/python -m evoplay.recipes.fogel.report results/fogel1993
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -1,5 +1,5 @@
 """python -m evoplay: the command line."""
 
-from .cli import main
+from evoplay.cli import main
 
 main()

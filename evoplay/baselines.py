@@ -29,11 +29,11 @@ from pathlib import Path  # noqa: E402
 import click  # noqa: E402
 import numpy as np  # noqa: E402
 
-from . import exact  # noqa: E402
-from .atomic import write_text  # noqa: E402
-from .players import make_player  # noqa: E402
-from .tournament import round_robin  # noqa: E402
-from .trained import MODULES, module, save_figure, write  # noqa: E402
+from evoplay.tictactoe import exact  # noqa: E402
+from evoplay.atomic import write_text  # noqa: E402
+from evoplay.tictactoe.players import make_player  # noqa: E402
+from evoplay.tictactoe.tournament import round_robin  # noqa: E402
+from evoplay.tictactoe.trained import MODULES, module, save_figure, write  # noqa: E402
 
 BUILTIN = ["random", "first-open", "logic", "minimax", "softmax"]
 TRAINED = list(MODULES)

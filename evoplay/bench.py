@@ -11,9 +11,10 @@ import time
 
 import numpy as np
 
-from . import config, evolve
-from .fogel import init_population
-from .reference import evaluate_generation, from_fogel_net
+from evoplay.framework import config
+from evoplay.recipes.fogel import recipe as evolve
+from evoplay.recipes.fogel.nets import init_population
+from evoplay.recipes.fogel.reference import evaluate_generation, from_fogel_net
 
 #: Generations in the full Fogel experiment: 20 trials x 800.
 FULL_GENERATIONS = 20 * 800
@@ -124,7 +125,8 @@ def ray_scaling(trials: int = 4, generations: int = 400, big_parents: int = 2000
     """
     import tempfile
 
-    from . import distributed, runner
+    from evoplay.framework import distributed
+    from evoplay.framework import runner
 
     base = config.override(config.defaults(), trials=trials, generations=generations)
     big = _with(config.override(config.defaults(), trials=1, generations=40), parents=big_parents)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.distributed import node_of_current_task
+from evoplay.framework.distributed import node_of_current_task
 
 TESTS = Path(__file__).resolve().parent
 RAY = Path(sys.executable).parent / "ray"
@@ -206,7 +206,7 @@ def driver(argv: list[str]):
     """
     import json
 
-    from evoplay import distributed
+    from evoplay.framework import distributed
 
     what, address, *rest = argv
     info = distributed.init_ray(address=address)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from evoplay import board as B
+from evoplay.tictactoe import board as B
 
 
 def count_games():

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from evoplay import exact
+from evoplay.tictactoe import exact
 from evoplay.cli import cli
-from evoplay.playerfile import save_player
-from evoplay.players import make_player
-from evoplay.tournament import round_robin, wilson_interval
+from evoplay.tictactoe.playerfile import save_player
+from evoplay.tictactoe.players import make_player
+from evoplay.tictactoe.tournament import round_robin, wilson_interval
 
 EVOPLAY = str(Path(sys.executable).with_name("evoplay"))
 
@@ -146,7 +146,7 @@ def test_analyze_human_output():
 
 
 def test_player_file_plays(tmp_path):
-    pytest.importorskip("evoplay.fogel")
+    pytest.importorskip("evoplay.recipes.fogel.nets")
     path = fogel_net_file(tmp_path / "net.json")
     doc = run_json("match", str(path), "random", "--exact", "--seats", "a-first")
     assert doc["a"] == str(path)
@@ -207,7 +207,7 @@ def test_tampered_player_file(tmp_path):
 
 
 def test_player_file_with_wrong_shapes(tmp_path):
-    pytest.importorskip("evoplay.fogel")
+    pytest.importorskip("evoplay.recipes.fogel.nets")
     path = tmp_path / "short.json"
     weights = {
         "hidden_weights": np.zeros((9, 3)),  # hidden is 2

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import raycluster
-from evoplay import distributed
+from evoplay.framework import distributed
 from evoplay.errors import EvoplayError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,7 +138,7 @@ def test_an_exception_in_the_function_propagates_unretried(ray_session, tmp_path
 
 BAD_ADDRESSES = """
 import json, sys, time
-from evoplay import distributed
+from evoplay.framework import distributed
 from evoplay.errors import EvoplayError
 out = []
 for address in sys.argv[1:]:

@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from evoplay import board as B
-from evoplay import engine, exact
-from evoplay.players import make_player
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import engine
+from evoplay.tictactoe import exact
+from evoplay.tictactoe.players import make_player
 
 Z_999 = 3.29  # two-sided 99.9% normal quantile
 SAMPLED_PAIRS = [

@@ -7,9 +7,10 @@ import sys
 import numpy as np
 import pytest
 
-from evoplay import board as B
-from evoplay import config, evolve
-from evoplay.fogel import (
+from evoplay.tictactoe import board as B
+from evoplay.framework import config
+from evoplay.recipes.fogel import recipe as evolve
+from evoplay.recipes.fogel.nets import (
     INPUTS,
     FogelNet,
     NetBatch,
@@ -157,7 +158,7 @@ def test_individual_pickles_in_a_fresh_process(tmp_path):
         "print(type(n).__module__, type(n).__name__, n.h, n.fitness.values[0], float(n.w1.sum()))"
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["evoplay.fogel", "FogelNet", str(net.h), "-3.0", str(float(net.w1.sum()))]
+    assert out.stdout.split() == ["evoplay.recipes.fogel.nets", "FogelNet", str(net.h), "-3.0", str(float(net.w1.sum()))]
 
 
 def test_network_outputs_do_not_depend_on_the_rest_of_the_batch():
@@ -175,7 +176,7 @@ def test_network_outputs_do_not_depend_on_the_rest_of_the_batch():
 
 
 def test_sparse_outputs_agree_with_the_dense_forward_pass():
-    from evoplay.fogel import INPUTS, forward
+    from evoplay.recipes.fogel.nets import INPUTS, forward
 
     net = init_population(1, rng(14))[0]
     batch = NetBatch(net.w1[None], net.w2[None])

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evoplay import board as B
-from evoplay.human import HumanPlayer, parse_square, play_interactive
-from evoplay.players import make_player
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe.human import HumanPlayer, parse_square, play_interactive
+from evoplay.tictactoe.players import make_player
 
 EVOPLAY = str(Path(sys.executable).with_name("evoplay"))
 

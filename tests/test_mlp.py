@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from evoplay.mlp import MLP, RMSprop, SGD, Dense, ReLU, Tanh, mse, softmax, softmax_cross_entropy
+from evoplay.tictactoe.mlp import MLP, RMSprop, SGD, Dense, ReLU, Tanh, mse, softmax, softmax_cross_entropy
 
 EPS = 1e-6
 

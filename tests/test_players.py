@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from evoplay import board as B
-from evoplay import players as P
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import players as P
 from evoplay.errors import SpecError
 
 BUILT_IN = [

@@ -4,11 +4,11 @@ import random
 
 import numpy as np
 
-from evoplay import board as B
-from evoplay import exact
-from evoplay.fogel import init_population, net_player
-from evoplay.players import make_player
-from evoplay.reference import _logic_move, _net_move, evaluate_generation, from_fogel_net
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import exact
+from evoplay.recipes.fogel.nets import init_population, net_player
+from evoplay.tictactoe.players import make_player
+from evoplay.recipes.fogel.reference import _logic_move, _net_move, evaluate_generation, from_fogel_net
 
 X_BOARDS = B.DECISION_CODES[B.TO_MOVE[B.DECISION_CODES] == B.X]
 

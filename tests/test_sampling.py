@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from evoplay import board as B
-from evoplay.players import alias_tables, make_player, sample_moves
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe.players import alias_tables, make_player, sample_moves
 
 SPECS = ["random", "first-open", "logic", "logic:eps=0.3,develop=other", "minimax", "softmax:t=0.5,model_t=2"]
 

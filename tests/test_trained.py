@@ -7,16 +7,16 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from evoplay import board as B
-from evoplay import exact
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import exact
 from evoplay.cli import main
 from evoplay.errors import PlayerFileError
-from evoplay.playerfile import load_player, save_player
-from evoplay.players import make_player
-from evoplay.trained import GreedyPlayer, write
-from evoplay.trained import ga_value_net as G
-from evoplay.trained import outcome_net as O
-from evoplay.trained import value_net as V
+from evoplay.tictactoe.playerfile import load_player, save_player
+from evoplay.tictactoe.players import make_player
+from evoplay.tictactoe.trained import GreedyPlayer, write
+from evoplay.recipes import ga_value_net as G
+from evoplay.tictactoe.trained import outcome_net as O
+from evoplay.tictactoe.trained import value_net as V
 
 RANDOM = make_player("random")
 
@@ -98,7 +98,7 @@ def test_corrupt_file_rejected(small, tmp_path, kind, edit, message):
     edit(arch, weights)
     path = tmp_path / "bad.json"
     doc = {"kind": kind, "architecture": arch, "weights": weights}
-    import evoplay.playerfile as PF
+    import evoplay.tictactoe.playerfile as PF
 
     doc = {"format": PF.FORMAT, "version": PF.VERSION, **doc, "provenance": {},
            "sha256": PF._digest(kind, arch, weights)}
@@ -332,7 +332,7 @@ def test_cli_bad_arguments_exit_2(args, capsys, tmp_path):
 @pytest.mark.slow
 def test_ga_on_ray_matches_builtin_map():
     """The same run through RayMap on embedded Ray gives bitwise the same result."""
-    distributed = pytest.importorskip("evoplay.distributed")
+    distributed = pytest.importorskip("evoplay.framework.distributed")
     distributed.init_ray(workers=2)
     try:
         on_ray = G.train(seed=5, generations=2, population=8, games=20, map_fn=distributed.RayMap())

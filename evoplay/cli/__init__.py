@@ -11,7 +11,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import click  # noqa: E402
 
-from ..errors import EvoplayError  # noqa: E402
+from evoplay.errors import EvoplayError  # noqa: E402
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,4 +48,4 @@ def main(argv=None):
 
 
 # Commands register themselves on ``cli`` when their modules are imported.
-from . import play, run, train, bench  # noqa: E402,F401
+from evoplay.cli import play, run, train, bench  # noqa: E402,F401

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from . import cli
+from evoplay.cli import cli
 
 
 @cli.command()
@@ -14,7 +14,7 @@ from . import cli
 @click.option("--quick", is_flag=True, help="Fewer repetitions, no scaling tables, no Ray.")
 def bench(as_json, quick):
     """Measure the batched engine, one Fogel generation, and Ray scaling on this machine."""
-    from .. import bench as B
+    from evoplay import bench as B
 
     result = B.engine_figures(quick=quick)
     if not quick:

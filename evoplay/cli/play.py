@@ -8,13 +8,13 @@ import sys
 import click
 import numpy as np
 
-from .. import board as B
-from .. import exact
-from ..errors import SpecError
-from ..human import HumanPlayer, play_interactive
-from ..players import INTERACTIVE, make_player
-from ..tournament import pair_result, round_robin, seeded_rng, wilson_interval
-from . import cli
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import exact
+from evoplay.errors import SpecError
+from evoplay.tictactoe.human import HumanPlayer, play_interactive
+from evoplay.tictactoe.players import INTERACTIVE, make_player
+from evoplay.tictactoe.tournament import pair_result, round_robin, seeded_rng, wilson_interval
+from evoplay.cli import cli
 
 #: --seats choice -> which player moves first in each reported result.
 SEATS = {"a-first": ("a",), "b-first": ("b",), "both": ("a", "b")}

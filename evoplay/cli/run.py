@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from . import cli
-from ..errors import EvoplayError
+from evoplay.cli import cli
+from evoplay.errors import EvoplayError
 
 
 @cli.command()
@@ -27,7 +27,8 @@ def evolve(config_file, trials, generations, seed, out, address, workers, resume
     """Run Fogel's evolutionary programming experiment described by CONFIG (TOML)."""
     from tqdm import tqdm
 
-    from .. import config, runner
+    from evoplay.framework import config
+    from evoplay.framework import runner
 
     cfg = config.override(config.load(config_file), trials=trials, generations=generations, seed=seed)
     out = Path(out or Path("results") / cfg[""]["name"])
@@ -63,7 +64,7 @@ def _leave(code: int):
 @click.option("--out", type=click.Path(dir_okay=False), help="Output image (PNG; an SVG is written beside it).")
 def plot(run_dirs, out):
     """Plot the mean max-payoff curve of one or more runs (overlaid)."""
-    from ..plotting import plot_runs
+    from evoplay.framework.plotting import plot_runs
 
     for d in run_dirs:
         if not (Path(d) / "trials").is_dir():
@@ -79,9 +80,9 @@ def plot(run_dirs, out):
 @click.option("--out", type=click.Path(dir_okay=False), help="Player file to write (default champion.json here).")
 def export(run_dir, trial, out):
     """Export a champion network as a player file for match, analyze and game."""
-    from ..atomic import write_text
-    from ..playerfile import load_player
-    from ..rundir import RunDir
+    from evoplay.atomic import write_text
+    from evoplay.tictactoe.playerfile import load_player
+    from evoplay.framework.rundir import RunDir
 
     rd = RunDir(run_dir)
     summary = rd.read_summary()

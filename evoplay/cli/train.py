@@ -7,8 +7,8 @@ import shlex
 
 import click
 
-from ..errors import EvoplayError
-from . import cli
+from evoplay.errors import EvoplayError
+from evoplay.cli import cli
 
 #: Options that only one kind takes.
 KIND_OPTIONS = {
@@ -49,7 +49,7 @@ def train(kind, games, seed, out, progress, **opts):
     ga-value-net evaluates in this process unless --address, --workers or RAY_ADDRESS
     asks for Ray: a whole generation costs milliseconds, less than Ray's start-up.
     """
-    from .. import trained as T
+    from evoplay.tictactoe import trained as T
 
     for name, value in opts.items():
         if value is not None and KIND_OPTIONS[name] != kind:
@@ -70,14 +70,14 @@ def train(kind, games, seed, out, progress, **opts):
 
 
 def _train_ga(seed, games, progress, given):
-    from ..trained import ga_value_net
+    from evoplay.recipes import ga_value_net
 
     address, workers = given.pop("address", None), given.pop("workers", None)
     settings = dict(given, games=games)
     if not (address or workers or os.environ.get("RAY_ADDRESS")):
         return ga_value_net.train(seed=seed, progress=progress, **settings)
     try:
-        from .. import distributed
+        from evoplay.framework import distributed
     except ImportError:
         raise EvoplayError("--address/--workers need evoplay.distributed (Ray), which is not available") from None
     distributed.init_ray(address=address, workers=workers)
@@ -88,7 +88,7 @@ def _train_ga(seed, games, progress, given):
 
 
 def _default_games(kind):
-    from .. import trained as T
+    from evoplay.tictactoe import trained as T
 
     m = T.module(kind)
     return m.DEFAULTS["games"] if kind == "ga-value-net" else m.DEFAULT_GAMES

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import exact
-from .atomic import write_text
-from .evolve import opponent_games
-from .fogel import file_parts, net_player
-from .playerfile import save_player
-from .rundir import RunDir
+from evoplay.tictactoe import exact
+from evoplay.atomic import write_text
+from evoplay.recipes.fogel.recipe import opponent_games
+from evoplay.recipes.fogel.nets import file_parts, net_player
+from evoplay.tictactoe.playerfile import save_player
+from evoplay.framework.rundir import RunDir
 
 # Two-sided 95% Student t quantiles for 1..30 degrees of freedom.
 _T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
@@ -50,7 +50,7 @@ def champion_expected_payoff(player, cfg: dict) -> float:
 
 def finish_run(rd: RunDir, cfg: dict, states: dict) -> dict:
     """Write per-trial logbooks and champions, the summary and the curve; return the summary."""
-    from .plotting import plot_runs
+    from evoplay.framework.plotting import plot_runs
 
     trials = []
     for t in sorted(states):

@@ -10,9 +10,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .atomic import write_bytes  # noqa: E402
-from .rundir import RunDir  # noqa: E402
-from .summary import mean_band  # noqa: E402
+from evoplay.atomic import write_bytes  # noqa: E402
+from evoplay.framework.rundir import RunDir  # noqa: E402
+from evoplay.framework.summary import mean_band  # noqa: E402
 
 
 def _save(fig, path: Path):

@@ -21,14 +21,14 @@ from __future__ import annotations
 import numpy as np
 from deap import base, tools
 
-from .. import board as B
-from .. import engine
-from ..errors import EvoplayError
-from ..exact import FOGEL_PAYOFF, expected_payoff
-from ..mlp import MLP, Dense, Tanh
-from ..playerfile import arch_int
-from ..players import make_player
-from . import GreedyPlayer, Trained, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import engine
+from evoplay.errors import EvoplayError
+from evoplay.tictactoe.exact import FOGEL_PAYOFF, expected_payoff
+from evoplay.tictactoe.mlp import MLP, Dense, Tanh
+from evoplay.tictactoe.playerfile import arch_int
+from evoplay.tictactoe.players import make_player
+from evoplay.tictactoe.trained import GreedyPlayer, Trained, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 
 KIND = "ga-value-net"
 DEFAULTS = {

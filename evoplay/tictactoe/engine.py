@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import board as B
+from evoplay.tictactoe import board as B
 
 
 def play(x_player, o_player, u: np.ndarray, x_rows=None, o_rows=None) -> np.ndarray:

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import board as B
-from ..errors import PlayerFileError
-from ..mlp import MLP
-from ..players import Player, TablePlayer, make_player, onehot_table
-from ..playerfile import weight_array
+from evoplay.tictactoe import board as B
+from evoplay.errors import PlayerFileError
+from evoplay.tictactoe.mlp import MLP
+from evoplay.tictactoe.players import Player, TablePlayer, make_player, onehot_table
+from evoplay.tictactoe.playerfile import weight_array
 
 #: Every board where the side to move has a legal move (reachable or not).
 MOVE_CODES = np.flatnonzero(B.LEGAL.any(1))
@@ -99,7 +99,7 @@ def mlp_from_weights(weights: dict, sizes, hidden: str, output: str | None) -> M
 
 def exact_results(player, opponents=REPORT_OPPONENTS) -> dict:
     """Exact win/draw/loss of ``player`` against each opponent, as X and as O."""
-    from ..exact import outcome
+    from evoplay.tictactoe.exact import outcome
 
     out = {}
     for spec in opponents:
@@ -131,7 +131,7 @@ def save_figure(fig, path) -> None:
 
     import matplotlib.pyplot as plt
 
-    from ..atomic import write_bytes
+    from evoplay.atomic import write_bytes
 
     buf = io.BytesIO()
     fig.savefig(buf, format=str(path).rsplit(".", 1)[-1], dpi=120, bbox_inches="tight")
@@ -156,9 +156,9 @@ def figure(title: str, xlabel: str, ylabel: str):
 
 #: kind -> module that trains it (``train``, ``plot``, ``player_from_file``).
 MODULES = {
-    "value-net": "evoplay.trained.value_net",
-    "outcome-net": "evoplay.trained.outcome_net",
-    "ga-value-net": "evoplay.trained.ga_value_net",
+    "value-net": "evoplay.tictactoe.trained.value_net",
+    "outcome-net": "evoplay.tictactoe.trained.outcome_net",
+    "ga-value-net": "evoplay.recipes.ga_value_net",
 }
 
 
@@ -175,8 +175,8 @@ def write(trained: Trained, out, provenance: dict):
     """
     from pathlib import Path
 
-    from .. import __version__
-    from ..playerfile import save_player
+    from evoplay import __version__
+    from evoplay.tictactoe.playerfile import save_player
 
     out = Path(out)
     plot_path = out.with_suffix(".png")

@@ -1,4 +1,4 @@
-"""Exact analysis of a run's champions: ``python -m evoplay.report RUN_DIR``.
+"""Exact analysis of a run's champions: ``python -m evoplay.recipes.fogel.report RUN_DIR``.
 
 For each trial's champion, computed exactly (no sampling): expected payoff per 32 games
 against ``logic``, whether it is unbeatable as X, its minimax agreement (X to move), and
@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import sys
 
-from . import board as B
-from . import exact
-from .atomic import write_text
-from .errors import EvoplayError
-from .players import make_player
-from .playerfile import load_player
-from .rundir import RunDir
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import exact
+from evoplay.atomic import write_text
+from evoplay.errors import EvoplayError
+from evoplay.tictactoe.players import make_player
+from evoplay.tictactoe.playerfile import load_player
+from evoplay.framework.rundir import RunDir
 
 GAMES = 32
 
@@ -82,7 +82,7 @@ def markdown(result: dict) -> str:
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
-        print("usage: python -m evoplay.report RUN_DIR", file=sys.stderr)
+        print("usage: python -m evoplay.recipes.fogel.report RUN_DIR", file=sys.stderr)
         return 2
     try:
         result = analyze_run(argv[0])

@@ -24,7 +24,7 @@ import socket
 
 import ray
 
-from .errors import EvoplayError
+from evoplay.errors import EvoplayError
 
 CHUNKS_PER_CPU = 2
 PROBE_TIMEOUT_S = 5.0

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import board as B
-from .players import Player, minimax_optimal_moves
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe.players import Player, minimax_optimal_moves
 
 #: Fogel's payoff per game for the player moving first: win, draw, loss.
 FOGEL_PAYOFF = (1.0, 0.0, -10.0)

@@ -21,18 +21,18 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import PlayerFileError
-from .atomic import write_text
+from evoplay.errors import PlayerFileError
+from evoplay.atomic import write_text
 
 FORMAT = "evoplay-player"
 VERSION = 1
 
 #: kind -> "module:function" building a Player from (architecture, weights, spec).
 KINDS = {
-    "fogel-net": "evoplay.fogel:player_from_file",
-    "value-net": "evoplay.trained.value_net:player_from_file",
-    "outcome-net": "evoplay.trained.outcome_net:player_from_file",
-    "ga-value-net": "evoplay.trained.ga_value_net:player_from_file",
+    "fogel-net": "evoplay.recipes.fogel.nets:player_from_file",
+    "value-net": "evoplay.tictactoe.trained.value_net:player_from_file",
+    "outcome-net": "evoplay.tictactoe.trained.outcome_net:player_from_file",
+    "ga-value-net": "evoplay.recipes.ga_value_net:player_from_file",
 }
 
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import board as B
-from ..mlp import MLP, SGD
-from ..errors import PlayerFileError
-from . import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe.mlp import MLP, SGD
+from evoplay.errors import PlayerFileError
+from evoplay.tictactoe.trained import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 
 KIND = "value-net"
 SIZES = [9, 18, 9, 3, 1]

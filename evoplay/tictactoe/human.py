@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import board as B
-from .players import Player
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe.players import Player
 
 MARK_NAMES = {B.X: "X", B.O: "O"}
 

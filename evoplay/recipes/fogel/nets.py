@@ -14,9 +14,9 @@ import functools
 import numpy as np
 from deap import base
 
-from . import board as B
-from .errors import PlayerFileError
-from .players import TablePlayer, onehot_table
+from evoplay.tictactoe import board as B
+from evoplay.errors import PlayerFileError
+from evoplay.tictactoe.players import TablePlayer, onehot_table
 
 N_IN = 10  # nine squares + bias
 
@@ -303,7 +303,7 @@ def file_parts(net: FogelNet):
 
 def net_from_file(architecture: dict, weights: dict, hmax: int = 10) -> FogelNet:
     """Rebuild a network from player-file parts, checking every shape."""
-    from .playerfile import arch_int, weight_array
+    from evoplay.tictactoe.playerfile import arch_int, weight_array
 
     if architecture.get("inputs") != 9 or architecture.get("outputs") != 9:
         raise PlayerFileError("architecture must have 9 inputs and 9 outputs")

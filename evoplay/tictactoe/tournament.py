@@ -12,8 +12,9 @@ import math
 
 import numpy as np
 
-from . import engine, exact
-from .players import Player, make_player
+from evoplay.tictactoe import engine
+from evoplay.tictactoe import exact
+from evoplay.tictactoe.players import Player, make_player
 
 
 def seeded_rng(seed: int, *key: int) -> np.random.Generator:

@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 from deap import tools
 
-from .atomic import write_text
-from .errors import EvoplayError
-from .evolve import TrialState, new_logbook
-from .fogel import FogelNet, Population
+from evoplay.atomic import write_text
+from evoplay.errors import EvoplayError
+from evoplay.recipes.fogel.recipe import TrialState, new_logbook
+from evoplay.recipes.fogel.nets import FogelNet, Population
 
 LOG_FIELDS = ["gen", "max", "mean", "min", "mean_h", "h_hist"]
 

@@ -12,7 +12,7 @@ import math
 import tomllib
 from pathlib import Path
 
-from .errors import ConfigError, EvoplayError
+from evoplay.errors import ConfigError, EvoplayError
 
 
 def _range(lo=None, hi=None):
@@ -25,7 +25,7 @@ def _range(lo=None, hi=None):
 
 def _opponent(v):
     """A player spec string, or a list of {player, weight} tables (a weighted mix)."""
-    from .players import make_player
+    from evoplay.tictactoe.players import make_player
 
     if isinstance(v, str):
         make_player(v)

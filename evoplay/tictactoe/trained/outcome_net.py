@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import board as B
-from ..errors import PlayerFileError
-from ..mlp import MLP, RMSprop, softmax, softmax_cross_entropy
-from . import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
+from evoplay.tictactoe import board as B
+from evoplay.errors import PlayerFileError
+from evoplay.tictactoe.mlp import MLP, RMSprop, softmax, softmax_cross_entropy
+from evoplay.tictactoe.trained import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 
 KIND = "outcome-net"
 SIZES = [9, 64, 128, 128, 128, 3]

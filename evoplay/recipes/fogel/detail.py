@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .evolve import Generation
+from evoplay.recipes.fogel.recipe import Generation
 
 
 def _ids(pool, idx):

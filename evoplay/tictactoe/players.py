@@ -16,8 +16,8 @@ import inspect
 
 import numpy as np
 
-from . import board as B
-from .errors import SpecError
+from evoplay.tictactoe import board as B
+from evoplay.errors import SpecError
 
 
 class Player:
@@ -351,7 +351,7 @@ def make_player(spec: str) -> Player:
         raise SpecError("empty player spec")
     spec = spec.strip()
     if spec.endswith(".json") or "/" in spec:
-        from .playerfile import build_player, load_player
+        from evoplay.tictactoe.playerfile import build_player, load_player
 
         if spec in _FILES:  # shipped by the driver: this machine may not have the file
             return build_player(_FILES[spec], spec)

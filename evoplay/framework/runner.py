@@ -13,15 +13,16 @@ import resource
 import shutil
 import time
 
-from . import __version__, distributed
-from .atomic import write_text
-from .config import load, to_toml
-from .errors import EvoplayError
-from .evolve import FogelEvolution
-from .playerfile import read_document
-from .players import provide_files
-from .rundir import RunDir, state_from_dict, state_to_dict
-from .summary import finish_run
+from evoplay import __version__
+from evoplay.framework import distributed
+from evoplay.atomic import write_text
+from evoplay.framework.config import load, to_toml
+from evoplay.errors import EvoplayError
+from evoplay.recipes.fogel.recipe import FogelEvolution
+from evoplay.tictactoe.playerfile import read_document
+from evoplay.tictactoe.players import provide_files
+from evoplay.framework.rundir import RunDir, state_from_dict, state_to_dict
+from evoplay.framework.summary import finish_run
 
 
 def player_files(cfg: dict) -> dict:
@@ -46,7 +47,7 @@ def run_segment(cfg: dict, trial: int, state: dict | None, until: int, chunks: i
         evo = FogelEvolution(cfg, state_from_dict(state), map_fn=map_fn, chunks=chunks)
     detail = []
     if log_detail:
-        from .detail import format_generation
+        from evoplay.recipes.fogel.detail import format_generation
 
         evo.hooks.append(lambda ev: detail.append(format_generation(ev)))
     evo.run(until)

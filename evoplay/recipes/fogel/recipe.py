@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from deap import base, tools
 
-from . import board as B
-from . import engine
-from .fogel import FogelNet, NetBatch, init_population, mut_population, stack
-from .players import make_player, sample_moves
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import engine
+from evoplay.recipes.fogel.nets import FogelNet, NetBatch, init_population, mut_population, stack
+from evoplay.tictactoe.players import make_player, sample_moves
 
 # Purposes of random streams (the last element of every spawn key).
 INIT, MUTATE, EVALUATE, SELECT = 0, 1, 2, 3

@@ -1,0 +1,1 @@
+"""Recipes: evolution algorithms built on the framework and the tic-tac-toe domain."""

@@ -1,0 +1,1 @@
+"""Fogel's 1993 evolutionary programming of tic-tac-toe networks."""
