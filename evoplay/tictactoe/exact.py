@@ -35,12 +35,15 @@ def _tables(player: Player) -> np.ndarray:
     return table if table is not None else player.probs(np.arange(B.N_CODES))
 
 
-def reach_probabilities(x_player: Player, o_player: Player) -> np.ndarray:
-    """Probability that a game between the two players passes through each board."""
+def reach_probabilities(x_player: Player, o_player: Player, start: int = 0) -> np.ndarray:
+    """Probability that a game between the two players passes through each board.
+
+    The game starts from board code ``start`` (the empty board by default).
+    """
     tx, to = _tables(x_player), _tables(o_player)
     mass = np.zeros(B.N_CODES)
-    mass[0] = 1.0
-    for n in range(9):
+    mass[start] = 1.0
+    for n in range(int(B.N_MARKS[start]), 9):
         layer = np.flatnonzero((B.N_MARKS == n) & (mass > 0) & (B.OUTCOME == B.ONGOING))
         if layer.size == 0:
             break
@@ -51,9 +54,13 @@ def reach_probabilities(x_player: Player, o_player: Player) -> np.ndarray:
     return mass
 
 
-def outcome(x_player: Player, o_player: Player) -> Outcome:
-    """Exact X-win / draw / O-win probabilities of ``x_player`` (first) against ``o_player``."""
-    mass = reach_probabilities(x_player, o_player)
+def outcome(x_player: Player, o_player: Player, start: int = 0) -> Outcome:
+    """Exact X-win / draw / O-win probabilities of ``x_player`` (first) against ``o_player``.
+
+    From board code ``start`` (the empty board by default) with the side to move read off
+    it; a finished board gives its own result with probability 1.
+    """
+    mass = reach_probabilities(x_player, o_player, start)
     return Outcome(
         x_win=float(mass[B.OUTCOME == B.X_WIN].sum()),
         draw=float(mass[B.OUTCOME == B.DRAW].sum()),
