@@ -174,7 +174,8 @@ def assert_usage_error(proc, *words):
     [
         (["match", "foo", "random"], ["unknown player 'foo'"]),
         (["match", "logic:eps=2", "random"], ["eps", "[0, 1]"]),
-        (["match", "random", "softmax:t=-1"], ["softmax t", "> 0"]),
+        (["match", "random", "softmax:t=-1"], ["softmax t", "[0.001, 1000]"]),
+        (["analyze", "softmax:t=1e-320"], ["softmax t", "[0.001, 1000]"]),
         (["match", "human", "random"], ["human"]),
         (["match", "random", "random", "--games", "0"], ["--games"]),
         (["match", "random", "random", "--games", "-5"], ["--games"]),

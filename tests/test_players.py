@@ -152,7 +152,9 @@ def test_minimax_prefers_the_slower_loss():
     [
         ("foo", "unknown player 'foo'"),
         ("logic:eps=2", "eps must be in [0, 1]"),
-        ("softmax:t=-1", "t must be > 0"),
+        ("softmax:t=-1", "t must be in [0.001, 1000]"),
+        ("softmax:t=1e-320", "t must be in [0.001, 1000]"),
+        ("softmax:model_t=1e9", "model_t must be in [0.001, 1000]"),
         ("softmax:t=abc", "must be a number"),
         ("logic:colour=red", "unknown parameter 'colour'"),
         ("minimax:tiebreak", "not key=value"),

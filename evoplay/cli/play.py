@@ -13,8 +13,9 @@ from evoplay.tictactoe import exact
 from evoplay.errors import SpecError
 from evoplay.tictactoe.human import HumanPlayer, play_interactive
 from evoplay.tictactoe.players import INTERACTIVE, make_player
-from evoplay.tictactoe.tournament import pair_result, round_robin, seeded_rng, wilson_interval
+from evoplay.tictactoe.tournament import MAX_GAMES, pair_result, round_robin, seeded_rng, wilson_interval
 from evoplay.cli import cli
+from evoplay.cli.checks import BoundedInt
 
 #: --seats choice -> which player moves first in each reported result.
 SEATS = {"a-first": ("a",), "b-first": ("b",), "both": ("a", "b")}
@@ -23,8 +24,14 @@ SEAT_KEY = {"a": 0, "b": 1}
 PAYOFF_NOTE = "Fogel payoff: +1 win, 0 draw, -10 loss"
 
 games_option = click.option(
-    "--games", type=click.IntRange(min=1), default=10_000, show_default=True, help="Games per pairing."
+    "--games", type=BoundedInt(1, MAX_GAMES), default=10_000, show_default=True,
+    help=f"Games per pairing (at most {MAX_GAMES:.0e}; played in batches, memory stays flat).",
 )
+#: Seeds accepted by every command (numpy's SeedSequence takes any non-negative integer).
+SEED_TYPE = BoundedInt(0, 2**64 - 1)
+seed_option = click.option("--seed", type=SEED_TYPE, default=0, show_default=True, help="Run seed.")
+#: Sampled games (all pairings together) from which a progress bar shows on stderr.
+PROGRESS_GAMES = 10**7
 exact_option = click.option("--exact", is_flag=True, help="Exact probabilities instead of sampled games.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
@@ -40,13 +47,35 @@ def _pct(p: float) -> str:
 # ---------------------------------------------------------------- match
 
 
-def match_results(a, b, games: int | None, seed: int, seats: str) -> list[dict]:
+class _Progress:
+    """A tqdm bar on stderr over ``total`` sampled games, shown only for long runs."""
+
+    def __init__(self, total: int | None):
+        self.total = total or 0
+        self.bar = None
+
+    def __enter__(self):
+        if self.total >= PROGRESS_GAMES:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=self.total, unit="game", unit_scale=True, leave=False, file=sys.stderr)
+        return self.update if self.bar is not None else None
+
+    def update(self, n: int):
+        self.bar.update(n)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def match_results(a, b, games: int | None, seed: int, seats: str, progress=None) -> list[dict]:
     """One result per seating, from A's side: win/draw/loss fractions and A's payoff first."""
     results = []
     for first in SEATS[seats]:
         x, o = (a, b) if first == "a" else (b, a)
         rng = None if games is None else seeded_rng(seed, SEAT_KEY[first])
-        r = pair_result(x, o, games, rng)
+        r = pair_result(x, o, games, rng, progress)
         a_win, b_win = (r["x_win"], r["o_win"]) if first == "a" else (r["o_win"], r["x_win"])
         results.append(
             {
@@ -69,11 +98,12 @@ def _match_text(result: dict, seed: int) -> list[str]:
         lines = [f"{first} moves first (X): exact probabilities"]
         lines += [f"  {name:<7} {p:.5f}  {_pct(p):>6}" for name, p in rows]
     else:
-        lines = [f"{first} moves first (X): {n} games, seed {seed}", "  result   count       %   95% interval"]
+        w = max(6, len(str(n)))
+        lines = [f"{first} moves first (X): {n} games, seed {seed}", f"  result  {'count':>{w}}       %   95% interval"]
         for name, p in rows:
             count = round(p * n)
             lo, hi = wilson_interval(count, n)
-            lines.append(f"  {name:<7} {count:>6}  {_pct(p):>6}   [{_pct(lo)}, {_pct(hi)}]")
+            lines.append(f"  {name:<7} {count:>{w}}  {_pct(p):>6}   [{_pct(lo)}, {_pct(hi)}]")
     if result["a_payoff"] is not None:
         kind = "expected" if n is None else "mean"
         lines.append(f"  A's {kind} payoff per game: {result['a_payoff']:+.4f} ({PAYOFF_NOTE})")
@@ -84,14 +114,16 @@ def _match_text(result: dict, seed: int) -> list[str]:
 @click.argument("player_a")
 @click.argument("player_b")
 @games_option
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
+@seed_option
 @click.option("--seats", type=click.Choice(list(SEATS)), default="both", show_default=True, help="Who moves first.")
 @exact_option
 @json_option
 def match(player_a, player_b, games, seed, seats, exact, as_json):
     """Play PLAYER_A against PLAYER_B (spec strings or player files)."""
     a, b = make_player(player_a), make_player(player_b)
-    results = match_results(a, b, None if exact else games, seed, seats)
+    games = None if exact else games
+    with _Progress(games and games * len(SEATS[seats])) as progress:
+        results = match_results(a, b, games, seed, seats, progress)
     if as_json:
         _echo_json({"a": player_a, "b": player_b, "exact": exact, "results": results})
         return
@@ -123,12 +155,14 @@ def _tournament_grid(table: dict, as_x: bool) -> list[str]:
 @cli.command()
 @click.argument("players", nargs=-1, required=True)
 @games_option
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
+@seed_option
 @exact_option
 @json_option
 def tournament(players, games, seed, exact, as_json):
     """Round robin: every player as X against every player as O, itself included."""
-    table = round_robin(list(players), None if exact else games, seed)
+    sampled = None if exact else games
+    with _Progress(sampled and sampled * len(players) ** 2) as progress:
+        table = round_robin(list(players), sampled, seed, progress)
     if as_json:
         _echo_json(table)
         return
@@ -188,7 +222,7 @@ def analyze(player, opponent, as_json):
 @cli.command()
 @click.option("--vs", "vs", default="logic", show_default=True, help="The computer player.")
 @click.option("--first", type=click.Choice(["human", "ai"]), default="human", show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the computer's moves.")
+@click.option("--seed", type=SEED_TYPE, default=None, help="Seed of the computer's moves.")
 def game(vs, first, seed):
     """Play one game against a computer player at the terminal."""
     if vs.strip() in INTERACTIVE:

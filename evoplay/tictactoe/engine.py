@@ -49,6 +49,25 @@ def tally(outcomes: np.ndarray) -> dict:
     }
 
 
-def match(x_player, o_player, games: int, rng: np.random.Generator) -> dict:
-    """Sampled match between two (unbatched) players; counts of the three results."""
-    return tally(play(x_player, o_player, rng.random((games, 9))))
+#: Games played per batch of a sampled match: memory stays flat however many are asked.
+BATCH = 1 << 16
+
+
+def match(x_player, o_player, games: int, rng: np.random.Generator, progress=None) -> dict:
+    """Sampled match between two (unbatched) players; counts of the three results.
+
+    Games are played ``BATCH`` at a time, each batch drawing the next ``(batch, 9)``
+    uniforms from ``rng``. The generator fills arrays in order, so the games (and the
+    counts) are the same as if all ``games x 9`` uniforms were drawn in one call, for any
+    batch size. ``progress(n)`` is called after each batch with the games it played.
+    """
+    counts = {"x_win": 0, "draw": 0, "o_win": 0}
+    left = games
+    while left > 0:
+        n = min(left, BATCH)
+        for k, v in tally(play(x_player, o_player, rng.random((n, 9)))).items():
+            counts[k] += v
+        left -= n
+        if progress is not None:
+            progress(n)
+    return counts

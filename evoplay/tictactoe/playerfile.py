@@ -17,6 +17,7 @@ import hashlib
 import importlib
 import json
 import os
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -63,15 +64,50 @@ def save_player(path, kind: str, architecture: dict, weights: dict, provenance: 
     return write_text(path, json.dumps(doc, indent=1) + "\n")
 
 
-def read_document(path) -> dict:
-    """Read and check the envelope of a player file (not yet the weights)."""
+#: Largest player file read, in bytes: 30 times the biggest file evoplay writes (an
+#: outcome-net, 1 MiB). Parsed JSON takes several times its size in memory, so a bigger
+#: file is refused before it is read.
+MAX_FILE_BYTES = 32 << 20
+
+
+def read_json(path, what: str, max_bytes: int = MAX_FILE_BYTES, error=PlayerFileError):
+    """The JSON value in ``path``; a missing, special, oversized or malformed file raises
+    ``error`` with one line naming ``what`` and the problem."""
     path = Path(path)
-    if not path.is_file():
-        raise PlayerFileError(f"player file not found: {path}")
     try:
-        doc = json.loads(path.read_text())
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise PlayerFileError(f"player file {path} is not valid JSON: {e}") from None
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise error(f"{what} not found: {path}") from None
+    except OSError as e:
+        raise error(f"{what} {path}: {e.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise error(f"{what} {path} is {kind}")
+    if st.st_size > max_bytes:
+        raise error(f"{what} {path} is {st.st_size} bytes, more than the {max_bytes} allowed")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as e:
+        raise error(f"{what} {path}: {e.strerror}") from None
+    if len(data) > max_bytes:
+        raise error(f"{what} {path} is more than the {max_bytes} bytes allowed")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise error(f"{what} {path} is not UTF-8 text: {e.reason} at byte {e.start}") from None
+    except json.JSONDecodeError as e:
+        raise error(f"{what} {path} is not valid JSON: {e}") from None
+    except RecursionError:
+        raise error(f"{what} {path} is not valid JSON: nested too deeply") from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise error(f"{what} {path} is not valid JSON: {str(e).splitlines()[0]}") from None
+
+
+def read_envelope(path) -> dict:
+    """Read a player file and check its envelope, but neither its sha256 nor its weights."""
+    path = Path(path)
+    doc = read_json(path, "player file")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise PlayerFileError(f"player file {path} is not an {FORMAT} file (missing or wrong 'format')")
     if doc.get("version") != VERSION:
@@ -81,14 +117,35 @@ def read_document(path) -> dict:
             raise PlayerFileError(f"player file {path}: '{key}' is missing or not a {kind.__name__}")
     if doc["kind"] not in KINDS:
         raise PlayerFileError(f"player file {path}: unknown kind {doc['kind']!r}")
+    return doc
+
+
+def read_document(path) -> dict:
+    """Read and check the envelope of a player file and its sha256 (not yet the weights)."""
+    doc = read_envelope(path)
     if _digest(doc["kind"], doc["architecture"], doc["weights"]) != doc["sha256"]:
-        raise PlayerFileError(f"player file {path} was modified: its sha256 does not match its contents")
+        raise PlayerFileError(
+            f"player file {path} was modified: its sha256 does not match its contents "
+            f"(after an edit on purpose, `evoplay resign {path}` signs it again)"
+        )
     return doc
 
 
 def load_player(path):
     """The Player saved in a file; any defect raises PlayerFileError naming it."""
     return build_player(read_document(path), path)
+
+
+def resign(path) -> tuple[str, str]:
+    """Sign an edited player file again: check everything but the sha256, then store the
+    sha256 of its contents. Returns the old and the new sha256 (equal: nothing written)."""
+    doc = read_envelope(path)
+    build_player(doc, path)  # the weights must make a player
+    old, new = doc["sha256"], _digest(doc["kind"], doc["architecture"], doc["weights"])
+    if old != new:
+        doc["sha256"] = new
+        write_text(path, json.dumps(doc, indent=1) + "\n")
+    return old, new
 
 
 def build_player(doc: dict, path):

@@ -80,6 +80,8 @@ class TablePlayer(Player):
         self.spec = spec
         table = np.asarray(table, dtype=np.float64)
         table = np.where(B.LEGAL, table, 0.0)
+        if not np.isfinite(table).all():
+            raise SpecError(f"player {spec}: its move probabilities are not finite numbers")
         table.setflags(write=False)
         self.table = table
         keep, alias = alias_tables(table)
@@ -253,10 +255,17 @@ def make_softmax(t: float = 0.2, model_t: float = 1.0) -> TablePlayer:
 # ---------------------------------------------------------------- spec strings
 
 
-def _positive(name):
+#: Softmax temperatures: below the range the player is greedy already (board values lie
+#: in [-1, 1]) and far below it the logits overflow; above it the player is uniform.
+TEMPERATURE_RANGE = (1e-3, 1e3)
+
+
+def _temperature(name):
+    lo, hi = TEMPERATURE_RANGE
+
     def check(v):
-        if not v > 0:
-            raise SpecError(f"{name} must be > 0, got {v}")
+        if not lo <= v <= hi:
+            raise SpecError(f"{name} must be in [{lo:g}, {hi:g}], got {v:g}")
         return v
 
     return check
@@ -291,7 +300,7 @@ REGISTRY: dict[str, tuple] = {
     "minimax": (make_minimax, {"tiebreak": (str, _choice("minimax tiebreak", ("random", "first")))}),
     "softmax": (
         make_softmax,
-        {"t": (float, _positive("softmax t")), "model_t": (float, _positive("softmax model_t"))},
+        {"t": (float, _temperature("softmax t")), "model_t": (float, _temperature("softmax model_t"))},
     ),
 }
 

@@ -12,9 +12,20 @@ import math
 
 import numpy as np
 
+from evoplay.errors import EvoplayError
 from evoplay.tictactoe import engine
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.players import Player, make_player
+
+#: Most games one pairing may sample: at about 10^7 games/s a pairing of 10^10 games
+#: takes some twenty minutes on one core (memory stays flat, see ``engine.BATCH``).
+MAX_GAMES = 10**10
+
+
+def check_games(games: int | None) -> None:
+    """Refuse a number of games outside 1..MAX_GAMES (None, exact, is fine)."""
+    if games is not None and not 1 <= games <= MAX_GAMES:
+        raise EvoplayError(f"games must be between 1 and {MAX_GAMES:.0e} per pairing, got {games}")
 
 
 def seeded_rng(seed: int, *key: int) -> np.random.Generator:
@@ -22,33 +33,39 @@ def seeded_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
-def pair_result(x_player: Player, o_player: Player, games: int | None = None, rng=None) -> dict:
-    """X-win / draw / O-win fractions and X's mean Fogel payoff; exact when ``games`` is None."""
+def pair_result(x_player: Player, o_player: Player, games: int | None = None, rng=None, progress=None) -> dict:
+    """X-win / draw / O-win fractions and X's mean Fogel payoff; exact when ``games`` is None.
+
+    ``progress(n)`` is told of every batch of ``n`` sampled games played.
+    """
+    check_games(games)
     if games is None:
         out = exact.outcome(x_player, o_player)
         fractions = (out.x_win, out.draw, out.o_win)
     else:
-        counts = engine.match(x_player, o_player, games, rng)
+        counts = engine.match(x_player, o_player, games, rng, progress)
         fractions = tuple(counts[k] / games for k in ("x_win", "draw", "o_win"))
     x_win, draw, o_win = fractions
     payoff = exact.Outcome(x_win, draw, o_win).payoff()
     return {"games": games, "x_win": x_win, "draw": draw, "o_win": o_win, "x_payoff": payoff}
 
 
-def round_robin(players, games: int | None = None, seed: int = 0) -> dict:
+def round_robin(players, games: int | None = None, seed: int = 0, progress=None) -> dict:
     """Every ordered pairing (each player as X against each as O, itself included).
 
     ``players`` holds spec strings or Player objects; ``games=None`` computes exact
     probabilities. Rows run over X players, then O players, in the order given; the
-    pairing ``(i, j)`` samples from the stream keyed ``(i, j)``.
+    pairing ``(i, j)`` samples from the stream keyed ``(i, j)``. ``progress(n)`` is told
+    of every batch of ``n`` sampled games played.
     """
+    check_games(games)
     built = [make_player(p) if isinstance(p, str) else p for p in players]
     specs = [p if isinstance(p, str) else p.spec for p in players]
     rows = []
     for i, x_player in enumerate(built):
         for j, o_player in enumerate(built):
             rng = None if games is None else seeded_rng(seed, i, j)
-            rows.append({"x": specs[i], "o": specs[j], **pair_result(x_player, o_player, games, rng)})
+            rows.append({"x": specs[i], "o": specs[j], **pair_result(x_player, o_player, games, rng, progress)})
     return {
         "players": specs,
         "exact": games is None,

@@ -1,0 +1,137 @@
+"""Checks the commands make before any work: numbers in range, output locations writable.
+
+Bad input is refused with one line (``EvoplayError`` or a click usage error, exit 2),
+before a command trains, plays or reads anything big; a write that still fails (a disk
+filling up meanwhile) is reported the same way by ``writing``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import math
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+import click
+
+from evoplay.errors import EvoplayError
+
+#: Free bytes an output location needs at least (a curve or a player file is well below).
+MIN_FREE_BYTES = 4 << 20
+
+
+def shorten(text, limit: int = 40) -> str:
+    """``text`` quoted, cut to ``limit`` characters with its length said when longer."""
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+class BoundedInt(click.ParamType):
+    """An integer in ``lo..hi``; the message quotes at most a short prefix of the input."""
+
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int | None = None):
+        self.lo, self.hi = lo, hi
+
+    def _range(self) -> str:
+        hi = self.hi
+        if hi is None:
+            return f">= {self.lo}"
+        return f"{self.lo}..{hi:,}" if hi >= 10**6 else f"{self.lo}..{hi}"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            digits = text[1:] if text[:1] in "+-" else text
+            if not (digits.isascii() and digits.isdigit()):
+                self.fail(f"{shorten(value)} is not an integer {self._range()}", param, ctx)
+            if len(digits.lstrip("0")) > 30:
+                self.fail(f"{shorten(value)} is not in {self._range()}", param, ctx)
+            number = int(text)
+        if number < self.lo or (self.hi is not None and number > self.hi):
+            self.fail(f"{shorten(value)} is not in {self._range()}", param, ctx)
+        return number
+
+
+class FiniteFloat(click.ParamType):
+    """A finite number in ``[lo, hi]`` (NaN and infinities are refused)."""
+
+    name = "number"
+
+    def __init__(self, lo: float, hi: float):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        try:
+            number = float(value)
+        except (TypeError, ValueError, OverflowError):
+            self.fail(f"{shorten(value)} is not a number", param, ctx)
+        if not math.isfinite(number) or not self.lo <= number <= self.hi:
+            self.fail(f"{shorten(value)} is not a finite number in [{self.lo:g}, {self.hi:g}]", param, ctx)
+        return number
+
+
+def _existing_ancestor(path: Path) -> Path:
+    p = path.parent
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    return p
+
+
+def check_output(path, what: str = "--out", suffixes=None, need_bytes: int = MIN_FREE_BYTES) -> Path:
+    """The output ``path``, refused now (one line) if the command could not write it later.
+
+    Refused: an extension outside ``suffixes``; a directory, a device such as /dev/null or
+    anything else that is not a regular file; a parent that is not a directory or cannot
+    be written to (a probe file is created and removed); less than ``need_bytes`` free.
+    """
+    path = Path(path)
+    where = f"{what} {path}"
+    if suffixes is not None and path.suffix.lower() not in suffixes:
+        raise EvoplayError(f"{where}: the file name must end in {', '.join(suffixes)}")
+    if os.path.lexists(path):
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as e:
+            raise EvoplayError(f"{where}: {e.strerror}") from None
+        if stat.S_ISDIR(mode):
+            raise EvoplayError(f"{where} is a directory; name a file")
+        if not stat.S_ISREG(mode):
+            raise EvoplayError(f"{where} is not a regular file (a device or a pipe); name a file")
+    base = _existing_ancestor(path)
+    if not base.is_dir():
+        raise EvoplayError(f"{where}: {base} is not a directory")
+    try:
+        fd, probe = tempfile.mkstemp(dir=base, prefix=".evoplay-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise EvoplayError(f"{where}: cannot write in {base}: {e.strerror}") from None
+    try:
+        vfs = os.statvfs(base)
+    except OSError:
+        return path
+    free = vfs.f_bavail * vfs.f_frsize
+    if free < need_bytes:
+        raise EvoplayError(f"{where}: only {free} bytes free on its disk, {need_bytes} needed")
+    return path
+
+
+@contextlib.contextmanager
+def writing(path):
+    """Turn a failed write of ``path`` (disk full, permissions) into a one-line error."""
+    try:
+        yield
+    except OSError as e:
+        reason = e.strerror or str(e)
+        if e.errno == errno.ENOSPC:
+            reason = "no space left on the disk"
+        raise EvoplayError(f"cannot write {path}: {reason}") from None
