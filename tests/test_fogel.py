@@ -9,6 +9,7 @@ import pytest
 
 from evoplay.tictactoe import board as B
 from evoplay.framework import config
+from evoplay.framework.runner import TrialRun
 from evoplay.recipes.fogel import recipe as evolve
 from evoplay.recipes.fogel.nets import (
     INPUTS,
@@ -123,10 +124,14 @@ def test_deleting_a_unit_keeps_the_others():
 
 def test_evolution_keeps_networks_well_formed():
     cfg = config.override(config.load("configs/quick.toml"), generations=15)
-    evo = evolve.FogelEvolution.start(cfg, trial=0)
+    recipe = evolve.FogelRecipe(cfg)
+    events = []
+    recipe.hooks.append(events.append)
+    trial = TrialRun(recipe, 0)
     for _ in range(15):
-        ev = evo.step()
-        assert len(ev.pool) == 20 and len(evo.state.parents) == 10
+        trial.step()
+        ev = events[-1]
+        assert len(ev.pool) == 20 and len(trial.trial.state.parents) == 10
         for net in ev.pool:
             assert_well_formed(net)
 
@@ -188,12 +193,10 @@ def test_sparse_outputs_agree_with_the_dense_forward_pass():
 
 def test_evaluation_chunks_change_nothing():
     cfg = config.override(config.load("configs/quick.toml"), generations=25)
-    one = evolve.FogelEvolution.start(cfg, trial=1)
-    three = evolve.FogelEvolution.start(cfg, trial=1, chunks=3)
-    one.run(25)
-    three.run(25)
-    assert list(one.state.logbook) == list(three.state.logbook)
-    assert [n.ident for n in one.state.parents] == [n.ident for n in three.state.parents]
+    one = TrialRun(evolve.FogelRecipe(cfg), 1).run(25)
+    three = TrialRun(evolve.FogelRecipe(cfg), 1, chunks=3).run(25)
+    assert list(one.logbook) == list(three.logbook)
+    assert [n.ident for n in one.trial.state.parents] == [n.ident for n in three.trial.state.parents]
 
 
 def test_opponent_mix_splits_games_by_weight():

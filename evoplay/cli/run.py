@@ -14,29 +14,32 @@ from evoplay.errors import EvoplayError
 
 @cli.command()
 @click.argument("config_file", metavar="CONFIG", type=click.Path(dir_okay=False))
-@click.option("--trials", type=click.IntRange(min=1), help="Override the number of trials.")
-@click.option("--generations", type=click.IntRange(min=1), help="Override the number of generations.")
-@click.option("--seed", type=click.IntRange(min=0), help="Override the run seed.")
-@click.option("--out", type=click.Path(file_okay=False), help="Run directory (default results/NAME).")
+@click.option("--trials", type=click.IntRange(1, 10_000), help="Override the number of trials.")
+@click.option("--generations", type=click.IntRange(1, 1_000_000), help="Override the number of generations.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Override the run seed.")
+@click.option("--out", type=click.Path(), help="Run directory (default results/NAME).")
 @click.option("--address", envvar="RAY_ADDRESS", help="Join this Ray cluster (default: embedded local Ray).")
-@click.option("--workers", type=click.IntRange(min=1), help="CPUs of local Ray to use (default: all).")
+@click.option("--workers", type=click.IntRange(1, 4096), help="CPUs of local Ray to use (default: all).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run from its checkpoints.")
+@click.option("--overwrite", is_flag=True, help="Replace an earlier run in the run directory.")
 @click.option("--log-detail", is_flag=True, help="Write the detailed per-network generation log.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-def evolve(config_file, trials, generations, seed, out, address, workers, resume, log_detail, quiet):
-    """Run Fogel's evolutionary programming experiment described by CONFIG (TOML)."""
+@click.option("-v", "--verbose", count=True, help="Log what the run does (-vv: debug).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings and errors only.")
+def evolve(config_file, trials, generations, seed, out, address, workers, resume, overwrite, log_detail, verbose, quiet):
+    """Evolve the recipe CONFIG names (TOML; Fogel's 1993 experiment by default) on Ray."""
     from tqdm import tqdm
 
-    from evoplay.framework import config
-    from evoplay.framework import runner
+    from evoplay.framework import config, runner
 
+    if resume and overwrite:
+        raise click.UsageError("--resume and --overwrite exclude each other")
+    setup_logging(verbose, quiet)
     cfg = config.override(config.load(config_file), trials=trials, generations=generations, seed=seed)
     out = Path(out or Path("results") / cfg[""]["name"])
     try:
-        with tqdm(total=0, unit="gen", desc=cfg[""]["name"], disable=quiet, leave=False) as bar:
-            summary = runner.evolve(
-                cfg, out, address=address, workers=workers, resume=resume, log_detail=log_detail, progress=bar
-            )
+        with tqdm(total=0, unit="gen", desc=cfg[""]["name"], disable=quiet or verbose > 0, leave=False) as bar:
+            summary = runner.evolve(cfg, out, address=address, workers=workers, resume=resume, overwrite=overwrite,
+                                    log_detail=log_detail, progress=bar)
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo(f"evoplay: interrupted; the checkpoints in {out} continue with --resume", err=True)
         _leave(130)
@@ -45,6 +48,15 @@ def evolve(config_file, trials, generations, seed, out, address, workers, resume
     click.echo(f"mean max payoff: first generation {m['first']:g}, last {m['last']:g}, last 10 {m['last10']:.2f}")
     click.echo(f"curve: {out / 'curve.png'}  champion: {out / 'champion.json'} (trial {summary['best_trial']})")
     _leave(0)
+
+
+def setup_logging(verbose: int, quiet: bool):
+    """Python logging on stderr: warnings by default, -v info, -vv debug, -q errors only."""
+    import logging
+
+    level = logging.ERROR if quiet else (logging.WARNING, logging.INFO, logging.DEBUG)[min(verbose, 2)]
+    logging.basicConfig(level=level, format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("evoplay").setLevel(level)
 
 
 def _leave(code: int):

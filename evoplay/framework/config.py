@@ -1,18 +1,32 @@
 """Typed experiment configs read from TOML; unknown keys, wrong types and bad ranges are errors.
 
-The schema is a table of sections -> keys -> (type, default, check). A loaded config is a
-plain nested dict with every key present, so it can be written beside the results and
-shipped to Ray workers as data.
+A config names its recipe (``recipe = "fogel"``, the default, or user code:
+``package.module:Name`` or ``path/to/file.py:Name``); the recipe's ``schema`` gives its
+own sections, the framework adds the run's keys (name, seed, trials, generations) and
+the ``[run]`` section. The schema is a table of sections -> keys -> (type, default,
+check). A loaded config is a plain nested dict with every key present, so it can be
+written beside the results and shipped to Ray workers as data.
 """
 
 from __future__ import annotations
 
 import copy
 import math
+import re
+import sys
 import tomllib
 from pathlib import Path
 
+import tomli_w
+
+from evoplay import usercode
 from evoplay.errors import ConfigError, EvoplayError
+
+#: Built-in recipe names -> code references; the recipes package registers itself here.
+BUILTIN_RECIPES: dict[str, str] = {}
+DEFAULT_RECIPE = "fogel"
+#: Configs larger than this are refused before parsing (a config is a few hundred bytes).
+MAX_CONFIG_BYTES = 1 << 20
 
 
 def _range(lo=None, hi=None):
@@ -23,148 +37,181 @@ def _range(lo=None, hi=None):
     return check, text
 
 
-def _opponent(v):
-    """A player spec string, or a list of {player, weight} tables (a weighted mix)."""
-    from evoplay.tictactoe.players import make_player
-
-    if isinstance(v, str):
-        make_player(v)
-        return True
-    if isinstance(v, list) and v:
-        for item in v:
-            if not isinstance(item, dict) or set(item) != {"player", "weight"}:
-                return False
-            if not isinstance(item["player"], str) or not isinstance(item["weight"], (int, float)):
-                return False
-            if not item["weight"] > 0:
-                return False
-            make_player(item["player"])
-        return True
-    return False
+#: A check of a value (``check(value) -> bool``, or the normalised value) and its wording.
 
 
-SCHEMA = {
+def _name(v):
+    return bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}", v))
+
+
+RUN_SCHEMA = {
     "": {
-        "name": (str, "fogel1993", None),
-        "seed": (int, 1993, _range(0)),
+        "name": (str, None, (_name, "a name of 1-100 letters, digits, '.', '_' or '-' (not a path)")),
+        "seed": (int, 1993, _range(0, 2**63 - 1)),
         "trials": (int, 20, _range(1, 10_000)),
         "generations": (int, 800, _range(1, 1_000_000)),
-    },
-    "population": {
-        "parents": (int, 50, _range(2, 1_000_000)),
-        "hidden_min": (int, 1, _range(1, 64)),
-        "hidden_max": (int, 10, _range(1, 64)),
-        "init_scale": (float, 0.5, _range(0.0)),
-    },
-    "mutation": {
-        "sigma": (float, 0.05, _range(0.0)),
-        "p_arch": (float, 0.5, _range(0.0, 1.0)),
-    },
-    "evaluation": {
-        "games": (int, 32, _range(1, 1_000_000)),
-        "opponent": (object, "logic", (_opponent, "a player spec or a list of {player, weight} tables with weight > 0")),
-        "payoff_win": (float, 1.0, None),
-        "payoff_draw": (float, 0.0, None),
-        "payoff_loss": (float, -10.0, None),
-    },
-    "selection": {
-        "rivals": (int, 10, _range(1)),
+        "recipe": (str, DEFAULT_RECIPE, None),
     },
     "run": {
-        "checkpoint_every": (int, 100, _range(1)),
+        "checkpoint_every": (int, 100, _range(1, 1_000_000)),
         "eval_chunks": (int, 0, _range(0, 10_000)),
     },
 }
 
+#: Relative file paths in a config resolve against the config file's folder; checks that
+#: read files see it here while a config is being resolved.
+_BASE: list[Path] = []
 
-def defaults() -> dict:
-    """The Fogel 1993 config with every default filled in."""
-    return {sec: {k: copy.deepcopy(d) for k, (_, d, _) in keys.items()} for sec, keys in SCHEMA.items()}
+
+def base_dir() -> Path:
+    """The folder relative paths of the config being resolved are read from."""
+    return _BASE[-1] if _BASE else Path.cwd()
+
+
+def recipe_class(ref: str):
+    """The recipe class a config's ``recipe`` value names (built-in name or code reference)."""
+    from .recipe import Recipe
+
+    target = BUILTIN_RECIPES.get(ref, ref)
+    if target == ref and not usercode.is_ref(ref):
+        known = ", ".join(sorted(BUILTIN_RECIPES))
+        raise ConfigError(f"config key 'recipe': unknown recipe {ref!r} (built-in: {known}; or package.module:Name, path/to/file.py:Name)")
+    try:
+        cls = usercode.load(target, "recipe")
+    except EvoplayError as e:
+        raise ConfigError(f"config key 'recipe': {e}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Recipe)):
+        raise ConfigError(f"config key 'recipe': {ref} is not a subclass of evoplay.Recipe")
+    return cls
+
+
+def schema_of(cls) -> dict:
+    """The full schema of a recipe's configs: the run's keys, then the recipe's sections."""
+    clash = set(cls.schema) & set(RUN_SCHEMA)
+    if clash:
+        raise ConfigError(f"recipe {cls.__name__} redefines reserved config section(s) {sorted(clash)}")
+    return {**RUN_SCHEMA, **cls.schema}
+
+
+def defaults(recipe: str = DEFAULT_RECIPE) -> dict:
+    """A recipe's config with every default filled in (Fogel 1993 by default)."""
+    return resolve({"recipe": recipe})
 
 
 def _key(section, key):
     return f"{section}.{key}" if section else key
 
 
-def _check_value(section, key, value):
-    kind, _, rule = SCHEMA[section][key]
+def _check_value(schema, section, key, value):
+    kind, _, rule = schema[section][key]
     name = _key(section, key)
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        if abs(value) > 2**63:
+            raise ConfigError(f"config key '{name}' must be a finite number of sensible size, got a {len(str(value))}-digit integer")
         value = float(value)
     if kind is not object and (not isinstance(value, kind) or isinstance(value, bool)):
-        raise ConfigError(f"config key '{name}' must be {kind.__name__}, got {type(value).__name__} {value!r}")
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        raise ConfigError(f"config key '{name}' must be {kind.__name__}, got {type(value).__name__} {shown}")
     if kind is float and not math.isfinite(value):
         raise ConfigError(f"config key '{name}' must be a finite number, got {value!r}")
+    if kind is int and abs(value) > 2**63:
+        raise ConfigError(f"config key '{name}' is out of range (a {len(str(abs(value)))}-digit integer)")
     if rule is not None:
         check, text = rule
         try:
             ok = check(value)
         except EvoplayError as e:
             raise ConfigError(f"config key '{name}': {e}") from None
+        if ok is not True and ok is not False:  # the check normalised the value (say, a path)
+            value, ok = ok, True
         if not ok:
-            raise ConfigError(f"config key '{name}' must be {text}, got {value!r}")
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise ConfigError(f"config key '{name}' must be {text}, got {shown}")
     return value
 
 
-def resolve(raw: dict) -> dict:
-    """Validate a raw config dict (as read from TOML) and fill in defaults."""
-    cfg = defaults()
-    for key, value in raw.items():
-        if isinstance(value, dict) and key in SCHEMA and key != "":
-            for sub, v in value.items():
-                if sub not in SCHEMA[key]:
-                    raise ConfigError(f"unknown config key '{key}.{sub}' (allowed: {', '.join(SCHEMA[key])})")
-                cfg[key][sub] = _check_value(key, sub, v)
-        elif key in SCHEMA[""]:
-            cfg[""][key] = _check_value("", key, value)
-        else:
-            allowed = ", ".join([*SCHEMA[""], *(s for s in SCHEMA if s)])
-            raise ConfigError(f"unknown config key '{key}' (allowed: {allowed})")
-    pop = cfg["population"]
-    if pop["hidden_min"] > pop["hidden_max"]:
-        raise ConfigError("config key 'population.hidden_min' must not exceed 'population.hidden_max'")
-    if cfg["selection"]["rivals"] >= 2 * pop["parents"]:
-        raise ConfigError("config key 'selection.rivals' must be below the pool size (2 x population.parents)")
+def resolve(raw: dict, base=None) -> dict:
+    """Validate a raw config dict (as read from TOML) and fill in defaults.
+
+    ``base`` is the folder relative paths in the config are read from (default: cwd).
+    """
+    if not isinstance(raw, dict):
+        raise ConfigError("a config must be a table of keys")
+    ref = raw.get("recipe", DEFAULT_RECIPE)
+    if not isinstance(ref, str) or not ref.strip():
+        raise ConfigError(f"config key 'recipe' must be a recipe name or a code reference, got {ref!r}")
+    _BASE.append(Path(base) if base is not None else Path.cwd())
+    try:
+        ref = ref if ref in BUILTIN_RECIPES else usercode.absolute_ref(ref, base_dir())
+        cls = recipe_class(ref)
+        schema = schema_of(cls)
+        cfg = {sec: {k: copy.deepcopy(d) for k, (_, d, _) in keys.items()} for sec, keys in schema.items()}
+        for key, value in raw.items():
+            if isinstance(value, dict) and key in schema and key != "":
+                for sub, v in value.items():
+                    if sub not in schema[key]:
+                        raise ConfigError(f"unknown config key '{key}.{sub}' (allowed: {', '.join(schema[key])})")
+                    cfg[key][sub] = _check_value(schema, key, sub, v)
+            elif key in schema[""]:
+                cfg[""][key] = _check_value(schema, "", key, value)
+            else:
+                allowed = ", ".join([*schema[""], *(s for s in schema if s)])
+                raise ConfigError(f"unknown config key '{key}' (allowed: {allowed})")
+        cfg[""]["recipe"] = ref
+        if cfg[""]["name"] is None:
+            cfg[""]["name"] = getattr(cls, "default_name", "") or cls.name or cls.__name__.lower()
+        cls.check(cfg)
+    finally:
+        _BASE.pop()
     return cfg
 
 
 def load(path) -> dict:
-    """Read and validate a TOML config file."""
+    """Read and validate a TOML config file; relative paths in it are read from its folder."""
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"config file not found: {path}")
     try:
-        raw = tomllib.loads(path.read_text())
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config file {path} is larger than {MAX_CONFIG_BYTES} bytes")
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"config file {path} cannot be read as UTF-8 text: {e}") from None
+    limit = sys.getrecursionlimit()
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"config file {path} is not valid TOML: {e}") from None
-    return resolve(raw)
+    except (RecursionError, ValueError) as e:  # deeply nested tables, absurd numbers
+        raise ConfigError(f"config file {path} is not a usable TOML config: {type(e).__name__}") from None
+    finally:
+        sys.setrecursionlimit(limit)
+    return resolve(raw, base=path.parent)
 
 
 def override(cfg: dict, **values) -> dict:
     """A copy of ``cfg`` with top-level keys replaced (None values are ignored), re-validated."""
     out = copy.deepcopy(cfg)
+    schema = schema_of(recipe_class(cfg[""]["recipe"]))
     for key, value in values.items():
         if value is not None:
-            out[""][key] = _check_value("", key, value)
+            out[""][key] = _check_value(schema, "", key, value)
     return out
 
 
 def to_toml(cfg: dict) -> str:
     """The resolved config as TOML text (written beside the results)."""
-
-    def fmt(v):
-        if isinstance(v, str):
-            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, float):
-            return repr(v)
-        if isinstance(v, list):
-            return "[" + ", ".join("{ " + ", ".join(f"{k} = {fmt(x)}" for k, x in item.items()) + " }" for item in v) + "]"
-        return str(v)
-
-    lines = [f"{k} = {fmt(v)}" for k, v in cfg[""].items()]
+    doc = dict(cfg[""])
     for sec, keys in cfg.items():
         if sec:
-            lines += ["", f"[{sec}]"] + [f"{k} = {fmt(v)}" for k, v in keys.items()]
-    return "\n".join(lines) + "\n"
+            doc[sec] = keys
+    return tomli_w.dumps(doc)
+
+
+def differences(a: dict, b: dict) -> list[str]:
+    """Dotted names of the keys whose values differ between two resolved configs."""
+    keys = []
+    for sec in sorted(set(a) | set(b)):
+        sa, sb = a.get(sec, {}), b.get(sec, {})
+        keys += [_key(sec, k) for k in sorted(set(sa) | set(sb)) if sa.get(k) != sb.get(k)]
+    return keys

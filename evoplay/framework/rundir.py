@@ -1,80 +1,116 @@
-"""The run directory: resolved config, logbooks, champions, summary, curve, checkpoints.
+"""The run directory: marker, lock, resolved config, logbooks, champions, summary, checkpoints.
 
-Every file is written atomically. Checkpoints are JSON (floats round-trip exactly), one
-per trial, replaced as the trial advances; a resumed run reads them back.
+A run directory is recognised by its marker file (``.evoplay-run``); a fresh run refuses
+a non-empty folder that is not one, and an existing run unless asked to overwrite or
+resume. One run at a time writes a directory: an advisory lock (``flock``) that the
+kernel drops when its holder dies, so a killed run never leaves it stuck. Every file is
+written atomically. Checkpoints are JSON (floats round-trip exactly), one per trial,
+carrying the config's digest, the trial number and a digest of their own content.
 """
 
 from __future__ import annotations
 
 import csv
+import fcntl
+import hashlib
 import io
 import json
+import os
+import shutil
 from pathlib import Path
 
 import numpy as np
-from deap import tools
 
 from evoplay.atomic import write_text
 from evoplay.errors import EvoplayError
-from evoplay.recipes.fogel.recipe import TrialState, new_logbook
-from evoplay.recipes.fogel.nets import FogelNet, Population
 
-LOG_FIELDS = ["gen", "max", "mean", "min", "mean_h", "h_hist"]
-
-
-def net_to_dict(net: FogelNet) -> dict:
-    return {
-        "h": net.h,
-        "id": net.ident,
-        "parent": net.parent,
-        "fitness": list(net.fitness.values),
-        "w1": net.w1.tolist(),
-        "w2": net.w2.tolist(),
-    }
+MARKER = ".evoplay-run"
+CHECKPOINT_FORMAT = "evoplay-checkpoint"
+#: What a run writes (and --overwrite removes); anything else in the folder is left alone.
+RUN_ENTRIES = ("config.toml", "summary.json", "environment.json", "champion.json", "curve.png", "curve.svg",
+               "analysis.json", "analysis.md", "trials", "checkpoints")
+#: Checkpoints larger than this are refused before parsing.
+MAX_CHECKPOINT_BYTES = 1 << 30
 
 
-def net_from_dict(d: dict) -> FogelNet:
-    net = FogelNet(d["h"], np.array(d["w1"], dtype=np.float64), np.array(d["w2"], dtype=np.float64), d["id"], d["parent"])
-    if d["fitness"]:
-        net.fitness.values = tuple(d["fitness"])
-    return net
+def digest(obj) -> str:
+    """sha256 of an object's canonical JSON."""
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def state_to_dict(st: TrialState) -> dict:
-    return {
-        "trial": st.trial,
-        "generation": st.generation,
-        "next_id": st.next_id,
-        "parents": [net_to_dict(n) for n in st.parents],
-        "logbook": [dict(r) for r in st.logbook],
-        "hof": [net_to_dict(n) for n in st.hof],
-        "champion": net_to_dict(st.champion) if st.champion is not None else None,
-    }
+def _cell(v):
+    return " ".join(map(str, v)) if isinstance(v, list) else v
 
 
-def state_from_dict(d: dict) -> TrialState:
-    lb = new_logbook()
-    for rec in d["logbook"]:
-        lb.record(**rec)
-    hof = tools.HallOfFame(1)
-    for n in d["hof"]:
-        hof.insert(net_from_dict(n))
-    champ = net_from_dict(d["champion"]) if d["champion"] else None
-    parents = Population([net_from_dict(n) for n in d["parents"]])
-    return TrialState(d["trial"], d["generation"], parents, d["next_id"], lb, hof, champ)
+def _parse_cell(text: str):
+    if " " in text or text == "":
+        return [float(x) if "." in x or "e" in x else int(x) for x in text.split()]
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
 
 
 class RunDir:
-    """Paths and atomic writers of one run directory."""
+    """Paths, checks and atomic writers of one run directory."""
 
     def __init__(self, root):
         self.root = Path(root)
+        self._lock = None
 
     config = property(lambda self: self.root / "config.toml")
     summary = property(lambda self: self.root / "summary.json")
     environment = property(lambda self: self.root / "environment.json")
     checkpoints = property(lambda self: self.root / "checkpoints")
+    marker = property(lambda self: self.root / MARKER)
 
+    # -- recognising, claiming, clearing
+    def is_run(self) -> bool:
+        return self.marker.is_file()
+
+    def check_fresh(self, overwrite: bool):
+        """Refuse (one line) a location a fresh run must not write into."""
+        if self.root.exists() and not self.root.is_dir():
+            raise EvoplayError(f"--out {self.root} exists and is not a directory")
+        if not self.root.is_dir() or not any(self.root.iterdir()):
+            return self._check_writable()
+        if not self.is_run():
+            raise EvoplayError(f"{self.root} is not empty and is not an evoplay run directory: choose another --out")
+        if not overwrite:
+            raise EvoplayError(f"{self.root} holds an evoplay run already: --resume continues it, --overwrite replaces it")
+        self._check_writable()
+
+    def _check_writable(self):
+        parent = self.root if self.root.is_dir() else next((p for p in self.root.parents if p.is_dir()), Path("."))
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise EvoplayError(f"cannot write to {parent}: permission denied (choose another --out)")
+
+    def claim(self):
+        """Create the directory, mark it as a run and take its lock (held until the process ends)."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.root / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
+        except OSError as e:
+            raise EvoplayError(f"cannot write to {self.root}: {e.strerror or e}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise EvoplayError(f"{self.root} is being written by another evoplay run (wait for it, or choose another --out)") from None
+        self._lock = fd
+        if not self.is_run():
+            write_text(self.marker, json.dumps({"format": "evoplay-run", "version": 1}) + "\n")
+
+    def clear(self):
+        """Remove what a previous run wrote here (``--overwrite``); other files stay."""
+        for name in RUN_ENTRIES:
+            p = self.root / name
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p)
+            elif p.exists() or p.is_symlink():
+                p.unlink()
+
+    # -- per-trial files
     def trial_dir(self, trial: int) -> Path:
         return self.root / "trials" / f"trial_{trial:02d}"
 
@@ -99,42 +135,130 @@ class RunDir:
                 p.unlink()
             parts[0].parent.rmdir()
 
+    # -- checkpoints
     def checkpoint(self, trial: int) -> Path:
         return self.checkpoints / f"trial_{trial:02d}.json"
 
-    def write_checkpoint(self, state: dict):
-        write_text(self.checkpoint(state["trial"]), json.dumps(state, separators=(",", ":")))
+    def write_checkpoint(self, data: dict, config_digest: str):
+        body = {"format": CHECKPOINT_FORMAT, "version": 1, "config_sha256": config_digest, **data}
+        body["sha256"] = digest(body)
+        write_text(self.checkpoint(data["trial"]), json.dumps(body, separators=(",", ":"), allow_nan=False))
 
-    def read_checkpoint(self, trial: int) -> dict | None:
+    def read_checkpoint(self, trial: int, config_digest: str) -> dict | None:
+        """A trial's checkpoint (trial, generation, logbook, state), checked; None if there is none."""
         path = self.checkpoint(trial)
         if not path.exists():
             return None
         try:
-            return json.loads(path.read_text())
-        except json.JSONDecodeError as e:
-            raise EvoplayError(f"checkpoint {path} is corrupt: {e}") from None
+            if path.stat().st_size > MAX_CHECKPOINT_BYTES:
+                raise EvoplayError(f"checkpoint {path} is larger than {MAX_CHECKPOINT_BYTES} bytes")
+            body = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+            raise EvoplayError(f"checkpoint {path} is damaged: {type(e).__name__}: {str(e).splitlines()[0][:200]}") from None
+        if not isinstance(body, dict) or body.get("format") != CHECKPOINT_FORMAT or body.get("version") != 1:
+            raise EvoplayError(f"checkpoint {path} is not an evoplay checkpoint (missing or wrong 'format')")
+        claimed = body.pop("sha256", None)
+        if claimed != digest(body):
+            raise EvoplayError(f"checkpoint {path} is damaged: its sha256 does not match its content")
+        if body.get("config_sha256") != config_digest:
+            raise EvoplayError(f"checkpoint {path} belongs to another config than {self.config}")
+        if body.get("trial") != trial:
+            raise EvoplayError(f"checkpoint {path} holds trial {body.get('trial')!r}, not trial {trial}")
+        gen, logbook = body.get("generation"), body.get("logbook")
+        if not isinstance(gen, int) or isinstance(gen, bool) or gen < 1 or not isinstance(logbook, list) or len(logbook) != gen:
+            raise EvoplayError(f"checkpoint {path} is damaged: generation and logbook disagree")
+        if not isinstance(body.get("state"), dict):
+            raise EvoplayError(f"checkpoint {path} is damaged: no recipe state")
+        return {k: body[k] for k in ("trial", "generation", "logbook", "state")}
 
+    # -- logbooks
     def write_logbook(self, trial: int, rows: list[dict]):
+        """The trial's logbook as CSV: one row per generation, list cells space-separated."""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(LOG_FIELDS)
+        fields = list(rows[0]) if rows else ["gen"]
+        w.writerow(fields)
         for r in rows:
-            w.writerow([r["gen"], r["max"], r["mean"], r["min"], r["mean_h"], " ".join(map(str, r["h_hist"]))])
+            w.writerow([_cell(r[k]) for k in fields])
         write_text(self.logbook(trial), buf.getvalue())
 
     def read_logbook(self, trial: int) -> dict:
-        """Columns of a trial's logbook as arrays (``h_hist`` as a 2-D array)."""
+        """Columns of a trial's logbook as arrays (list-valued columns as 2-D arrays)."""
         path = self.logbook(trial)
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-        out = {k: np.array([float(r[k]) for r in rows]) for k in ("gen", "max", "mean", "min", "mean_h")}
-        out["h_hist"] = np.array([[int(x) for x in r["h_hist"].split()] for r in rows])
-        return out
+        try:
+            with open(path, newline="") as f:
+                rows = list(csv.DictReader(f))
+            if not rows or "max" not in rows[0] or "gen" not in rows[0]:
+                raise ValueError("no rows, or no 'gen' and 'max' columns")
+            out = {}
+            for k in rows[0]:
+                values = [_parse_cell(r[k]) for r in rows]
+                out[k] = np.array(values, dtype=np.float64 if not isinstance(values[0], list) else None)
+            return out
+        except (OSError, UnicodeDecodeError, csv.Error, ValueError, TypeError) as e:
+            raise EvoplayError(f"logbook {path} is damaged or unreadable: {str(e).splitlines()[0][:200]}") from None
 
+    def trials_present(self) -> list[int]:
+        """Trial numbers that have a logbook (finished or not)."""
+        return sorted(int(p.parent.name.split("_")[1]) for p in (self.root / "trials").glob("trial_*/logbook.csv")
+                      if p.parent.name.split("_")[1].isdigit())
+
+    # -- whole-run files
     def write_json(self, path: Path, obj):
-        write_text(path, json.dumps(obj, indent=1, sort_keys=False) + "\n")
+        write_text(path, json.dumps(obj, indent=1, sort_keys=False, allow_nan=False) + "\n")
 
     def read_summary(self) -> dict:
         if not self.summary.is_file():
             raise EvoplayError(f"{self.root} is not a finished run directory (no summary.json)")
-        return json.loads(self.summary.read_text())
+        try:
+            summary = json.loads(self.summary.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise EvoplayError(f"{self.summary} is damaged: {type(e).__name__}: {str(e)[:200]}") from None
+        if not isinstance(summary, dict) or not all(k in summary for k in ("name", "seed", "trials", "best_trial")):
+            raise EvoplayError(f"{self.summary} is damaged: not an evoplay run summary")
+        return summary
+
+
+class Run:
+    """A run directory opened for reading (``evoplay.load_run``): config, summary, logbooks, champions.
+
+    Works on finished, running and interrupted runs alike; ``summary`` is None until the
+    run has finished.
+    """
+
+    def __init__(self, root):
+        from evoplay.framework.config import load
+
+        self.dir = RunDir(root)
+        if not self.dir.is_run() and not self.dir.config.is_file():
+            raise EvoplayError(f"{root} is not an evoplay run directory")
+        self.root = self.dir.root
+        self.config = load(self.dir.config)
+        self.summary = self.dir.read_summary() if self.dir.summary.is_file() else None
+
+    @property
+    def trials(self) -> list[int]:
+        """Trials with a logbook so far."""
+        return self.dir.trials_present()
+
+    def logbook(self, trial: int) -> dict:
+        """A trial's logbook columns as numpy arrays (``gen``, ``max``, ... as the recipe recorded)."""
+        return self.dir.read_logbook(trial)
+
+    def champion(self, trial: int | None = None) -> dict:
+        """The champion document of a trial (default: the best trial of a finished run)."""
+        if trial is None:
+            if self.summary is None:
+                raise EvoplayError(f"{self.root} has not finished: name a trial")
+            trial = self.summary["best_trial"]
+        path = self.dir.champion(trial)
+        if not path.is_file():
+            raise EvoplayError(f"{path} does not exist (trial {trial} has not finished)")
+        try:
+            return json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise EvoplayError(f"{path} is damaged: {type(e).__name__}") from None
+
+    def __repr__(self):
+        state = "finished" if self.summary else "unfinished"
+        return f"<Run {self.root} recipe={self.config[''].get('recipe')} trials={len(self.trials)} {state}>"

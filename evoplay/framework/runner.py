@@ -1,139 +1,244 @@
-"""An evolution run: trials advance in checkpointed segments that run as Ray tasks.
+"""A run of any recipe: trials advance in checkpointed segments that run as Ray tasks.
 
 The driver owns every file: each segment task returns the trial's state as plain data,
-the driver writes it as the trial's checkpoint and submits that trial's next segment
-(trials never wait for each other). A killed worker costs one segment (Ray retries it);
-a killed driver resumes from the checkpoints. Because a trial is a pure function of
-(config, trial), the result is the same whatever ran where.
+the driver writes it as the trial's checkpoint (and the logbook so far, so ``tail -f``
+and ``evoplay plot`` follow a running run) and submits that trial's next segment (trials
+never wait for each other). A killed worker costs one segment (Ray retries it); a killed
+driver resumes from the checkpoints. Because a trial is a pure function of (config,
+trial), the result is the same whatever ran where. The recipe and any user code it names
+travel to the workers as data (config, shipped sources, shipped files), never as paths
+a worker would have to find.
 """
 
 from __future__ import annotations
 
+import logging
 import resource
-import shutil
 import time
 
-from evoplay import __version__
-from evoplay.framework import distributed
+from deap import tools
+
+from evoplay import __version__, usercode
 from evoplay.atomic import write_text
-from evoplay.framework.config import load, to_toml
 from evoplay.errors import EvoplayError
-from evoplay.recipes.fogel.recipe import FogelEvolution
-from evoplay.tictactoe.playerfile import read_document
-from evoplay.tictactoe.players import provide_files
-from evoplay.framework.rundir import RunDir, state_from_dict, state_to_dict
+from evoplay.framework import distributed
+from evoplay.framework.config import differences, load, recipe_class, to_toml
+from evoplay.framework.recipe import Context, Recipe, TrialState
+from evoplay.framework.rundir import RunDir, digest
+from evoplay.framework.streams import Streams
 from evoplay.framework.summary import finish_run
 
-
-def player_files(cfg: dict) -> dict:
-    """Checked documents of the player files the config names as opponents, by path."""
-    opponent = cfg["evaluation"]["opponent"]
-    specs = [opponent] if isinstance(opponent, str) else [o["player"] for o in opponent]
-    return {s: read_document(s) for s in specs if s.endswith(".json") or "/" in s}
+log = logging.getLogger("evoplay.runner")
 
 
-def run_segment(cfg: dict, trial: int, state: dict | None, until: int, chunks: int, log_detail: bool, files: dict):
-    """Advance one trial to generation ``until``; return (state, detail log text).
+class TrialRun:
+    """One trial of a recipe, driven in this process: ``step()`` runs one generation.
 
-    Runs on a Ray worker, which gets the opponents' player files from the driver
-    (``files``), so nodes need no copy of them. With ``chunks > 1`` the population's
-    evaluation is split into that many Ray tasks through ``toolbox.map``.
+    The segment tasks of a run use it; so can a user who wants a trial without Ray or a
+    run directory (``map_fn`` defaults to the builtin ``map``).
     """
-    provide_files(files)
+
+    def __init__(self, recipe: Recipe, trial: int, data: dict | None = None, map_fn=map, chunks: int = 1, detail=None):
+        self.recipe = recipe
+        self.seed = recipe.cfg[""]["seed"]
+        self.map_fn, self.chunks, self.detail = map_fn, max(1, chunks), detail
+        self.logbook = tools.Logbook()
+        if data is None:
+            state = recipe.start(Context(Streams(self.seed, trial, 0), map_fn, self.chunks))
+            self.trial = TrialState(trial, 0, state, self.logbook)
+        else:
+            try:
+                state = recipe.from_data(data["state"])
+            except EvoplayError:
+                raise
+            except (KeyError, TypeError, ValueError, IndexError) as e:
+                raise EvoplayError(f"the checkpoint of trial {trial} does not fit recipe {type(recipe).__name__}: {type(e).__name__}: {e}") from None
+            for rec in data["logbook"]:
+                self.logbook.record(**rec)
+            self.trial = TrialState(trial, data["generation"], state, self.logbook)
+
+    @property
+    def generation(self) -> int:
+        return self.trial.generation
+
+    def step(self) -> dict:
+        """Run the next generation; return its logbook record."""
+        gen = self.trial.generation + 1
+        ctx = Context(Streams(self.seed, self.trial.trial, gen), self.map_fn, self.chunks, self.detail)
+        record = self.recipe.step(self.trial.state, ctx)
+        if not isinstance(record, dict) or record.get("gen") != gen or "max" not in record:
+            raise EvoplayError(f"recipe {type(self.recipe).__name__}.step must return a dict with 'gen' = {gen} and 'max'")
+        self.logbook.record(**record)
+        self.trial.generation = gen
+        return record
+
+    def run(self, until: int):
+        """Run generations until ``until`` have been completed."""
+        while self.trial.generation < until:
+            self.step()
+        return self
+
+    def to_data(self) -> dict:
+        return {
+            "trial": self.trial.trial,
+            "generation": self.trial.generation,
+            "logbook": [dict(r) for r in self.logbook],
+            "state": self.recipe.to_data(self.trial.state),
+        }
+
+
+def make_recipe(cfg: dict) -> Recipe:
+    """The recipe object of a resolved config."""
+    return recipe_class(cfg[""]["recipe"])(cfg)
+
+
+def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: int, log_detail: bool, shipment: dict):
+    """Advance one trial to generation ``until``; return (trial data, detail log text).
+
+    Runs on a Ray worker. ``shipment`` carries the user code the config names and what
+    the recipe's ``ship()`` sent (say, player files), so nodes need no copy of either.
+    With ``chunks > 1`` the recipe's evaluation is split into Ray tasks through its map.
+    """
+    usercode.provide(shipment.get("code", {}))
+    cls = recipe_class(cfg[""]["recipe"])
+    cls.receive(shipment.get("recipe", {}))
+    recipe = cls(cfg)
     map_fn = distributed.RayMap(chunk_size=1, inline_first=True) if chunks > 1 else map
-    if state is None:
-        evo = FogelEvolution.start(cfg, trial, map_fn=map_fn, chunks=chunks)
-    else:
-        evo = FogelEvolution(cfg, state_from_dict(state), map_fn=map_fn, chunks=chunks)
-    detail = []
-    if log_detail:
-        from evoplay.recipes.fogel.detail import format_generation
-
-        evo.hooks.append(lambda ev: detail.append(format_generation(ev)))
-    evo.run(until)
-    return state_to_dict(evo.state), "".join(detail)
+    detail = [] if log_detail else None
+    run = TrialRun(recipe, trial, data, map_fn=map_fn, chunks=chunks, detail=detail).run(until)
+    return run.to_data(), "".join(detail or [])
 
 
-def plan_chunks(cfg: dict, cpus: int, trials_left: int) -> int:
+def plan_chunks(cfg: dict, cpus: int, trials_left: int, work: float | None = None) -> int:
     """Evaluation chunks per generation: split only when trials alone cannot fill the CPUs.
 
     A chunk must carry far more work than it costs to ship (a Fogel generation of 3,200
-    games takes about 2 ms), so each gets at least 20,000 games; config
-    ``run.eval_chunks`` overrides.
+    games takes about 2 ms), so each gets at least 20,000 games (``work`` is a
+    generation's games, when the recipe says); config ``run.eval_chunks`` overrides.
     """
     if cfg["run"]["eval_chunks"]:
         return cfg["run"]["eval_chunks"]
-    if trials_left >= cpus:
+    if trials_left >= cpus or not work:
         return 1
-    games = 2 * cfg["population"]["parents"] * cfg["evaluation"]["games"]
-    return int(max(1, min(cpus, games // 20_000)))
+    return int(max(1, min(cpus, work // 20_000)))
 
 
-def _prepare(rd: RunDir, cfg: dict, resume: bool) -> dict:
-    """States to start from, per trial (None: fresh); a resume must use the stored config."""
-    if resume:
-        if not rd.config.is_file():
-            raise EvoplayError(f"nothing to resume in {rd.root} (no config.toml)")
-        stored = load(rd.config)
-        if stored != cfg:
-            raise EvoplayError(f"--resume: the config differs from the one stored in {rd.config}")
-        return {t: rd.read_checkpoint(t) for t in range(cfg[""]["trials"])}
-    for stale in (rd.checkpoints, rd.root / "trials"):
-        if stale.exists():
-            shutil.rmtree(stale)
-    rd.root.mkdir(parents=True, exist_ok=True)
-    write_text(rd.config, to_toml(cfg))
-    return {t: None for t in range(cfg[""]["trials"])}
+def _prepare(rd: RunDir, cfg: dict, resume: bool, overwrite: bool) -> dict | None:
+    """Check the run directory before any work; return the states to resume from (None: fresh)."""
+    if not resume:
+        rd.check_fresh(overwrite)
+        return None
+    if not rd.config.is_file():
+        raise EvoplayError(f"nothing to resume in {rd.root} (no config.toml)")
+    if not rd.is_run():
+        raise EvoplayError(f"{rd.root} is not an evoplay run directory (no {rd.marker.name})")
+    stored = load(rd.config)
+    if cfg is not None and stored != cfg:
+        keys = ", ".join(differences(stored, cfg)) or "recipe"
+        raise EvoplayError(f"--resume: the config differs from the one stored in {rd.config} (keys: {keys})")
+    key = digest(stored)
+    return {t: rd.read_checkpoint(t, key) for t in range(stored[""]["trials"])}
 
 
-def evolve(cfg: dict, out, address=None, workers=None, resume=False, log_detail=False, progress=None) -> dict:
-    """Run (or resume) an evolution into run directory ``out``; return the summary."""
+def evolve(cfg: dict | None, out, address=None, workers=None, resume=False, overwrite=False, log_detail=False, progress=None) -> dict:
+    """Run (or resume) a recipe's evolution into run directory ``out``; return the summary.
+
+    ``cfg`` is a resolved config (``config.load``/``config.resolve``); with ``resume`` it
+    may be None (the stored one is used) and must otherwise equal the stored one. Every
+    check of the run directory happens before Ray starts.
+    """
     rd = RunDir(out)
-    states = _prepare(rd, cfg, resume=True) if resume else None
+    states = _prepare(rd, cfg, resume, overwrite)
+    if resume:
+        cfg = load(rd.config)
+    rd.claim()
+    recipe = make_recipe(cfg)
+    shipment = {"code": usercode.shipment(), "recipe": recipe.ship()}
     t0 = time.time()
     info = distributed.init_ray(address=address, workers=workers)
-    if states is None:  # a fresh run clears the directory only once Ray is up
-        states = _prepare(rd, cfg, resume=False)
     t_ray = time.time() - t0
+    if states is None:  # a fresh run clears the directory only once Ray is up
+        rd.clear()
+        write_text(rd.config, to_toml(cfg))
+        states = {t: None for t in range(cfg[""]["trials"])}
+    config_key = digest(cfg)
     gens = cfg[""]["generations"]
     every = cfg["run"]["checkpoint_every"]
     if progress is not None:
         progress.reset(total=len(states) * gens)
         progress.update(sum(s["generation"] for s in states.values() if s))
     todo = [t for t, s in states.items() if s is None or s["generation"] < gens]
-    chunks = plan_chunks(cfg, int(info["cpus"]), len(todo))
-    files = player_files(cfg)
+    chunks = plan_chunks(cfg, int(info["cpus"]), len(todo), recipe.generation_work())
+    log.info("run %s: recipe %s, %d trials to go on %s CPUs, %d evaluation chunk(s)", rd.root, cfg[""]["recipe"], len(todo), info["cpus"], chunks)
 
     def segment(t):
         """The job advancing trial ``t`` to its next checkpoint."""
         g = states[t]["generation"] if states[t] else 0
-        return (cfg, t, states[t], min(gens, (g // every + 1) * every), chunks, log_detail, files)
+        return (cfg, t, states[t], min(gens, (g // every + 1) * every), chunks, log_detail, shipment)
 
-    def landed(i, result):
+    def landed(i, data):
         """Checkpoint a finished segment; return the trial's next segment, if any."""
         t = todo[i]
-        state, detail = result
+        detail = data[1]
+        data = data[0]
         start = states[t]["generation"] if states[t] else 0
         if detail:
-            write_text(rd.detail_part(t, start + 1, state["generation"]), detail)
-        rd.write_checkpoint(state)
-        states[t] = state
+            write_text(rd.detail_part(t, start + 1, data["generation"]), detail)
+        rd.write_checkpoint(data, config_key)
+        rd.write_logbook(t, data["logbook"])
+        states[t] = data
+        finished = sum(s is not None and s["generation"] >= gens for s in states.values())
+        log.info("trial %d at generation %d (%d/%d trials done)", t, data["generation"], finished, len(states))
         if progress is not None:
-            progress.update(state["generation"] - start)
-            finished = sum(s is not None and s["generation"] >= gens for s in states.values())
-            progress.set_postfix_str(f"trial {t} at gen {state['generation']}, {finished}/{len(states)} trials done")
-        return segment(t) if state["generation"] < gens else None
+            progress.update(data["generation"] - start)
+            progress.set_postfix_str(f"trial {t} at gen {data['generation']}, {finished}/{len(states)} trials done")
+        return segment(t) if data["generation"] < gens else None
 
     distributed.run_chains(run_segment, [segment(t) for t in todo], landed)
     t_evolve = time.time() - t0 - t_ray
-    summary = finish_run(rd, cfg, {t: state_from_dict(s) for t, s in states.items()})
+    trials = {t: TrialRun(recipe, t, s) for t, s in states.items()}
+    summary = finish_run(rd, cfg, recipe, trials)
     env = {
         "evoplay_version": __version__,
         "seed": cfg[""]["seed"],
+        "recipe": cfg[""]["recipe"],
         "ray": info,
         "resumed": bool(resume),
         "driver_peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "seconds": {"ray_start": round(t_ray, 3), "evolve": round(t_evolve, 3), "total": round(time.time() - t0, 3)},
     }
     rd.write_json(rd.environment, env)
+    log.info("run %s finished: summary %s", rd.root, rd.summary)
     return summary
+
+
+def _config(config) -> dict:
+    """A resolved config from a path, a raw dict (as read from TOML) or a resolved config."""
+    from pathlib import Path
+
+    from evoplay.framework.config import resolve
+
+    if isinstance(config, (str, Path)):
+        return load(config)
+    if isinstance(config, dict) and "" in config and "run" in config:
+        return resolve({**{k: v for k, v in config.items() if k}, **config[""]})
+    if isinstance(config, dict):
+        return resolve(config)
+    raise EvoplayError(f"a config is a TOML path or a dict, not {type(config).__name__}")
+
+
+def run(config, out, *, address=None, workers=None, overwrite=False, log_detail=False, progress=None) -> dict:
+    """Run a recipe into the run directory ``out``; return its summary.
+
+    ``config`` is a TOML path or a dict of config keys (``{"recipe": "my.py:MyRecipe",
+    "trials": 4, ...}``). Ray starts embedded unless ``address`` (or ``RAY_ADDRESS``)
+    names a cluster; ``workers`` caps embedded Ray's CPUs. An existing run in ``out`` is
+    refused unless ``overwrite``; a folder that is not a run directory is never touched.
+    """
+    return evolve(_config(config), out, address=address, workers=workers, overwrite=overwrite,
+                  log_detail=log_detail, progress=progress)
+
+
+def resume(out, *, address=None, workers=None, log_detail=False, progress=None) -> dict:
+    """Finish an interrupted run from its checkpoints: the result is that of an uninterrupted run."""
+    return evolve(None, out, address=address, workers=workers, resume=True, log_detail=log_detail, progress=progress)

@@ -1,4 +1,4 @@
-"""The end of a run: logbooks, champions, the summary and the curve, from the trial states.
+"""The end of a run: logbooks, champions, the summary and the curve, from the trials.
 
 The summary holds results only (no timings, hosts or versions: those go to
 environment.json), so the same seed gives a byte-identical summary.
@@ -6,95 +6,40 @@ environment.json), so the same seed gives a byte-identical summary.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
-from evoplay.tictactoe import exact
 from evoplay.atomic import write_text
-from evoplay.recipes.fogel.recipe import opponent_games
-from evoplay.recipes.fogel.nets import file_parts, net_player
-from evoplay.tictactoe.playerfile import save_player
 from evoplay.framework.rundir import RunDir
-
-# Two-sided 95% Student t quantiles for 1..30 degrees of freedom.
-_T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+from evoplay.framework.stats import mean_band
 
 
-def t975(df: int) -> float:
-    """The 97.5% quantile of Student's t (Cornish-Fisher expansion beyond 30 df)."""
-    if df < 1:
-        return float("nan")
-    if df <= 30:
-        return _T975[df - 1]
-    z = 1.959964
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict) -> dict:
+    """Write per-trial logbooks and champions, the summary and the curve; return the summary.
 
-
-def mean_band(curves: np.ndarray):
-    """Mean over rows and the half-width of its 95% confidence interval."""
-    n = curves.shape[0]
-    mean = curves.mean(0)
-    if n < 2:
-        return mean, np.zeros_like(mean)
-    return mean, t975(n - 1) * curves.std(0, ddof=1) / np.sqrt(n)
-
-
-def champion_expected_payoff(player, cfg: dict) -> float:
-    """Exact expected payoff per game against the configured (mix of) opponent(s)."""
-    ev = cfg["evaluation"]
-    table = (ev["payoff_win"], ev["payoff_draw"], ev["payoff_loss"])
-    players, per_game = opponent_games(ev["opponent"], ev["games"])
-    weights = np.ones(1) if per_game is None else np.bincount(per_game) / len(per_game)
-    return float(sum(w * exact.expected_payoff(player, p, table) for w, p in zip(weights, players)))
-
-
-def finish_run(rd: RunDir, cfg: dict, states: dict) -> dict:
-    """Write per-trial logbooks and champions, the summary and the curve; return the summary."""
+    ``trials`` maps trial numbers to finished ``TrialRun`` objects.
+    """
     from evoplay.framework.plotting import plot_runs
 
-    trials = []
-    for t in sorted(states):
-        st = states[t]
-        rows = [dict(r) for r in st.logbook]
+    per_trial = []
+    for t in sorted(trials):
+        run = trials[t]
+        rows = [dict(r) for r in run.logbook]
         rd.write_logbook(t, rows)
         rd.join_detail(t)
-        champ = st.champion
-        player = net_player(champ)
-        expected = champion_expected_payoff(player, cfg)
-        arch, weights = file_parts(champ)
-        provenance = {
-            "config": cfg[""]["name"],
-            "seed": cfg[""]["seed"],
-            "trial": t,
-            "generation": st.generation,
-            "network_id": champ.ident,
-            "payoff": champ.fitness.values[0],
-            "games": cfg["evaluation"]["games"],
-            "expected_payoff_per_game": expected,
-        }
-        save_player(rd.champion(t), "fogel-net", arch, weights, provenance)
-        trials.append(
-            {
-                "trial": t,
-                "champion_id": champ.ident,
-                "champion_hidden": champ.h,
-                "champion_payoff": champ.fitness.values[0],
-                "champion_expected_payoff_per_game": expected,
-                "hall_of_fame_payoff": st.hof[0].fitness.values[0],
-                "final_max": rows[-1]["max"],
-                "final_mean": rows[-1]["mean"],
-                "final_mean_h": rows[-1]["mean_h"],
-            }
-        )
-    maxes = np.array([[r["max"] for r in states[t].logbook] for t in sorted(states)])
+        champion, facts = recipe.finish(run.trial.state, t, rows)
+        write_text(rd.champion(t), json.dumps(champion, indent=1, allow_nan=False) + "\n")
+        per_trial.append({"trial": t, **facts})
+    maxes = np.array([[r["max"] for r in trials[t].logbook] for t in sorted(trials)], dtype=np.float64)
     mean, half = mean_band(maxes)
-    best = max(trials, key=lambda r: (r["champion_expected_payoff_per_game"], -r["trial"]))
+    best = max(per_trial, key=lambda r: (recipe.score(r), -r["trial"]))
     summary = {
         "name": cfg[""]["name"],
         "seed": cfg[""]["seed"],
         "trials": cfg[""]["trials"],
         "generations": cfg[""]["generations"],
-        "games_played": cfg[""]["trials"] * cfg[""]["generations"] * 2 * cfg["population"]["parents"] * cfg["evaluation"]["games"],
+        **recipe.run_facts(),
         "best_trial": best["trial"],
         "mean_max_payoff": {
             "first": float(mean[0]),
@@ -102,7 +47,7 @@ def finish_run(rd: RunDir, cfg: dict, states: dict) -> dict:
             "last10": float(mean[-10:].mean()),
         },
         "curve": {"mean_max": mean.tolist(), "ci95": half.tolist()},
-        "per_trial": trials,
+        "per_trial": per_trial,
     }
     rd.write_json(rd.summary, summary)
     write_text(rd.root / "champion.json", rd.champion(best["trial"]).read_text())

@@ -1,1 +1,12 @@
-"""Recipes: evolution algorithms built on the framework and the tic-tac-toe domain."""
+"""Recipes: evolution algorithms built on the framework and the tic-tac-toe domain.
+
+Built-in recipes are named in configs by these names; user recipes by a code reference
+(``package.module:Name`` or ``path/to/file.py:Name``).
+"""
+
+from evoplay.framework.config import BUILTIN_RECIPES
+
+BUILTIN_RECIPES.update({
+    "fogel": "evoplay.recipes.fogel.recipe:FogelRecipe",
+    "ga-value-net": "evoplay.recipes.ga_value_net:GAValueNetRecipe",
+})

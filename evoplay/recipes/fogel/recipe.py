@@ -1,9 +1,11 @@
-"""Fogel's evolutionary programming on DEAP: toolbox, generation loop, logbook, hall of fame.
+"""Fogel's (1993) evolutionary programming as a recipe: DEAP toolbox, operators, one generation.
 
-A trial is a pure function of (config, trial number): every random stream comes from
-``numpy.random.SeedSequence(seed, spawn_key=(trial, generation, purpose))`` and
-individual ``i`` of a generation always uses row ``i`` of each draw. Population
-evaluation goes through ``toolbox.map`` (the seam for Ray), over chunks of networks.
+Each parent makes one child by Gaussian mutation and maybe an architecture change; all
+2N networks play the configured games as X against the opponent (or a weighted mix);
+each scores a point per rival (of ``rivals`` drawn) with a strictly lower payoff and the
+N best scores survive. Individual ``i`` of a generation always uses row ``i`` of each
+draw, and evaluation goes through ``toolbox.map`` in chunks that draw their own rows of
+the generation's uniforms, so a trial is the same however its evaluation is split.
 """
 
 from __future__ import annotations
@@ -12,23 +14,20 @@ import functools
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from deap import base, tools
 
+from evoplay.errors import ConfigError, EvoplayError
+from evoplay.framework import config as C
+from evoplay.framework.recipe import Context, Recipe
+from evoplay.framework.streams import EVALUATE, INIT, MUTATE, SELECT, stream
+from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
 from evoplay.tictactoe import board as B
-from evoplay.tictactoe import engine
-from evoplay.recipes.fogel.nets import FogelNet, NetBatch, init_population, mut_population, stack
-from evoplay.tictactoe.players import make_player, sample_moves
-
-# Purposes of random streams (the last element of every spawn key).
-INIT, MUTATE, EVALUATE, SELECT = 0, 1, 2, 3
-
-
-def stream(seed: int, trial: int, generation: int, purpose: int, skip: int = 0) -> np.random.Generator:
-    """The random stream of one purpose in one generation of one trial, ``skip`` draws on."""
-    bits = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(trial, generation, purpose)))
-    return np.random.Generator(bits.advance(skip) if skip else bits)
+from evoplay.tictactoe import engine, exact
+from evoplay.tictactoe.playerfile import player_document, read_document
+from evoplay.tictactoe.players import make_player, provide_files, sample_moves
 
 
 def game_uniforms(key: tuple, first: int, last: int, games: int) -> np.ndarray:
@@ -148,7 +147,113 @@ def make_toolbox(cfg: dict, map_fn=map) -> base.Toolbox:
     return tb
 
 
-# ---------------------------------------------------------------- the loop
+
+
+# ---------------------------------------------------------------- config
+
+
+def _spec_path(spec: str) -> str:
+    """A player spec with a relative file path made absolute against the config's folder."""
+    from evoplay import usercode
+
+    spec = spec.strip()
+    ref, params = split_user_spec(spec)
+    if ref is not None:
+        return usercode.absolute_ref(ref, C.base_dir()) + (f":{params}" if params else "")
+    if spec.endswith(".json") or "/" in spec:
+        path = Path(spec).expanduser()
+        return str(path if path.is_absolute() else (C.base_dir() / path).resolve())
+    return spec
+
+
+def split_user_spec(spec: str):
+    """(code reference, params) of a user player spec ``file.py:Name[:k=v,...]``, else (None, None)."""
+    from evoplay import usercode
+
+    head, sep, tail = spec.rpartition(":")
+    if sep and "=" in tail and usercode.is_ref(head):
+        return head, tail
+    return (spec, "") if usercode.is_ref(spec) else (None, None)
+
+
+def check_opponent(v):
+    """A player spec, or a list of {player, weight} tables (a weighted mix); paths made absolute."""
+    if isinstance(v, str):
+        v = _spec_path(v)
+        make_player(v)
+        return v
+    if isinstance(v, list) and 0 < len(v) <= 100:
+        out = []
+        for item in v:
+            if not isinstance(item, dict) or set(item) != {"player", "weight"}:
+                return False
+            if not isinstance(item["player"], str) or isinstance(item["weight"], bool):
+                return False
+            if not isinstance(item["weight"], (int, float)) or not 0 < item["weight"] < 1e12:
+                return False
+            out.append({"player": _spec_path(item["player"]), "weight": item["weight"]})
+            make_player(out[-1]["player"])
+        return out
+    return False
+
+
+_PAYOFF = C._range(-1e6, 1e6)
+
+SCHEMA = {
+    "population": {
+        "parents": (int, 50, C._range(2, 100_000)),
+        "hidden_min": (int, 1, C._range(1, 64)),
+        "hidden_max": (int, 10, C._range(1, 64)),
+        "init_scale": (float, 0.5, C._range(0.0, 1e3)),
+    },
+    "mutation": {
+        "sigma": (float, 0.05, C._range(0.0, 1e3)),
+        "p_arch": (float, 0.5, C._range(0.0, 1.0)),
+    },
+    "evaluation": {
+        "games": (int, 32, C._range(1, 100_000)),
+        "opponent": (object, "logic", (check_opponent, "a player spec or a list of up to 100 {player, weight} tables with 0 < weight < 1e12")),
+        "payoff_win": (float, 1.0, _PAYOFF),
+        "payoff_draw": (float, 0.0, _PAYOFF),
+        "payoff_loss": (float, -10.0, _PAYOFF),
+    },
+    "selection": {
+        "rivals": (int, 10, C._range(1, 1_000_000)),
+    },
+}
+
+
+# ---------------------------------------------------------------- state as data
+
+
+def net_to_dict(net: FogelNet) -> dict:
+    return {
+        "h": net.h,
+        "id": net.ident,
+        "parent": net.parent,
+        "fitness": list(net.fitness.values),
+        "w1": net.w1.tolist(),
+        "w2": net.w2.tolist(),
+    }
+
+
+def net_from_dict(d: dict, hmax: int) -> FogelNet:
+    """A network from checkpoint data, every shape and value checked."""
+    try:
+        h = int(d["h"])
+        w1 = np.array(d["w1"], dtype=np.float64)
+        w2 = np.array(d["w2"], dtype=np.float64)
+        net = FogelNet(h, w1, w2, int(d["id"]), int(d["parent"]))
+        fitness = tuple(float(x) for x in d["fitness"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise EvoplayError(f"a network in the checkpoint is malformed ({type(e).__name__}: {e})") from None
+    if not 1 <= h <= hmax or w1.shape != (10, hmax) or w2.shape != (hmax + 1, 9):
+        raise EvoplayError(f"a network in the checkpoint has the wrong shape (H={h}, w1 {w1.shape}, w2 {w2.shape})")
+    if not (np.isfinite(w1).all() and np.isfinite(w2).all() and np.isfinite(fitness).all()):
+        raise EvoplayError("a network in the checkpoint has a non-finite weight or fitness")
+    if fitness:
+        net.fitness.values = fitness
+    return net
 
 
 def new_logbook() -> tools.Logbook:
@@ -159,7 +264,7 @@ def new_logbook() -> tools.Logbook:
 
 @dataclass
 class Generation:
-    """What one generation did: the event that logging, checkpoints and detail logs receive."""
+    """What one generation did: the event that the detail log and the benchmarks receive."""
 
     generation: int
     pool: list
@@ -173,100 +278,168 @@ class Generation:
 
 
 @dataclass
-class TrialState:
-    """Everything needed to continue a trial: plain data (checkpointed by the driver)."""
+class FogelState:
+    """A trial between generations: the parents, the next network id, the hall of fame, the last champion."""
 
-    trial: int
-    generation: int
     parents: list
     next_id: int
-    logbook: tools.Logbook = field(default_factory=new_logbook)
     hof: tools.HallOfFame = field(default_factory=lambda: tools.HallOfFame(1))
     champion: FogelNet | None = None
 
 
-class FogelEvolution:
-    """Evolutionary programming of Fogel networks, one trial; ``step()`` runs a generation.
+# ---------------------------------------------------------------- the recipe
 
-    Hooks (callables taking the ``Generation`` event) subscribe to generations; the loop
-    itself does not print or write.
-    """
 
-    def __init__(self, cfg: dict, state: TrialState, map_fn=map, chunks: int = 1):
-        self.cfg = cfg
-        self.seed = cfg[""]["seed"]
-        self.state = state
-        self.toolbox = make_toolbox(cfg, map_fn)
-        self.chunks = max(1, chunks)
-        self.hooks = []
+def player_files(cfg: dict) -> dict:
+    """Checked documents of the player files the config names as opponents, by path."""
+    opponent = cfg["evaluation"]["opponent"]
+    specs = [opponent] if isinstance(opponent, str) else [o["player"] for o in opponent]
+    return {s: read_document(s) for s in specs if split_user_spec(s)[0] is None and (s.endswith(".json") or "/" in s)}
+
+
+class FogelRecipe(Recipe):
+    """Fogel's evolutionary programming of tic-tac-toe networks (the reference recipe)."""
+
+    name = "fogel"
+    default_name = "fogel1993"
+    schema = SCHEMA
+
+    def __init__(self, cfg: dict):
+        super().__init__(cfg)
         ev = cfg["evaluation"]
+        self.seed = cfg[""]["seed"]
         self.opponent = ev["opponent"]
         self.payoff = (ev["payoff_win"], ev["payoff_draw"], ev["payoff_loss"])
+        self.hmax = cfg["population"]["hidden_max"]
+        self.toolbox = make_toolbox(cfg)
+        #: Callables given each Generation event (benchmarks, tests).
+        self.hooks = []
 
     @classmethod
-    def start(cls, cfg: dict, trial: int, **kw) -> "FogelEvolution":
-        """A fresh trial: the initial parents drawn from the trial's INIT stream."""
-        n = cfg["population"]["parents"]
-        tb = make_toolbox(cfg)
-        parents = tb.population(stream(cfg[""]["seed"], trial, 0, INIT))
-        return cls(cfg, TrialState(trial, 0, parents, n), **kw)
+    def check(cls, cfg: dict):
+        pop = cfg["population"]
+        if pop["hidden_min"] > pop["hidden_max"]:
+            raise ConfigError("config key 'population.hidden_min' must not exceed 'population.hidden_max'")
+        if cfg["selection"]["rivals"] >= 2 * pop["parents"]:
+            raise ConfigError("config key 'selection.rivals' must be below the pool size (2 x population.parents)")
 
-    def _stream(self, gen, purpose):
-        return stream(self.seed, self.state.trial, gen, purpose)
+    def ship(self) -> dict:
+        return {"player_files": player_files(self.cfg)}
 
-    def evaluate(self, pool, gen):
+    @classmethod
+    def receive(cls, data: dict):
+        provide_files(data.get("player_files", {}))
+
+    def run_facts(self) -> dict:
+        c = self.cfg
+        return {"games_played": c[""]["trials"] * c[""]["generations"] * 2 * c["population"]["parents"] * c["evaluation"]["games"]}
+
+    def generation_work(self) -> float:
+        return 2 * self.cfg["population"]["parents"] * self.cfg["evaluation"]["games"]
+
+    # -- a trial
+    def start(self, ctx: Context) -> FogelState:
+        return FogelState(self.toolbox.population(ctx.stream(INIT)), self.cfg["population"]["parents"])
+
+    def evaluate(self, pool, ctx: Context):
         """Payoffs and (win, loss, draw) of every network, through ``toolbox.map`` in chunks."""
-        key = (self.seed, self.state.trial, gen)
         games = self.cfg["evaluation"]["games"]
         _, w1, w2 = stack(pool)
-        bounds = np.linspace(0, len(pool), self.chunks + 1).astype(int)
-        jobs = [
-            (w1[a:b], w2[a:b], (key, a, b, games), self.opponent, self.payoff)
-            for a, b in zip(bounds[:-1], bounds[1:])
-            if b > a
-        ]
+        jobs = [(w1[a:b], w2[a:b], (ctx.streams.key, a, b, games), self.opponent, self.payoff) for a, b in ctx.bounds(len(pool))]
         parts = list(self.toolbox.map(self.toolbox.evaluate, jobs))
         return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
 
-    def step(self) -> Generation:
-        st = self.state
-        gen = st.generation + 1
+    def step(self, st: FogelState, ctx: Context) -> dict:
+        self.toolbox.register("map", ctx.map)
+        gen = ctx.generation
         parents = st.parents
         t0 = time.perf_counter()
-        children = self.toolbox.mutate(parents, self._stream(gen, MUTATE), ident0=st.next_id)
+        children = self.toolbox.mutate(parents, ctx.stream(MUTATE), ident0=st.next_id)
         pool = parents + children
         t1 = time.perf_counter()
-        payoffs, wld = self.evaluate(pool, gen)
+        payoffs, wld = self.evaluate(pool, ctx)
         for net, p in zip(pool, payoffs):
             net.fitness.values = (float(p),)
         t2 = time.perf_counter()
-        selected, scores, rivals = self.toolbox.select(payoffs, len(parents), self._stream(gen, SELECT))
+        selected, scores, rivals = self.toolbox.select(payoffs, len(parents), ctx.stream(SELECT))
         t3 = time.perf_counter()
         hs = np.array([n.h for n in pool])
-        hmax = self.cfg["population"]["hidden_max"]
         record = {
             "gen": gen,
             "max": float(payoffs.max()),
             "mean": float(payoffs.mean()),
             "min": float(payoffs.min()),
             "mean_h": float(hs.mean()),
-            "h_hist": np.bincount(hs, minlength=hmax + 1)[1:].tolist(),
+            "h_hist": np.bincount(hs, minlength=self.hmax + 1)[1:].tolist(),
         }
-        st.logbook.record(**record)
         best = pool[int(np.argmax(payoffs))]
         st.hof.update([best])
         st.champion = best
         st.parents = pool.pick(selected)
         st.next_id += len(children)
-        st.generation = gen
         seconds = {"mutation": t1 - t0, "evaluation": t2 - t1, "selection": t3 - t2, "total": time.perf_counter() - t0}
-        event = Generation(gen, pool, payoffs, wld, scores, rivals, selected, record, seconds)
-        for hook in self.hooks:
-            hook(event)
-        return event
+        if self.hooks or ctx.detail is not None:
+            event = Generation(gen, pool, payoffs, wld, scores, rivals, selected, record, seconds)
+            if ctx.detail is not None:
+                from evoplay.recipes.fogel.detail import format_generation
 
-    def run(self, until: int) -> TrialState:
-        """Run generations until ``until`` have been completed."""
-        while self.state.generation < until:
-            self.step()
-        return self.state
+                ctx.detail.append(format_generation(event))
+            for hook in self.hooks:
+                hook(event)
+        return record
+
+    # -- plain data
+    def to_data(self, st: FogelState) -> dict:
+        return {
+            "next_id": st.next_id,
+            "parents": [net_to_dict(n) for n in st.parents],
+            "hof": [net_to_dict(n) for n in st.hof],
+            "champion": net_to_dict(st.champion) if st.champion is not None else None,
+        }
+
+    def from_data(self, d: dict) -> FogelState:
+        hof = tools.HallOfFame(1)
+        for n in d["hof"]:
+            hof.insert(net_from_dict(n, self.hmax))
+        champ = net_from_dict(d["champion"], self.hmax) if d["champion"] else None
+        parents = Population([net_from_dict(n, self.hmax) for n in d["parents"]])
+        if len(parents) != self.cfg["population"]["parents"]:
+            raise EvoplayError(f"the checkpoint holds {len(parents)} parents, the config {self.cfg['population']['parents']}")
+        return FogelState(parents, int(d["next_id"]), hof, champ)
+
+    # -- the end of a trial
+    def expected_payoff(self, player) -> float:
+        """Exact expected payoff per game against the configured (mix of) opponent(s)."""
+        players, per_game = opponent_games(self.opponent, self.cfg["evaluation"]["games"])
+        weights = np.ones(1) if per_game is None else np.bincount(per_game) / len(per_game)
+        return float(sum(w * exact.expected_payoff(player, p, self.payoff) for w, p in zip(weights, players)))
+
+    def finish(self, st: FogelState, trial: int, logbook: list[dict]) -> tuple[dict, dict]:
+        champ = st.champion
+        expected = self.expected_payoff(net_player(champ))
+        arch, weights = file_parts(champ)
+        provenance = {
+            "config": self.cfg[""]["name"],
+            "seed": self.seed,
+            "trial": trial,
+            "generation": logbook[-1]["gen"],
+            "network_id": champ.ident,
+            "payoff": champ.fitness.values[0],
+            "games": self.cfg["evaluation"]["games"],
+            "expected_payoff_per_game": expected,
+        }
+        facts = {
+            "champion_id": champ.ident,
+            "champion_hidden": champ.h,
+            "champion_payoff": champ.fitness.values[0],
+            "champion_expected_payoff_per_game": expected,
+            "hall_of_fame_payoff": st.hof[0].fitness.values[0],
+            "final_max": logbook[-1]["max"],
+            "final_mean": logbook[-1]["mean"],
+            "final_mean_h": logbook[-1]["mean_h"],
+        }
+        return player_document("fogel-net", arch, weights, provenance), facts
+
+    def score(self, facts: dict) -> float:
+        """What ranks the trials' champions: the exact expected payoff per game."""
+        return facts["champion_expected_payoff_per_game"]

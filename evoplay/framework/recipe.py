@@ -1,0 +1,124 @@
+"""The recipe interface: what an evolution algorithm says; the runner does the rest.
+
+A recipe is a small class. The runner gives every recipe alike: trials as chained Ray
+tasks, evaluation chunks through the ``map`` it hands over (DEAP's ``toolbox.map``
+seam), streams keyed by (trial, generation, purpose), checkpoints and ``--resume`` to
+identical bytes, the run directory with logbooks, champions, summary and curve.
+
+A recipe supplies:
+
+- ``schema``: its config sections, ``{section: {key: (type, default, check)}}``;
+- ``start(ctx)``: a trial's initial state (its population and anything else it carries)
+  drawn from ``ctx.stream(purpose)`` at generation 0;
+- ``step(state, ctx)``: one generation (vary, evaluate through ``ctx.map`` in
+  ``ctx.chunks`` pieces, select) with the streams of ``ctx``; it updates ``state`` in
+  place and returns the generation's logbook record, a dict with at least ``gen`` and
+  ``max`` (the curve plots the mean over trials of ``max``);
+- ``to_data(state)`` / ``from_data(data)``: the state as plain JSON data and back, exactly
+  (a resumed trial must continue bit for bit);
+- ``finish(state, trial, logbook)``: at the end of a run, ``(champion, facts)``: the
+  champion of the trial as a JSON document (written as ``champion.json``) and the
+  trial's line of the summary (a dict; its ``score`` key, if any, ranks the champions);
+- optionally ``ship()`` / ``receive(data)``: data a worker needs that it may not have
+  (say, files the config names), sent with every task; ``run_facts()``: extra summary
+  entries; ``detail(event)``: a text block of the optional detailed generation log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .streams import Streams
+
+
+@dataclass
+class Context:
+    """What a recipe's generation is given: its streams, the map to evaluate with, how many chunks."""
+
+    streams: Streams
+    map: Callable = map
+    chunks: int = 1
+    detail: list | None = None  # append text here when the run keeps a detailed log
+
+    @property
+    def trial(self) -> int:
+        return self.streams.trial
+
+    @property
+    def generation(self) -> int:
+        return self.streams.generation
+
+    def stream(self, purpose: int, skip: int = 0) -> np.random.Generator:
+        """The generator of ``purpose`` for this (trial, generation)."""
+        return self.streams(purpose, skip)
+
+    def bounds(self, n: int) -> list[tuple[int, int]]:
+        """``n`` items cut into ``chunks`` consecutive, non-empty (first, last) ranges."""
+        cuts = np.linspace(0, n, max(1, self.chunks) + 1).astype(int)
+        return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+
+
+class Recipe:
+    """Base class of recipes (see the module doc); ``cfg`` is the resolved config."""
+
+    #: Name used in configs (``recipe = "NAME"``) for built-in recipes.
+    name: str = ""
+    #: Config sections: {section: {key: (type, default, check or None)}}.
+    schema: dict = {}
+
+    def __init__(self, cfg: dict):
+        self.cfg = cfg
+
+    # -- what every recipe must say
+    def start(self, ctx: Context) -> Any:
+        raise NotImplementedError
+
+    def step(self, state: Any, ctx: Context) -> dict:
+        raise NotImplementedError
+
+    def to_data(self, state: Any) -> dict:
+        raise NotImplementedError
+
+    def from_data(self, data: dict) -> Any:
+        raise NotImplementedError
+
+    def finish(self, state: Any, trial: int, logbook: list[dict]) -> tuple[dict, dict]:
+        raise NotImplementedError
+
+    # -- optional
+    @classmethod
+    def check(cls, cfg: dict) -> None:
+        """Cross-key checks of a resolved config (raise ConfigError naming the key)."""
+
+    def ship(self) -> dict:
+        """Data every task of this run needs on whatever node it lands."""
+        return {}
+
+    @classmethod
+    def receive(cls, data: dict) -> None:
+        """Install what ``ship`` sent, on a worker, before the recipe is built."""
+
+    def run_facts(self) -> dict:
+        """Extra entries of the run summary (after ``generations``)."""
+        return {}
+
+    def generation_work(self) -> float | None:
+        """Games (or like units) one generation evaluates: splitting pays above 20,000."""
+        return None
+
+    def score(self, facts: dict) -> float:
+        """What ranks the trials' champions (highest wins): ``facts["score"]``, else the final max."""
+        return facts.get("score", facts.get("final_max", 0.0))
+
+
+@dataclass
+class TrialState:
+    """The runner's view of a trial: its number, generation, the recipe's state and logbook rows."""
+
+    trial: int
+    generation: int
+    state: Any
+    logbook: list = field(default_factory=list)
