@@ -34,6 +34,7 @@ KINDS = {
     "value-net": "evoplay.tictactoe.trained.value_net:player_from_file",
     "outcome-net": "evoplay.tictactoe.trained.outcome_net:player_from_file",
     "ga-value-net": "evoplay.recipes.ga_value_net:player_from_file",
+    "outcome-net-seed003": "evoplay.seeds.seed003:player_from_file",  # faithful model of a published program
 }
 
 
