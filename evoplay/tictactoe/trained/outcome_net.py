@@ -103,20 +103,41 @@ def train(
     progress: bool = False,
 ) -> Trained:
     """Generate the random-game data set and fit the classifier; see the module doc."""
+    data_seq, *fit_seqs = np.random.SeedSequence(seed).spawn(4)
+    codes, labels = random_positions(games, np.random.default_rng(data_seq))
+    net, history, metrics = fit(codes, labels, encode, fit_seqs, epochs, batch, lr, progress, KIND)
+    player = player_from_net(net)
+    metrics = {
+        "settings": {"games": games, "epochs": epochs, "batch": batch, "lr": lr, "validation": VALIDATION},
+        **metrics,
+        "label_share": {n: float((labels == i).mean()) for i, n in enumerate(CLASS_NAMES)},
+        "train_accuracy": history["train_accuracy"][-1] if epochs else None,
+        "val_accuracy": history["val_accuracy"][-1] if epochs else None,
+        "exact": exact_results(player),
+    }
+    return Trained(KIND, architecture(), net.weights(), player, history, metrics)
+
+
+def fit(codes, labels, encoder, seqs, epochs: int, batch: int, lr: float, progress: bool = False, desc: str = KIND):
+    """Shuffle and split the positions 80/20, then fit a fresh classifier (module doc).
+
+    ``seqs`` are three SeedSequences: the split, the initial weights, the batches.
+    ``encoder(codes)`` gives the network inputs. Returns the net, its per-epoch history
+    and the data-set sizes.
+    """
     from tqdm import tqdm
 
-    data_seq, split_seq, init_seq, batch_seq = np.random.SeedSequence(seed).spawn(4)
-    codes, labels = random_positions(games, np.random.default_rng(data_seq))
+    split_seq, init_seq, batch_seq = seqs
     order = np.random.default_rng(split_seq).permutation(len(codes))
     n_val = int(round(VALIDATION * len(codes)))
     val, tr = order[:n_val], order[n_val:]
-    x_tr, y_tr, x_val, y_val = encode(codes[tr]), labels[tr], encode(codes[val]), labels[val]
+    x_tr, y_tr, x_val, y_val = encoder(codes[tr]), labels[tr], encoder(codes[val]), labels[val]
 
     net = build_net(np.random.default_rng(init_seq))
     opt = RMSprop(lr)
     rng = np.random.default_rng(batch_seq)
     history = {"train_accuracy": [], "val_accuracy": [], "train_loss": [], "val_loss": []}
-    for _ in tqdm(range(epochs), unit="epoch", desc=KIND, disable=not progress):
+    for _ in tqdm(range(epochs), unit="epoch", desc=desc, disable=not progress):
         perm = rng.permutation(len(x_tr))
         for i in range(0, len(perm), batch):
             idx = perm[i : i + batch]
@@ -126,19 +147,8 @@ def train(
             acc, loss = accuracy_and_loss(net, x, y)
             history[f"{name}_accuracy"].append(acc)
             history[f"{name}_loss"].append(loss)
-
-    player = player_from_net(net)
-    metrics = {
-        "settings": {"games": games, "epochs": epochs, "batch": batch, "lr": lr, "validation": VALIDATION},
-        "positions": int(len(codes)),
-        "train_positions": int(len(tr)),
-        "val_positions": int(len(val)),
-        "label_share": {n: float((labels == i).mean()) for i, n in enumerate(CLASS_NAMES)},
-        "train_accuracy": history["train_accuracy"][-1] if epochs else None,
-        "val_accuracy": history["val_accuracy"][-1] if epochs else None,
-        "exact": exact_results(player),
-    }
-    return Trained(KIND, architecture(), net.weights(), player, history, metrics)
+    sizes = {"positions": int(len(codes)), "train_positions": int(len(tr)), "val_positions": int(len(val))}
+    return net, history, sizes
 
 
 def architecture() -> dict:

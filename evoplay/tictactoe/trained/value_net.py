@@ -18,6 +18,14 @@ still train. Without it a net-vs-net game is one deterministic line, and the net
 learns to defend as X against lines it does not play itself. Measured at 500,000 games,
 seed 0 (exact, as X): without exploration it loses 1.0% to random, 21% to logic and 50% to
 minimax; with 0.03 it loses none of them (good games 94.6 vs 93.0 per 100 at the end).
+
+Training settings (``train`` arguments, all off by default; see ``evoplay.seeds.valuenet_settings``):
+``lr``; ``empty`` (the input of an empty square); ``side_input`` (a tenth input, +1 when X is
+to move on the rated board and -1 when O is); ``cycle`` (the kinds of game played in turn,
+e.g. only net-vs-net, or only the two games against random). Since the sampled good-games
+curve then counts different games, ``exact_every`` also records an exact curve that
+means the same for every setting: every so many games, the expected good games per 100 of
+the standard three-game cycle, computed exactly (``exact_good_per_100``).
 """
 
 from __future__ import annotations
@@ -39,27 +47,40 @@ BLOCK = 100  # games per point of the good-games curve
 
 #: The three kinds of training game, in cycle order: which marks the net plays.
 CYCLE = (("net-vs-net", (B.X, B.O)), ("net-vs-random", (B.X,)), ("random-vs-net", (B.O,)))
+GAME_KINDS = tuple(mode for mode, _ in CYCLE)
 
 
-def encode(codes, empty: float = EMPTY_INPUT) -> np.ndarray:
-    """Network inputs of boards seen by the player who just moved: own 1, other -1, empty."""
+def encode(codes, empty: float = EMPTY_INPUT, side_input: bool = False) -> np.ndarray:
+    """Network inputs of boards seen by the player who just moved: own 1, other -1, empty.
+
+    With ``side_input`` a tenth input says who is to move on the board: +1 X, -1 O.
+    """
     codes = np.asarray(codes)
     marks = B.MARKS[codes]
     own = just_moved(codes)[..., None]
-    return np.where(marks == B.EMPTY, empty, np.where(marks == own, 1.0, -1.0))
+    x = np.where(marks == B.EMPTY, empty, np.where(marks == own, 1.0, -1.0))
+    if side_input:
+        side = np.where(B.TO_MOVE[codes] == B.X, 1.0, -1.0)[..., None]
+        x = np.concatenate([x, side], axis=-1)
+    return x
 
 
 INPUTS = encode(np.arange(B.N_CODES))
 INPUTS.setflags(write=False)
 
 
-def build_net(rng: np.random.Generator) -> MLP:
-    return MLP.build(SIZES, "tanh", "tanh", rng)
+def build_net(rng: np.random.Generator, side_input: bool = False) -> MLP:
+    return MLP.build(sizes(side_input), "tanh", "tanh", rng)
 
 
-def player_from_net(net: MLP, empty: float = EMPTY_INPUT, spec: str = KIND):
+def sizes(side_input: bool = False) -> list[int]:
+    """Layer sizes: nine inputs, ten with the side-to-move input."""
+    return [SIZES[0] + int(side_input), *SIZES[1:]]
+
+
+def player_from_net(net: MLP, empty: float = EMPTY_INPUT, spec: str = KIND, side_input: bool = False):
     """The deterministic player that moves to the board ``net`` rates best."""
-    return greedy_player(spec, lambda kids: net.forward(encode(kids, empty))[:, 0])
+    return greedy_player(spec, lambda kids: net.forward(encode(kids, empty, side_input))[:, 0])
 
 
 def targets(path: np.ndarray, result: int) -> np.ndarray:
@@ -70,14 +91,14 @@ def targets(path: np.ndarray, result: int) -> np.ndarray:
     return np.where(just_moved(path) == result, 1.0, -1.0)
 
 
-def play_game(net: MLP, net_marks, u: np.ndarray, explore: float = 0.0) -> tuple[np.ndarray, int]:
+def play_game(net: MLP, net_marks, u: np.ndarray, explore: float = 0.0, inputs=INPUTS) -> tuple[np.ndarray, int]:
     """One training game; ``u`` holds two uniforms per ply. Returns the boards after each
-    move and the result."""
+    move and the result. ``inputs`` is the network input of every board code."""
     code, path, ply = 0, [], 0
     while B.OUTCOME[code] == B.ONGOING:
         kids = B.CHILD[code][B.LEGAL[code]]
         if B.TO_MOVE[code] in net_marks and not u[ply, 1] < explore:
-            code = int(kids[np.argmax(net.forward(INPUTS[kids])[:, 0])])
+            code = int(kids[np.argmax(net.forward(inputs[kids])[:, 0])])
         else:
             code = int(kids[int(u[ply, 0] * len(kids))])
         path.append(code)
@@ -91,32 +112,58 @@ def train(
     lr: float = LEARNING_RATE,
     explore: float = EXPLORE,
     progress: bool = False,
+    empty: float = EMPTY_INPUT,
+    side_input: bool = False,
+    cycle: tuple = GAME_KINDS,
+    exact_every: int = 0,
 ) -> Trained:
     """Train a value network by self-play and play against random; see the module doc."""
     from tqdm import tqdm
 
+    cycle = tuple(cycle)
+    if not cycle or not set(cycle) <= set(GAME_KINDS):
+        raise ValueError(f"cycle must list game kinds among {', '.join(GAME_KINDS)}, got {cycle!r}")
+    marks_of = dict(CYCLE)
+    default_inputs = empty == EMPTY_INPUT and not side_input
+    inputs = INPUTS if default_inputs else encode(np.arange(B.N_CODES), empty, side_input)
     init_seq, play_seq = np.random.SeedSequence(seed).spawn(2)
-    net = build_net(np.random.default_rng(init_seq))
+    net = build_net(np.random.default_rng(init_seq), side_input)
     rng = np.random.default_rng(play_seq)
     opt = SGD(lr)
     good = np.zeros(games, dtype=bool)
+    exact_curve = []
     wanted = {"net-vs-net": B.DRAW, "net-vs-random": B.X_WIN, "random-vs-net": B.O_WIN}
     with tqdm(total=games, unit="game", desc=KIND, disable=not progress, mininterval=1.0) as bar:
         for g in range(games):
-            mode, net_marks = CYCLE[g % 3]
-            path, result = play_game(net, net_marks, rng.random((9, 2)), explore if g % 3 == 0 else 0.0)
+            mode = cycle[g % len(cycle)]
+            self_play = mode == "net-vs-net"
+            path, result = play_game(net, marks_of[mode], rng.random((9, 2)), explore if self_play else 0.0, inputs)
             good[g] = result == wanted[mode]
             for code, t in zip(path, targets(path, result)):
-                _, grads = net.loss_and_grads(INPUTS[code], np.array([t]))
+                _, grads = net.loss_and_grads(inputs[code], np.array([t]))
                 opt.step(net.params, grads)
+            if exact_every and (g + 1) % exact_every == 0:
+                exact_curve.append(exact_good_per_100(player_from_net(net, empty, side_input=side_input), explore))
             if g % 1000 == 999:
                 bar.update(1000)
         bar.update(games - bar.n)
     blocks = good[: games // BLOCK * BLOCK].reshape(-1, BLOCK).sum(1)
-    player = player_from_net(net)
+    player = player_from_net(net, empty, side_input=side_input)
     tail = blocks[-10:]
+    settings = {"games": games, "lr": lr, "explore": explore}
+    # Non-default settings only, so a default run's file is what it always was.
+    if empty != EMPTY_INPUT:
+        settings["empty"] = empty
+    if side_input:
+        settings["side_input"] = True
+    if cycle != GAME_KINDS:
+        settings["cycle"] = list(cycle)
+    history = {"good_per_100": blocks.tolist()}
+    if exact_every:
+        settings["exact_every"] = exact_every
+        history["exact_good_per_100"] = exact_curve
     metrics = {
-        "settings": {"games": games, "lr": lr, "explore": explore},
+        "settings": settings,
         "good_per_100_last_block": int(blocks[-1]) if blocks.size else None,
         "good_per_100_last_10_blocks": float(tail.mean()) if tail.size else None,
         "good_fraction_all": float(good.mean()) if games else None,
@@ -124,16 +171,32 @@ def train(
     }
     return Trained(
         kind=KIND,
-        architecture=architecture(),
+        architecture=architecture(empty, side_input),
         weights=net.weights(),
         player=player,
-        history={"good_per_100": blocks.tolist()},
+        history=history,
         metrics=metrics,
     )
 
 
-def architecture() -> dict:
-    return {"sizes": SIZES, "activation": "tanh", "empty": EMPTY_INPUT, "input": "player who just moved"}
+def exact_good_per_100(player, explore: float = EXPLORE) -> float:
+    """Expected good games per 100 of the standard cycle, exactly: the mean of the
+    probability that net-vs-net (each move random with probability ``explore``) is drawn
+    and that the net beats random as X and as O."""
+    from evoplay.tictactoe.exact import outcome
+    from evoplay.tictactoe.players import TablePlayer, make_player, uniform_table
+
+    rnd = make_player("random")
+    explorer = TablePlayer(player.spec, (1.0 - explore) * player.table + explore * uniform_table(B.LEGAL))
+    draw = outcome(explorer, explorer).draw
+    return 100.0 * (draw + outcome(player, rnd).x_win + outcome(rnd, player).o_win) / 3.0
+
+
+def architecture(empty: float = EMPTY_INPUT, side_input: bool = False) -> dict:
+    arch = {"sizes": sizes(side_input), "activation": "tanh", "empty": empty, "input": "player who just moved"}
+    if side_input:
+        arch["side_input"] = True
+    return arch
 
 
 def plot(history: dict, path) -> None:
@@ -153,11 +216,14 @@ def plot(history: dict, path) -> None:
 
 def player_from_file(architecture: dict, weights: dict):
     """Builder for the ``value-net`` player-file kind."""
-    sizes = arch_sizes(architecture, 9, 1)
+    side_input = architecture.get("side_input", False)
+    if not isinstance(side_input, bool):
+        raise PlayerFileError(f"architecture 'side_input' must be true or false, got {side_input!r}")
+    layers = arch_sizes(architecture, 9 + side_input, 1)
     if architecture.get("activation", "tanh") != "tanh":
         raise PlayerFileError(f"architecture 'activation' must be 'tanh', got {architecture.get('activation')!r}")
     empty = architecture.get("empty", EMPTY_INPUT)
     if not isinstance(empty, (int, float)) or isinstance(empty, bool) or not -1.0 <= empty <= 1.0:
         raise PlayerFileError(f"architecture 'empty' must be a number in -1..1, got {empty!r}")
-    net = mlp_from_weights(weights, sizes, "tanh", "tanh")
-    return player_from_net(net, float(empty))
+    net = mlp_from_weights(weights, layers, "tanh", "tanh")
+    return player_from_net(net, float(empty), side_input=side_input)

@@ -1,0 +1,203 @@
+"""Seed 000: the self-play value net's training settings, compared by their learning curves.
+
+The published comparison varies one setting of the value net at a time (learning rate
+0.0125 to 0.1, where 0.1 fails; no self-play games; self-play games only; an empty square
+as 0 instead of 0.01; a tenth input for the side to move) and compares the curves of good
+games per 100. Here each setting is trained, per seed, as one Ray task (a pure function
+of the setting, the seed and the number of games), and every run reports:
+
+- the sampled curve: good games per 100-game block of the games it played (a draw in
+  net-vs-net, a win against random), as the value net always records it;
+- the exact curve: every ``EXACT_EVERY`` games, the expected good games per 100 of the
+  standard three-game cycle, computed exactly (``value_net.exact_good_per_100``). The
+  sampled curve of "self-play only" counts only self-play draws and that of "no self-play"
+  only wins against random; the exact curve measures the same thing for every setting;
+- the final net's exact win / draw / loss against ``random`` and ``logic`` from both seats.
+
+The trained nets are saved as player files beside the study, so every exact figure can be
+re-derived from them.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import numpy as np
+
+from evoplay.seeds.common import pyplot, save_figure, wdl, write_json
+from evoplay.atomic import write_text
+
+GAMES = 150_000
+SEEDS = (0, 1)
+EXACT_EVERY = 1000
+SMOOTH = 20  # blocks per point of the smoothed sampled curve
+
+#: name -> (label, value_net.train keyword arguments); each differs from the default in one thing.
+SETTINGS = {
+    "default": ("lr 0.025 (default)", {}),
+    "lr-0.0125": ("lr 0.0125", {"lr": 0.0125}),
+    "lr-0.05": ("lr 0.05", {"lr": 0.05}),
+    "lr-0.1": ("lr 0.1", {"lr": 0.1}),
+    "no-self-play": ("no self-play games", {"cycle": ("net-vs-random", "random-vs-net")}),
+    "self-play-only": ("self-play games only", {"cycle": ("net-vs-net",)}),
+    "empty-0": ("empty square 0", {"empty": 0.0}),
+    "side-input": ("tenth input: side to move", {"side_input": True}),
+}
+
+OPPONENTS = ("random", "logic")
+
+
+def run_one(name: str, seed: int, games: int, exact_every: int = EXACT_EVERY) -> dict:
+    """Train one setting with one seed; everything the study reports about it (pure)."""
+    import time
+
+    from evoplay.tictactoe.trained import value_net as V
+
+    _, kwargs = SETTINGS[name]
+    t0 = time.perf_counter()
+    trained = V.train(games=games, seed=seed, exact_every=exact_every, **kwargs)
+    seconds = time.perf_counter() - t0
+    return {
+        "setting": name,
+        "seed": seed,
+        "settings": trained.metrics["settings"],
+        "architecture": trained.architecture,
+        "weights": {k: np.asarray(v).tolist() for k, v in trained.weights.items()},
+        "good_per_100": trained.history["good_per_100"],
+        "exact_good_per_100": trained.history["exact_good_per_100"],
+        "good_per_100_last_10_blocks": trained.metrics["good_per_100_last_10_blocks"],
+        "exact": {k: trained.metrics["exact"][k] for k in OPPONENTS},
+        "train_seconds": round(seconds, 1),
+    }
+
+
+def run_study(games: int = GAMES, seeds=SEEDS, names=tuple(SETTINGS), map_tasks=None, exact_every: int = EXACT_EVERY,
+              on_result=None) -> list[dict]:
+    """Every (setting, seed) run, in the order of ``names`` then ``seeds``.
+
+    ``map_tasks(fn, args_list, on_result)`` runs the tasks (e.g. ``distributed.run_tasks``);
+    without it they run here, one after another.
+    """
+    args = [(name, seed, games, exact_every) for name in names for seed in seeds]
+    if map_tasks is None:
+        out = []
+        for i, a in enumerate(args):
+            out.append(run_one(*a))
+            if on_result:
+                on_result(i, out[-1])
+        return out
+    return map_tasks(run_one, args, on_result)
+
+
+def write_results(runs: list[dict], out, command: str, environment: dict | None = None) -> dict:
+    """Player files, study.json, table.md and the curve figures in ``out``."""
+    from evoplay.tictactoe.playerfile import save_player
+
+    out = Path(out)
+    players = out / "players"
+    for r in runs:
+        prov = {"command": command, "setting": r["setting"], "seed": r["seed"], "settings": r["settings"],
+                "exact": r["exact"]}
+        r["player_file"] = f"players/{r['setting']}-seed{r['seed']}.json"
+        save_player(out / r["player_file"], "value-net", r["architecture"], r["weights"], prov)
+    study = {
+        "command": command,
+        "games": runs[0]["settings"]["games"] if runs else None,
+        "seeds": sorted({r["seed"] for r in runs}),
+        "exact_every": EXACT_EVERY,
+        "settings": {n: {"label": SETTINGS[n][0], "kwargs": {k: list(v) if isinstance(v, tuple) else v
+                                                              for k, v in SETTINGS[n][1].items()}}
+                     for n in dict.fromkeys(r["setting"] for r in runs)},
+        "environment": environment or {},
+        "runs": [{k: v for k, v in r.items() if k not in ("weights", "architecture")} for r in runs],
+    }
+    write_json(out / "study.json", study)
+    write_text(out / "table.md", table(runs))
+    plot_curves(runs, out / "curves")
+    return study
+
+
+def by_setting(runs):
+    groups: dict[str, list[dict]] = {}
+    for r in runs:
+        groups.setdefault(r["setting"], []).append(r)
+    return groups
+
+
+def table(runs: list[dict]) -> str:
+    """One row per run: final curves and the exact strength against random and logic."""
+    lines = [
+        "| setting | seed | good/100, last 1,000 games (sampled) | good/100, exact, end | "
+        "vs random as X | vs random as O | vs logic as X | vs logic as O |",
+        "|---|---:|---:|---:|---|---|---|---|",
+    ]
+    for name, group in by_setting(runs).items():
+        for r in group:
+            e = r["exact"]
+            lines.append(
+                f"| {SETTINGS[name][0]} | {r['seed']} | {r['good_per_100_last_10_blocks']:.1f} | "
+                f"{r['exact_good_per_100'][-1]:.1f} | {wdl(e['random']['as_x'])} | {wdl(e['random']['as_o'])} | "
+                f"{wdl(e['logic']['as_x'])} | {wdl(e['logic']['as_o'])} |"
+            )
+    return "\n".join(lines) + "\n\nCells: exact win / draw / loss % of the trained net.\n"
+
+
+def plot_curves(runs: list[dict], path) -> None:
+    """Two panels: the exact curve (comparable across settings) and the smoothed sampled curve."""
+    plt = pyplot()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5), sharey=True)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for k, (name, group) in enumerate(by_setting(runs).items()):
+        color = colors[k % len(colors)]
+        for j, r in enumerate(group):
+            label = SETTINGS[name][0] if j == 0 else None
+            style = "-" if j == 0 else ":"
+            exact = np.asarray(r["exact_good_per_100"])
+            x = (np.arange(len(exact)) + 1) * r["settings"].get("exact_every", EXACT_EVERY)
+            ax1.plot(x, exact, style, color=color, lw=1.2, label=label)
+            blocks = np.asarray(r["good_per_100"], dtype=float)
+            n = len(blocks) // SMOOTH * SMOOTH
+            if n:
+                smooth = blocks[:n].reshape(-1, SMOOTH).mean(1)
+                xs = (np.arange(len(smooth)) + 1) * SMOOTH * 100
+                ax2.plot(xs, smooth, style, color=color, lw=1.2, label=label)
+    ax1.set_title("exact expected good games per 100 (standard cycle)")
+    ax2.set_title(f"sampled good games per 100 of the games played (mean of {SMOOTH} blocks)")
+    for ax in (ax1, ax2):
+        ax.set_xlabel("training games")
+        ax.grid(alpha=0.3)
+        ax.set_ylim(0, 100)
+    ax1.set_ylabel("good games per 100")
+    ax1.legend(loc="lower right", fontsize=8, title="solid: seed 0, dotted: seed 1", title_fontsize=8)
+    save_figure(fig, path)
+
+
+def main_command(out, games: int, seeds, workers=None, address=None, progress=True) -> dict:
+    """Run the study on Ray (embedded, or the cluster at ``address``) and write its files."""
+    import sys
+    import time
+
+    from evoplay.framework import distributed
+
+    argv = ["evoplay", "figures", "valuenet-settings", "--out", str(out), "--games", str(games),
+            "--seeds", str(len(seeds))]
+    if workers:
+        argv += ["--workers", str(workers)]
+    command = shlex.join(argv)
+    t0 = time.perf_counter()
+    cluster = distributed.init_ray(address=address, workers=workers)
+    total = len(SETTINGS) * len(seeds)
+
+    def landed(i, r):
+        if progress:
+            print(f"  [{i + 1}/{total}] {r['setting']} seed {r['seed']}: exact good/100 "
+                  f"{r['exact_good_per_100'][-1]:.1f} ({r['train_seconds']:.0f} s)", file=sys.stderr, flush=True)
+
+    try:
+        runs = run_study(games, seeds, map_tasks=distributed.run_tasks, on_result=landed)
+    finally:
+        distributed.shutdown_ray()
+    env = {"ray_version": cluster["ray_version"], "cpus": cluster["cpus"],
+           "wall_seconds": round(time.perf_counter() - t0, 1)}
+    return write_results(runs, out, command, env)
