@@ -2,8 +2,9 @@
 
 Run::
 
-    python -m evoplay.baselines [--out results/baselines] [--seed 0] [--value-games 500000]
-                                [--retrain]
+    evoplay baselines [--out results/baselines] [--seed 0] [--value-games 500000] [--retrain]
+
+(or ``python -m evoplay.baselines`` with the same options).
 
 It trains value-net, outcome-net and ga-value-net with their default settings (or loads
 ``OUT/<kind>.json`` when present, unless ``--retrain``), saving each player file with its
@@ -35,6 +36,7 @@ from evoplay.tictactoe.players import make_player  # noqa: E402
 from evoplay.tictactoe.tournament import round_robin  # noqa: E402
 from evoplay.tictactoe.trained import MODULES, module, save_figure, write  # noqa: E402
 
+DEFAULT_OUT = "results/baselines"
 BUILTIN = ["random", "first-open", "logic", "minimax", "softmax"]
 TRAINED = list(MODULES)
 
@@ -159,15 +161,36 @@ def heatmap(names: dict, cells: dict, path: Path) -> None:
     save_figure(fig, path)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--out", type=click.Path(file_okay=False), default="results/baselines", show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--value-games", type=click.IntRange(min=1), default=None, help="value-net training games (500000).")
-@click.option("--retrain", is_flag=True, help="Train again even when a player file is there.")
-def main(out, seed, value_games, retrain):
-    """Exact tournament of the built-in and trained players, written to OUT."""
+def options(f):
+    """The options of ``python -m evoplay.baselines`` and ``evoplay baselines``."""
+    for opt in reversed([
+        click.option("--out", type=click.Path(file_okay=False), default=DEFAULT_OUT, show_default=True,
+                     help="Folder of the player files and the tournament."),
+        click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
+                     help="Seed of the training runs."),
+        click.option("--value-games", type=click.IntRange(1, 10**9), default=None,
+                     help="value-net training games (500000)."),
+        click.option("--retrain", is_flag=True, help="Train again even when a player file is there."),
+    ]):
+        f = opt(f)
+    return f
+
+
+def check_out(out: Path) -> None:
+    """Refuse (one line) an output folder the tournament could not be written to, before training."""
+    from evoplay.cli.checks import check_output
+    from evoplay.errors import EvoplayError
+
+    if out.exists() and not out.is_dir():
+        raise EvoplayError(f"--out {out} is not a directory")
+    for name in ("tournament.md", "tournament.json", "tournament.png", *(f"{k}.json" for k in TRAINED)):
+        check_output(out / name)
+
+
+def build(out, seed: int, value_games, retrain: bool, command: str) -> list[Path]:
+    """Train or load the trained players, play the exact tournament, write its files to ``out``."""
     out = Path(out)
-    command = shlex.join(["python", "-m", "evoplay.baselines", *sys.argv[1:]])
+    check_out(out)
     settings = {
         "value-net": {"games": value_games or module("value-net").DEFAULT_GAMES},
         "outcome-net": {"games": module("outcome-net").DEFAULT_GAMES},
@@ -194,8 +217,24 @@ def main(out, seed, value_games, retrain):
     ], "summary": summary, "trained": trained_info}
     write_text(out / "tournament.json", json.dumps(doc, indent=1) + "\n")
     heatmap(names, cells, out / "tournament.png")
-    click.echo(f"wrote {out / 'tournament.md'}, {out / 'tournament.json'}, {out / 'tournament.png'}")
+    return [out / "tournament.md", out / "tournament.json", out / "tournament.png"]
 
 
-if __name__ == "__main__":
-    main()
+def command_line(out, seed: int, value_games, retrain: bool) -> str:
+    """The ``evoplay baselines`` command that reproduces these settings (defaults left out)."""
+    args = ["evoplay", "baselines"]
+    if Path(out) != Path(DEFAULT_OUT):
+        args += ["--out", str(out)]
+    if seed:
+        args += ["--seed", str(seed)]
+    if value_games:
+        args += ["--value-games", str(value_games)]
+    if retrain:
+        args.append("--retrain")
+    return shlex.join(args)
+
+
+if __name__ == "__main__":  # python -m evoplay.baselines: the same as `evoplay baselines`
+    from evoplay.cli import main as cli_main
+
+    cli_main(["baselines", *sys.argv[1:]])

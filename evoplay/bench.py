@@ -96,28 +96,41 @@ def _with(cfg: dict, parents=None, games=None) -> dict:
     return config.resolve(raw)
 
 
-def engine_figures(cfg: dict | None = None, quick: bool = False) -> dict:
-    """Throughput, generation split, speed-up over the reference, scaling, full-run estimate."""
+def _silent(stage: str):
+    pass
+
+
+def engine_figures(cfg: dict | None = None, quick: bool = False, progress=_silent) -> dict:
+    """Throughput, generation split, speed-up over the reference, scaling, full-run estimate.
+
+    ``progress(stage)`` is called with a few words as each stage begins.
+    """
     cfg = cfg or config.defaults()
+    progress(f"warming a trial ({50 if quick else 200} generations)")
     evo = warm_trial(cfg, 50 if quick else 200)
+    progress(f"timing {100 if quick else 400} generations")
     split = generation_split(cfg, evo, generations=100 if quick else 400)
     games_per_gen = 2 * cfg["population"]["parents"] * cfg["evaluation"]["games"]
     full_gens = FULL_GENERATIONS
+    progress("timing the engine alone")
     raw = raw_evaluation_ms(evo, repeat=10 if quick else 50)
+    progress("timing the per-game Python reference")
+    reference = reference_speedup(cfg, evo, repeat=5 if quick else 20)
     result = {
         "games_per_second_per_core": games_per_gen / (split["evaluation_ms"] / 1e3),
         "games_per_second_per_core_engine_alone": games_per_gen / (raw / 1e3),
         "generations_per_second_per_core": 1e3 / split["total_ms"],
         "generation": split,
-        "reference": reference_speedup(cfg, evo, repeat=5 if quick else 20),
+        "reference": reference,
         "full_run_estimate_s": {"1_core": full_gens * split["total_ms"] / 1e3, "2_cores": full_gens * split["total_ms"] / 2e3},
     }
     if not quick:
+        progress("timing evaluation as parents and games grow")
         result["scaling_evaluation_ms"] = scaling(cfg)
     return result
 
 
-def ray_scaling(trials: int = 4, generations: int = 400, big_parents: int = 2000) -> dict:
+def ray_scaling(trials: int = 4, generations: int = 400, big_parents: int = 2000, progress=_silent) -> dict:
     """Wall seconds with 1 and 2 local Ray workers, for trial-level and evaluation-level fan-out.
 
     Trial level: ``trials`` small trials. Evaluation level: one trial of a big population
@@ -132,6 +145,7 @@ def ray_scaling(trials: int = 4, generations: int = 400, big_parents: int = 2000
     big = _with(config.override(config.defaults(), trials=1, generations=40), parents=big_parents)
     out = {"trial_level": {}, "evaluation_level": {}}
     for workers in (1, 2):
+        progress(f"timing Ray runs with {workers} worker{'s' if workers > 1 else ''}")
         with tempfile.TemporaryDirectory() as tmp:
             distributed.init_ray(workers=workers)
             try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import click
 
@@ -12,13 +13,23 @@ from evoplay.cli import cli
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quick", is_flag=True, help="Fewer repetitions, no scaling tables, no Ray.")
-def bench(as_json, quick):
-    """Measure the batched engine, one Fogel generation, and Ray scaling on this machine."""
+@click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
+def bench(as_json, quick, quiet):
+    """Measure the batched engine, one Fogel generation, and Ray scaling on this machine.
+
+    Takes about a minute (a few seconds with --quick); each stage is announced on stderr.
+    """
     from evoplay import bench as B
 
-    result = B.engine_figures(quick=quick)
+    started = time.perf_counter()
+
+    def progress(stage: str):
+        if not quiet:
+            click.echo(f"bench [{time.perf_counter() - started:5.1f} s]: {stage} ...", err=True)
+
+    result = B.engine_figures(quick=quick, progress=progress)
     if not quick:
-        result["ray_scaling_s"] = B.ray_scaling()
+        result["ray_scaling_s"] = B.ray_scaling(progress=progress)
     if as_json:
         click.echo(json.dumps(result, indent=1))
         return

@@ -36,6 +36,14 @@ exact_option = click.option("--exact", is_flag=True, help="Exact probabilities i
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
 
+def player_option_check(option: str, spec: str):
+    """Build the player of an option now, so that a bad spec is refused before any work."""
+    try:
+        make_player(spec)
+    except SpecError as e:
+        raise SpecError(f"{option}: {e}") from None
+
+
 def _echo_json(obj):
     click.echo(json.dumps(obj, indent=1))
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import shlex
+from pathlib import Path
 
 import click
 
 from evoplay.errors import EvoplayError
 from evoplay.cli import cli
+from evoplay.cli.checks import BoundedInt, FiniteFloat, check_output, writing
+from evoplay.cli.play import SEED_TYPE, player_option_check
 
 #: Options that only one kind takes.
 KIND_OPTIONS = {
@@ -25,22 +28,22 @@ KIND_OPTIONS = {
 
 @cli.command()
 @click.argument("kind", metavar="KIND", type=click.Choice(["value-net", "outcome-net", "ga-value-net"]))
-@click.option("--games", type=click.IntRange(min=1), default=None,
+@click.option("--games", type=BoundedInt(1, 10**9), default=None,
               help="value-net: training games (500000); outcome-net: random games in the data set "
                    "(10000); ga-value-net: games per fitness evaluation (100).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
+@click.option("--seed", type=SEED_TYPE, default=0, show_default=True, help="Run seed.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Player file to write (default KIND.json); the training plot goes beside it (.png).")
-@click.option("--explore", type=click.FloatRange(0.0, 1.0), default=None,
+              help="Player file to write, ending in .json (default KIND.json); the training plot goes beside it (.png).")
+@click.option("--explore", type=FiniteFloat(0.0, 1.0), default=None,
               help="value-net: chance of a random move in net-vs-net games (0.03).")
-@click.option("--epochs", type=click.IntRange(min=1), default=None, help="outcome-net: epochs (100).")
-@click.option("--generations", type=click.IntRange(min=1), default=None, help="ga-value-net: generations (200).")
-@click.option("--population", type=click.IntRange(min=2), default=None, help="ga-value-net: population size (50).")
-@click.option("--hidden", type=click.IntRange(1, 64), default=None, help="ga-value-net: hidden units (9).")
+@click.option("--epochs", type=BoundedInt(1, 10**6), default=None, help="outcome-net: epochs (100).")
+@click.option("--generations", type=BoundedInt(1, 10**7), default=None, help="ga-value-net: generations (200).")
+@click.option("--population", type=BoundedInt(2, 10**6), default=None, help="ga-value-net: population size (50).")
+@click.option("--hidden", type=BoundedInt(1, 64), default=None, help="ga-value-net: hidden units (9).")
 @click.option("--opponent", default=None, help="ga-value-net: fitness opponent, any player spec (logic).")
 @click.option("--address", default=None,
               help="ga-value-net: evaluate on this Ray cluster (or set RAY_ADDRESS).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=BoundedInt(1, 4096), default=None,
               help="ga-value-net: evaluate on embedded Ray with this many workers.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar on stderr.")
 def train(kind, games, seed, out, progress, **opts):
@@ -55,6 +58,11 @@ def train(kind, games, seed, out, progress, **opts):
         if value is not None and KIND_OPTIONS[name] != kind:
             raise click.UsageError(f"--{name} applies to {KIND_OPTIONS[name]} only")
     out = out or f"{kind}.json"
+    # Refused now, not after minutes of training: the player file and its plot beside it.
+    check_output(out, suffixes=(".json",))
+    check_output(Path(out).with_suffix(".png"), what="--out's plot")
+    if opts.get("opponent") is not None:
+        player_option_check("--opponent", opts["opponent"])
     command = shlex.join(["evoplay", "train", *_argv(kind, games, seed, out, opts)])
     given = {k: v for k, v in opts.items() if v is not None}
     games = games or _default_games(kind)
@@ -64,7 +72,8 @@ def train(kind, games, seed, out, progress, **opts):
         result = T.module(kind).train(games=games, seed=seed, progress=progress, **given)
     settings = result.metrics.get("settings", given)
     provenance = {"command": command, "seed": seed, "games": games, "settings": settings}
-    path, plot = T.write(result, out, provenance)
+    with writing(out):
+        path, plot = T.write(result, out, provenance)
     click.echo(f"{kind}: wrote {path} and {plot}")
     click.echo(_summary(result.metrics))
 

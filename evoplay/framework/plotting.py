@@ -1,4 +1,8 @@
-"""Curves: the mean over trials of the max payoff per generation, with a 95% band."""
+"""Curves: the mean over trials of the max payoff per generation, with a 95% band.
+
+Files are byte-for-byte reproducible: the SVG carries no date and a fixed id salt, the
+PDF no creation date.
+"""
 
 from __future__ import annotations
 
@@ -9,47 +13,91 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
 from evoplay.atomic import write_bytes  # noqa: E402
 from evoplay.framework.rundir import RunDir  # noqa: E402
-from evoplay.framework.summary import mean_band  # noqa: E402
+from evoplay.framework.stats import mean_band  # noqa: E402
+
+#: Image formats by file extension.
+FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
+#: What each format stamps by default that would make two identical plots differ.
+_METADATA = {"png": {}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
 
-def _save(fig, path: Path):
-    for suffix in (".png", ".svg"):
-        buf = io.BytesIO()
-        fig.savefig(buf, format=suffix[1:], dpi=120, metadata={"Date": None} if suffix == ".svg" else {})
-        write_bytes(path.with_suffix(suffix), buf.getvalue())
+def render(fig, suffix: str) -> bytes:
+    """The figure as the bytes of one image format, reproducibly."""
+    fmt = FORMATS[suffix]
+    buf = io.BytesIO()
+    with plt.rc_context({"svg.hashsalt": "evoplay"}):
+        fig.savefig(buf, format=fmt, dpi=120, metadata=_METADATA[fmt])
+    return buf.getvalue()
+
+
+def run_label(summary: dict | None, root: Path, trials: int) -> str:
+    """Legend label of a run: its name and seed (the folder name without a summary)."""
+    if summary is None:
+        return f"{Path(root).name} ({trials} trials)"
+    return f"{summary['name']}, seed {summary['seed']} ({trials} trials)"
+
+
+def distinct_labels(labels: list[str], roots: list) -> list[str]:
+    """Labels made unique: a label shared by several runs gets each run's folder added."""
+    return [f"{lab} [{root}]" if labels.count(lab) > 1 else lab for lab, root in zip(labels, roots)]
+
+
+def curve_figure(runs: list[tuple[str, np.ndarray]]):
+    """Figure of ``(label, curves)`` runs, ``curves`` of shape (trials, generations).
+
+    Each trial is a faint line; the mean over trials is drawn on top with its 95% band
+    (filled and edged, above the trial lines so that it stays visible among many trials).
+    """
+    fig, ax = plt.subplots(figsize=(8, 5))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for k, (label, curves) in enumerate(runs):
+        gens = np.arange(1, curves.shape[1] + 1)
+        color = colors[k % len(colors)]
+        for c in curves:
+            ax.plot(gens, c, color=color, alpha=0.07, linewidth=0.4, zorder=1)
+        mean, half = mean_band(curves)
+        ax.fill_between(gens, mean - half, mean + half, facecolor=color, alpha=0.45, edgecolor=color,
+                        linewidth=0.6, zorder=3, label=f"{label}: 95% band")
+        ax.plot(gens, mean, color=color, linewidth=1.0, zorder=5, label=f"{label}: mean")
+    ax.set_xlabel("generation")
+    ax.set_ylabel("max payoff in the population")
+    ax.set_title("Mean over trials of the maximum payoff, 95% band (faint: single trials)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+def plot_curves(runs: list[tuple[str, np.ndarray]], outputs) -> list[Path]:
+    """Write the curve figure of ``runs`` to each path of ``outputs`` (format by extension)."""
+    fig = curve_figure(runs)
+    try:
+        written = [write_bytes(Path(p), render(fig, Path(p).suffix.lower())) for p in outputs]
+    finally:
+        plt.close(fig)
+    return written
 
 
 def plot_runs(run_dirs, out) -> list[Path]:
-    """Plot one or more runs (overlaid, with a legend) to ``out`` as PNG and SVG."""
-    import numpy as np
+    """Plot the finished runs in ``run_dirs`` (overlaid) to ``out`` as PNG and SVG.
 
-    out = Path(out)
-    fig, ax = plt.subplots(figsize=(8, 5))
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for k, root in enumerate(run_dirs):
+    The runner calls this at the end of a run for RUN/curve.png and curve.svg.
+    """
+    runs, roots, labels = [], [], []
+    for root in run_dirs:
         rd = RunDir(root)
         summary = rd.read_summary() if rd.summary.is_file() else None
         trials = range(summary["trials"]) if summary else sorted(
             int(p.name.split("_")[1]) for p in (rd.root / "trials").glob("trial_*")
         )
         curves = np.array([rd.read_logbook(t)["max"] for t in trials])
-        gens = np.arange(1, curves.shape[1] + 1)
-        color = colors[k % len(colors)]
-        for c in curves:
-            ax.plot(gens, c, color=color, alpha=0.12, linewidth=0.6)
-        mean, half = mean_band(curves)
-        label = f"{summary['name'] if summary else rd.root.name} ({len(curves)} trials)"
-        ax.plot(gens, mean, color=color, linewidth=2, label=label)
-        ax.fill_between(gens, mean - half, mean + half, color=color, alpha=0.25, linewidth=0)
-    ax.set_xlabel("generation")
-    ax.set_ylabel("max payoff in the population")
-    ax.set_title("Mean over trials of the maximum payoff (95% band)")
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
-    return [out.with_suffix(".png"), out.with_suffix(".svg")]
+        runs.append(curves)
+        roots.append(rd.root)
+        labels.append(run_label(summary, rd.root, len(curves)))
+    out = Path(out)
+    labelled = list(zip(distinct_labels(labels, roots), runs))
+    return plot_curves(labelled, [out.with_suffix(".png"), out.with_suffix(".svg")])

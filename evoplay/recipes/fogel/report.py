@@ -1,4 +1,4 @@
-"""Exact analysis of a run's champions: ``python -m evoplay.recipes.fogel.report RUN_DIR``.
+"""Exact analysis of a run's champions: ``evoplay report RUN_DIR`` (or ``python -m evoplay.recipes.fogel.report RUN_DIR``).
 
 For each trial's champion, computed exactly (no sampling): expected payoff per 32 games
 against ``logic``, whether it is unbeatable as X, its minimax agreement (X to move), and
@@ -9,15 +9,13 @@ against ``logic`` and the payoff of ``minimax`` against ``logic``.
 
 from __future__ import annotations
 
-import json
 import sys
 
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
 from evoplay.atomic import write_text
-from evoplay.errors import EvoplayError
 from evoplay.tictactoe.players import make_player
-from evoplay.tictactoe.playerfile import load_player
+from evoplay.tictactoe.playerfile import build_player, read_document
 from evoplay.framework.rundir import RunDir
 
 GAMES = 32
@@ -37,13 +35,17 @@ def champion_row(player, trial: int, hidden: int) -> dict:
     }
 
 
-def analyze_run(root) -> dict:
+def analyze_run(root, summary: dict | None = None) -> dict:
+    """Analyse every trial's champion exactly; write analysis.json and analysis.md into the run.
+
+    ``summary`` is the run's summary.json when the caller has read (and checked) it.
+    """
     rd = RunDir(root)
-    summary = rd.read_summary()
+    summary = rd.read_summary() if summary is None else summary
     rows = []
     for t in range(summary["trials"]):
-        hidden = json.loads(rd.champion(t).read_text())["architecture"]["hidden"]
-        rows.append(champion_row(load_player(rd.champion(t)), t, hidden))
+        doc = read_document(rd.champion(t))
+        rows.append(champion_row(build_player(doc, rd.champion(t)), t, doc["architecture"].get("hidden")))
     logic = make_player("logic")
     refs = {
         "best_response_32_vs_logic": GAMES * exact.best_response_payoff(logic),
@@ -79,29 +81,26 @@ def markdown(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 1:
-        print("usage: python -m evoplay.recipes.fogel.report RUN_DIR", file=sys.stderr)
-        return 2
-    try:
-        result = analyze_run(argv[0])
-    except EvoplayError as e:
-        print(f"evoplay: error: {e}", file=sys.stderr)
-        return 2
-    root = RunDir(argv[0]).root
+def summary_lines(root, result: dict) -> list[str]:
+    """What ``evoplay report`` prints: where the files are and the best champion's facts."""
+    root = RunDir(root).root
     best = result["champions"][result["best_trial"]]
     refs = result["references"]
-    print(f"curve: {root / 'curve.png'} (and curve.svg)")
-    print(f"analysis: {root / 'analysis.md'}")
-    print(f"champion: {root / 'champion.json'} (trial {best['trial']}, H={best['hidden']})")
-    print(f"  exact vs logic (moving first):  win {best['vs_logic'][0]:.4f}  draw {best['vs_logic'][1]:.4f}  loss {best['vs_logic'][2]:.4f}")
-    print(f"  exact vs random (moving first): win {best['vs_random'][0]:.4f}  draw {best['vs_random'][1]:.4f}  loss {best['vs_random'][2]:.4f}")
-    print(f"  expected payoff per 32 games vs logic: {best['expected_payoff_32_vs_logic']:.2f} "
-          f"(best response {refs['best_response_32_vs_logic']:.2f}, minimax {refs['minimax_32_vs_logic']:.2f})")
-    print(f"  unbeatable as X: {'yes' if best['unbeatable_as_x'] else 'no'}; minimax agreement (X to move): {100 * best['minimax_agreement_x']:.1f}%")
-    return 0
+    wdl = {k: "  ".join(f"{n} {p:.4f}" for n, p in zip(("win", "draw", "loss"), best[k])) for k in ("vs_logic", "vs_random")}
+    return [
+        f"curve: {root / 'curve.png'} (and curve.svg)",
+        f"analysis: {root / 'analysis.md'}",
+        f"champion: {root / 'champion.json'} (trial {best['trial']}, H={best['hidden']})",
+        f"  exact vs logic (moving first):  {wdl['vs_logic']}",
+        f"  exact vs random (moving first): {wdl['vs_random']}",
+        f"  expected payoff per 32 games vs logic: {best['expected_payoff_32_vs_logic']:.2f} "
+        f"(best response {refs['best_response_32_vs_logic']:.2f}, minimax {refs['minimax_32_vs_logic']:.2f})",
+        f"  unbeatable as X: {'yes' if best['unbeatable_as_x'] else 'no'}; "
+        f"minimax agreement (X to move): {100 * best['minimax_agreement_x']:.1f}%",
+    ]
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # python -m evoplay.recipes.fogel.report RUN_DIR: as `evoplay report RUN_DIR`
+    from evoplay.cli import main as cli_main
+
+    cli_main(["report", *sys.argv[1:]])

@@ -1,0 +1,155 @@
+"""The files of finished runs, read with every defect named: ``plot``, ``export``, ``report``.
+
+A damaged run directory (a missing or truncated summary.json, a logbook with a bad
+number, a champion that is not a player file) is refused with one line naming the file
+and the problem, before anything is written. Outputs are checked before any work.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import click
+import numpy as np
+
+from evoplay.cli.checks import check_output, shorten, writing
+from evoplay.errors import EvoplayError
+from evoplay.framework.rundir import RunDir
+from evoplay.tictactoe.playerfile import read_json
+
+#: Largest summary.json or logbook read (the 20 x 800 reference run has 31 kB and 60 kB).
+MAX_RUN_FILE_BYTES = 64 << 20
+#: The summary fields the commands rely on, with their types.
+SUMMARY_FIELDS = {"name": str, "seed": int, "trials": int, "best_trial": int}
+
+
+def _run_dir(root) -> RunDir:
+    rd = RunDir(root)
+    if not rd.root.exists():
+        raise EvoplayError(f"run directory {rd.root} does not exist")
+    if not rd.root.is_dir():
+        raise EvoplayError(f"{rd.root} is not a run directory (it is a file)")
+    return rd
+
+
+def read_summary(root) -> dict:
+    """A finished run's summary.json, its fields checked."""
+    rd = _run_dir(root)
+    if not rd.summary.exists():
+        raise EvoplayError(f"{rd.root} is not a finished run directory (no summary.json)")
+    summary = read_json(rd.summary, "run summary", MAX_RUN_FILE_BYTES, EvoplayError)
+    if not isinstance(summary, dict):
+        raise EvoplayError(f"run summary {rd.summary} is not a JSON object")
+    for key, kind in SUMMARY_FIELDS.items():
+        value = summary.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise EvoplayError(f"run summary {rd.summary}: {key!r} is missing or not a {kind.__name__}")
+    if not 1 <= summary["trials"] <= 10_000:
+        raise EvoplayError(f"run summary {rd.summary}: 'trials' must be in 1..10000, got {summary['trials']}")
+    if not 0 <= summary["best_trial"] < summary["trials"]:
+        raise EvoplayError(f"run summary {rd.summary}: 'best_trial' {summary['best_trial']} is not a trial of the run")
+    return summary
+
+
+def read_max_curve(rd: RunDir, trial: int) -> np.ndarray:
+    """The ``max`` column of one trial's logbook, every row checked."""
+    path = rd.logbook(trial)
+    if not path.is_file():
+        raise EvoplayError(f"logbook {path} is missing")
+    if path.stat().st_size > MAX_RUN_FILE_BYTES:
+        raise EvoplayError(f"logbook {path} is larger than {MAX_RUN_FILE_BYTES} bytes")
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            if reader.fieldnames is None or "max" not in reader.fieldnames:
+                raise EvoplayError(f"logbook {path} has no 'max' column")
+            values = []
+            for row in reader:
+                text = row.get("max")
+                try:
+                    value = float(text)
+                except (TypeError, ValueError):
+                    raise EvoplayError(
+                        f"logbook {path} line {reader.line_num}: 'max' is not a number ({shorten(text)})"
+                    ) from None
+                if not math.isfinite(value):
+                    raise EvoplayError(f"logbook {path} line {reader.line_num}: 'max' is not finite ({text})")
+                values.append(value)
+    except UnicodeDecodeError as e:
+        raise EvoplayError(f"logbook {path} is not UTF-8 text: {e.reason}") from None
+    except csv.Error as e:
+        raise EvoplayError(f"logbook {path} is not valid CSV: {e}") from None
+    if not values:
+        raise EvoplayError(f"logbook {path} has no generations")
+    return np.array(values)
+
+
+def read_curves(root, summary: dict) -> np.ndarray:
+    """Max payoff per generation of every trial, shape (trials, generations)."""
+    rd = RunDir(root)
+    curves = [read_max_curve(rd, t) for t in range(summary["trials"])]
+    lengths = {len(c) for c in curves}
+    if len(lengths) > 1:
+        raise EvoplayError(f"run {rd.root}: the trials' logbooks have different lengths ({sorted(lengths)} generations)")
+    return np.array(curves)
+
+
+def champion_file(root, summary: dict, trial: int) -> Path:
+    """The player file of a trial's champion (existence checked; contents by the loader)."""
+    if not 0 <= trial < summary["trials"]:
+        raise EvoplayError(f"--trial {trial}: the run has trials 0..{summary['trials'] - 1}")
+    path = RunDir(root).champion(trial)
+    if not path.is_file():
+        raise EvoplayError(f"champion file {path} is missing")
+    return path
+
+
+def plot(run_dirs, out=None) -> list[Path]:
+    """``evoplay plot``: the runs' curves overlaid in one image.
+
+    ``out`` (default ``curve.png`` in the current directory) may end in .png, .pdf or
+    .svg and is written in that format only. It may replace a file of an input run only
+    when named explicitly with ``--out``.
+    """
+    from evoplay.framework import plotting
+
+    if out is None:
+        out = Path("curve.png")
+        for d in run_dirs:
+            if out.resolve().is_relative_to(Path(d).resolve()):
+                raise EvoplayError(
+                    f"the default --out {out} would replace a file of the run {d}; name --out explicitly"
+                )
+    out = check_output(Path(out), suffixes=tuple(plotting.FORMATS))
+    runs, labels = [], []
+    for d in run_dirs:
+        summary = read_summary(d)
+        curves = read_curves(d, summary)
+        runs.append(curves)
+        labels.append(plotting.run_label(summary, Path(d), len(curves)))
+    labelled = list(zip(plotting.distinct_labels(labels, list(run_dirs)), runs))
+    with writing(out):
+        return plotting.plot_curves(labelled, [out])
+
+
+def export(run_dir, trial=None, out=None) -> str:
+    """``evoplay export``: copy a trial's champion (default: the best) to a player file."""
+    from evoplay.atomic import write_text
+    from evoplay.tictactoe.playerfile import load_player
+
+    out = check_output(Path(out or "champion.json"), suffixes=(".json",))
+    summary = read_summary(run_dir)
+    trial = summary["best_trial"] if trial is None else trial
+    src = champion_file(run_dir, summary, trial)
+    load_player(src)  # validate before copying
+    text = src.read_text()
+    with writing(out):
+        write_text(out, text)
+    return f"{out}: champion of trial {trial} of {run_dir}"
+
+
+def echo_paths(paths):
+    for path in paths:
+        click.echo(str(path))
