@@ -1,0 +1,47 @@
+"""``evoplay serve``: the local web app."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import webbrowser
+
+import click
+
+from evoplay.cli import cli
+
+
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (this machine only by default).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
+@click.option("--quiet", is_flag=True, help="Do not log requests.")
+def serve(paths, host, port, open_browser, quiet):
+    """Play and inspect players in the browser.
+
+    PATHS are what the app may read, and all it reads: run directories (their curve,
+    champions and analysis), directories of player files, or player files. Players from
+    anywhere else are refused.
+    """
+    from evoplay.web.app import make_app, make_server
+    from evoplay.web.roots import Roots
+
+    roots = Roots(paths)
+    server = make_server(make_app(roots), host, port, quiet)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{server.server_port}/"
+    click.echo(f"evoplay serve: {url}  (Ctrl-C stops)")
+    for root in roots.roots:
+        click.echo(f"  reads {root.kind}: {root.given}")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"  note: listening on {host}, not only on this machine", err=True)
+    sys.stdout.flush()
+    if open_browser:
+        threading.Timer(0.3, webbrowser.open, [url]).start()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("\nevoplay serve: stopped.")
+    finally:
+        server.server_close()

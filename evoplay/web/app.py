@@ -1,0 +1,203 @@
+"""The web app (bottle) and the local threaded server that runs it.
+
+Pages and their scripts are package data under ``static/``; the API answers JSON, and
+every error, the router's own included, is one line: ``{"error": "..."}`` with a 4xx
+status (500 only for a fault of the server, which is logged and never stops it).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import socket
+import sys
+import traceback
+from functools import wraps
+from pathlib import Path
+from socketserver import ThreadingMixIn
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+
+import bottle
+
+from evoplay.errors import EvoplayError
+from evoplay.tictactoe.players import REGISTRY, TEMPERATURE_RANGE
+from evoplay.web import api
+from evoplay.web.roots import ApiError, Roots
+
+STATIC = Path(__file__).with_name("static")
+#: Largest request body accepted (a request is a board and two specs).
+MAX_BODY = 16 * 1024
+PAGES = {"/": "index.html", "/run": "run.html"}
+
+
+def _json(obj, status: int = 200) -> str:
+    bottle.response.status = status
+    bottle.response.content_type = "application/json"
+    bottle.response.set_header("Cache-Control", "no-store")
+    return json.dumps(obj, allow_nan=False)
+
+
+def _error(status: int, message: str) -> str:
+    return _json({"error": message.replace("\n", " ")}, status)
+
+
+def _body():
+    """The request's JSON body; 4xx ApiError if too big or not JSON."""
+    length = bottle.request.content_length
+    if length > MAX_BODY:
+        raise ApiError(413, f"request body is larger than {MAX_BODY} bytes")
+    raw = bottle.request.environ["wsgi.input"].read(length) if length > 0 else b""
+    if not raw.strip():
+        raise ApiError(400, "request body is empty: send a JSON object")
+
+    def refuse(name):
+        raise ValueError(f"{name} is not a number in JSON")
+
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=refuse)
+    except UnicodeDecodeError:
+        raise ApiError(400, "request body is not UTF-8") from None
+    except ValueError as e:
+        raise ApiError(400, f"request body is not valid JSON: {e}") from None
+    except RecursionError:
+        raise ApiError(400, "request body is nested too deeply") from None
+
+
+def _guarded(handler):
+    """Answer ApiError and EvoplayError with a 4xx line, anything else with a logged 500."""
+
+    @wraps(handler)
+    def wrapper(*args, **kwargs):
+        try:
+            return handler(*args, **kwargs)
+        except bottle.HTTPResponse:
+            raise
+        except ApiError as e:
+            return _error(e.status, e.message)
+        except EvoplayError as e:
+            return _error(400, str(e))
+        except Exception as e:  # a fault of the server: log it, keep serving
+            traceback.print_exc(file=sys.stderr)
+            return _error(500, f"internal error: {type(e).__name__}: {e}")
+
+    return wrapper
+
+
+def builtin_players() -> list[dict]:
+    """The built-in players with their parameters (name, type, default) for the page."""
+    listed = [{"name": api.HUMAN, "params": {}}]
+    for name, (factory, schema) in REGISTRY.items():
+        defaults = {k: p.default for k, p in inspect.signature(factory).parameters.items()}
+        listed.append(
+            {"name": name, "params": {k: {"type": t.__name__, "default": defaults[k]} for k, (t, _) in schema.items()}}
+        )
+    return listed
+
+
+def make_app(roots: Roots) -> bottle.Bottle:
+    app = bottle.Bottle()
+    app.config["catchall"] = True
+    book = api.PlayerBook(roots)
+    static_names = {p.name for p in STATIC.iterdir() if p.is_file()}
+
+    def router_error(res):  # 404 / 405 / bottle's own 500, as one JSON line
+        status = res.status_code
+        if status == 404:
+            message = f"not found: {bottle.request.method} {bottle.request.path}"
+        elif status == 405:
+            message = f"method {bottle.request.method} not allowed on {bottle.request.path}"
+        else:
+            message = f"{res.status_line}: {res.body}"
+        return _error(status, message)
+
+    app.default_error_handler = router_error
+
+    for route, name in PAGES.items():
+        app.route(route, "GET", lambda name=name: bottle.static_file(name, root=str(STATIC)))
+
+    @app.get("/static/<name>")
+    def static(name):
+        if name not in static_names:
+            return _error(404, f"not found: /static/{name}")
+        return bottle.static_file(name, root=str(STATIC))
+
+    @app.get("/api/players")
+    @_guarded
+    def players():
+        return _json(
+            {
+                "builtin": builtin_players(),
+                "files": roots.player_files(),
+                "temperature_range": list(TEMPERATURE_RANGE),
+            }
+        )
+
+    @app.post("/api/analyze")
+    @_guarded
+    def analyze():
+        return _json(api.analyze(book, _body()))
+
+    @app.post("/api/move")
+    @_guarded
+    def move():
+        return _json(api.human_move(_body()))
+
+    @app.post("/api/ai-move")
+    @_guarded
+    def ai_move():
+        return _json(api.computer_move(book, _body()))
+
+    @app.get("/api/runs")
+    @_guarded
+    def runs():
+        return _json({"runs": roots.run_listing()})
+
+    def run_index(text: str) -> int:
+        if not text.isdigit():
+            raise ApiError(404, f"no run {text!r}: runs are numbered 0, 1, ...")
+        return int(text)
+
+    @app.get("/api/runs/<index>")
+    @_guarded
+    def run(index):
+        return _json(roots.run_details(run_index(index)))
+
+    @app.get("/api/runs/<index>/curve")
+    @_guarded
+    def curve(index):
+        path = roots.curve_file(run_index(index))
+        return bottle.static_file(path.name, root=str(path.parent))
+
+    return app
+
+
+# ---------------------------------------------------------------- server
+
+
+class _Handler(WSGIRequestHandler):
+    quiet = False
+
+    def log_message(self, format, *args):
+        if not self.quiet:
+            sys.stderr.write(f"{self.address_string()} {format % args}\n")
+
+
+class _ThreadingServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+class _ThreadingServer6(_ThreadingServer):
+    address_family = socket.AF_INET6
+
+
+def make_server(app, host: str = "127.0.0.1", port: int = 8000, quiet: bool = False):
+    """A threaded WSGI server for ``app`` listening on ``host:port`` (port 0: any free one)."""
+    handler = type("Handler", (_Handler,), {"quiet": quiet})
+    server_class = _ThreadingServer6 if ":" in host else _ThreadingServer
+    try:
+        server = server_class((host, port), handler)
+    except OSError as e:
+        raise EvoplayError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    server.set_app(app)
+    return server
+
