@@ -33,7 +33,7 @@ _EXPORTS = {
     "Context": "evoplay.framework.recipe",
     "run": "evoplay.framework.runner",
     "resume": "evoplay.framework.runner",
-    "TrialRun": "evoplay.framework.runner",
+    "TrialRun": "evoplay.framework.trial",
     "load_run": ("evoplay.framework.rundir", "Run"),
     "Run": "evoplay.framework.rundir",
     "load_config": ("evoplay.framework.config", "load"),

@@ -9,7 +9,7 @@ import pytest
 
 from evoplay.tictactoe import board as B
 from evoplay.framework import config
-from evoplay.framework.runner import TrialRun
+from evoplay.framework.trial import TrialRun
 from evoplay.recipes.fogel import recipe as evolve
 from evoplay.recipes.fogel.nets import (
     INPUTS,

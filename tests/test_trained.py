@@ -10,6 +10,7 @@ import pytest
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
 from evoplay.cli import main
+from evoplay.framework import config
 from evoplay.errors import PlayerFileError
 from evoplay.tictactoe.playerfile import load_player, save_player
 from evoplay.tictactoe.players import make_player
@@ -273,10 +274,10 @@ def test_ga_results_do_not_depend_on_the_map():
         assert other.history == runs[0].history
         assert all(np.array_equal(other.weights[k], runs[0].weights[k]) for k in other.weights)
 
-    tb = G.make_toolbox(G.check_settings({"games": 30}), 5, np.random.default_rng(0), pooled_map)
-    pop = [tb.individual() for _ in range(6)]
-    tasks = [(list(ind), 2, i) for i, ind in enumerate(pop)]
-    assert list(tb.map(tb.evaluate, tasks)) == list(map(tb.evaluate, tasks))
+    tb = G.GAValueNetRecipe(config.resolve({"recipe": "ga-value-net", "ga": {"games": 30}})).toolbox
+    pop = [tb.individual(np.random.default_rng(0)) for _ in range(6)]
+    tasks = [(list(ind), (5, 0, 2), i) for i, ind in enumerate(pop)]
+    assert list(pooled_map(tb.evaluate, tasks)) == list(map(tb.evaluate, tasks))
 
 
 def test_exact_analysis_of_trained_players(small):

@@ -16,75 +16,17 @@ import logging
 import resource
 import time
 
-from deap import tools
-
 from evoplay import __version__, usercode
 from evoplay.atomic import write_text
 from evoplay.errors import EvoplayError
 from evoplay.framework import distributed
 from evoplay.framework.config import differences, load, recipe_class, to_toml
-from evoplay.framework.recipe import Context, Recipe, TrialState
+from evoplay.framework.recipe import Recipe
 from evoplay.framework.rundir import RunDir, digest
-from evoplay.framework.streams import Streams
+from evoplay.framework.trial import TrialRun
 from evoplay.framework.summary import finish_run
 
 log = logging.getLogger("evoplay.runner")
-
-
-class TrialRun:
-    """One trial of a recipe, driven in this process: ``step()`` runs one generation.
-
-    The segment tasks of a run use it; so can a user who wants a trial without Ray or a
-    run directory (``map_fn`` defaults to the builtin ``map``).
-    """
-
-    def __init__(self, recipe: Recipe, trial: int, data: dict | None = None, map_fn=map, chunks: int = 1, detail=None):
-        self.recipe = recipe
-        self.seed = recipe.cfg[""]["seed"]
-        self.map_fn, self.chunks, self.detail = map_fn, max(1, chunks), detail
-        self.logbook = tools.Logbook()
-        if data is None:
-            state = recipe.start(Context(Streams(self.seed, trial, 0), map_fn, self.chunks))
-            self.trial = TrialState(trial, 0, state, self.logbook)
-        else:
-            try:
-                state = recipe.from_data(data["state"])
-            except EvoplayError:
-                raise
-            except (KeyError, TypeError, ValueError, IndexError) as e:
-                raise EvoplayError(f"the checkpoint of trial {trial} does not fit recipe {type(recipe).__name__}: {type(e).__name__}: {e}") from None
-            for rec in data["logbook"]:
-                self.logbook.record(**rec)
-            self.trial = TrialState(trial, data["generation"], state, self.logbook)
-
-    @property
-    def generation(self) -> int:
-        return self.trial.generation
-
-    def step(self) -> dict:
-        """Run the next generation; return its logbook record."""
-        gen = self.trial.generation + 1
-        ctx = Context(Streams(self.seed, self.trial.trial, gen), self.map_fn, self.chunks, self.detail)
-        record = self.recipe.step(self.trial.state, ctx)
-        if not isinstance(record, dict) or record.get("gen") != gen or "max" not in record:
-            raise EvoplayError(f"recipe {type(self.recipe).__name__}.step must return a dict with 'gen' = {gen} and 'max'")
-        self.logbook.record(**record)
-        self.trial.generation = gen
-        return record
-
-    def run(self, until: int):
-        """Run generations until ``until`` have been completed."""
-        while self.trial.generation < until:
-            self.step()
-        return self
-
-    def to_data(self) -> dict:
-        return {
-            "trial": self.trial.trial,
-            "generation": self.trial.generation,
-            "logbook": [dict(r) for r in self.logbook],
-            "state": self.recipe.to_data(self.trial.state),
-        }
 
 
 def make_recipe(cfg: dict) -> Recipe:

@@ -1,4 +1,4 @@
-"""ga-value-net: a value network whose weights a genetic algorithm evolves (SPEC §3, second recipe).
+"""ga-value-net: a value network whose weights a genetic algorithm evolves (a recipe on the runner).
 
 Network: 9 inputs, one tanh hidden layer of ``hidden`` units, one tanh output. It scores
 the board after each candidate move, seen by the player who just moved (own marks +1,
@@ -8,25 +8,34 @@ Genetic algorithm (DEAP toolbox, operators drawing from an explicit numpy Genera
 a genome is the flat list of weights; two-point crossover, Gaussian mutation, tournament
 selection, a few elites copied unchanged. Fitness is the total payoff of 100 games against
 an opponent (default ``logic``), the network moving first; the games run in the batched
-engine with uniforms drawn from ``SeedSequence(seed, spawn_key=(EVAL, generation, index))``,
-so a result never depends on how ``toolbox.map`` spreads the work. Every individual is
-re-evaluated each generation (the fitness is noisy). The champion is the member of the
-last population or of the hall of fame with the highest *exact* expected payoff against
-the opponent.
+engine, individual ``i`` drawing its uniforms from row ``i`` of the generation's EVALUATE
+stream, so a result never depends on how ``toolbox.map`` spreads the work. Every
+individual is re-evaluated each generation (the fitness is noisy). The champion is the
+member of the last population or of the hall of fame with the highest *exact* expected
+payoff against the opponent.
+
+``evoplay evolve`` runs it from a config (``recipe = "ga-value-net"``, section ``[ga]``);
+``evoplay train ga-value-net`` runs one trial of it in this process (or with its
+evaluation on Ray) and saves the champion as a player file.
 """
 
 from __future__ import annotations
 
+import functools
 
 import numpy as np
 from deap import base, tools
 
+from evoplay.errors import ConfigError, EvoplayError
+from evoplay.framework import config as C
+from evoplay.framework.recipe import Context, Recipe
+from evoplay.framework.streams import EVALUATE, INIT, VARIATE, stream
+from evoplay.framework.trial import TrialRun
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine
-from evoplay.errors import EvoplayError
 from evoplay.tictactoe.exact import FOGEL_PAYOFF, expected_payoff
 from evoplay.tictactoe.mlp import MLP, Dense, Tanh
-from evoplay.tictactoe.playerfile import arch_int
+from evoplay.tictactoe.playerfile import arch_int, player_document
 from evoplay.tictactoe.players import make_player
 from evoplay.tictactoe.trained import GreedyPlayer, Trained, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 
@@ -46,8 +55,6 @@ DEFAULTS = {
     "elite": 2,
     "init_scale": 1.0,
 }
-# SeedSequence spawn keys by purpose.
-VARIATION, EVAL = 0, 1
 
 
 class Fitness(base.Fitness):
@@ -126,15 +133,14 @@ def sel_tournament(individuals, k: int, rng: np.random.Generator, tournsize: int
     return chosen
 
 
-def eval_task(task, hidden: int, opponent: str, games: int, payoff, seed: int):
+def eval_task(task, hidden: int, opponent: str, games: int, payoff):
     """Fitness of one genome: payoff over ``games`` games as X against ``opponent``.
 
-    ``task`` is ``(genome, generation, index)``; the games' uniforms depend only on the run
-    seed, the generation and the index.
+    ``task`` is ``(genome, (seed, trial, generation), index)``: the games use row ``index``
+    of the generation's EVALUATE stream, whoever evaluates them.
     """
-    genome, generation, index = task
-    seq = np.random.SeedSequence(seed, spawn_key=(EVAL, generation, index))
-    u = np.random.default_rng(seq).random((games, 9))
+    genome, key, index = task
+    u = stream(*key, EVALUATE, skip=int(index) * games * 9).random((games, 9))
     net = GreedyPlayer(KIND, score_fn(net_from_genome(genome, hidden)))
     result = engine.play(net, make_player(opponent), u)
     win, draw, loss = payoff
@@ -143,97 +149,192 @@ def eval_task(task, hidden: int, opponent: str, games: int, payoff, seed: int):
     )
 
 
-def make_toolbox(settings: dict, seed: int, rng: np.random.Generator, map_fn=map) -> base.Toolbox:
-    """The DEAP toolbox of a run; ``map_fn`` is where evaluation fans out (e.g. on Ray)."""
-    s = settings
+def make_toolbox(s: dict) -> base.Toolbox:
+    """The DEAP toolbox of the recipe; operators take the generation's rng, ``map`` is set per generation."""
     tb = base.Toolbox()
-    tb.register("individual", init_individual, n_genes(s["hidden"]), rng, s["init_scale"])
-    tb.register("mate", cx_two_point, rng=rng)
-    tb.register("mutate", mut_gaussian, rng=rng, sigma=s["sigma"], indpb=s["indpb"])
-    tb.register("select", sel_tournament, rng=rng, tournsize=s["tournsize"])
-    tb.register(
-        "evaluate", eval_task, hidden=s["hidden"], opponent=s["opponent"], games=s["games"],
-        payoff=tuple(s["payoff"]), seed=seed,
-    )
-    tb.register("map", map_fn)
+    tb.register("individual", init_individual, n_genes(s["hidden"]), scale=s["init_scale"])
+    tb.register("mate", cx_two_point)
+    tb.register("mutate", mut_gaussian, sigma=s["sigma"], indpb=s["indpb"])
+    tb.register("select", sel_tournament, tournsize=s["tournsize"])
+    tb.register("evaluate", eval_task, hidden=s["hidden"], opponent=s["opponent"], games=s["games"],
+                payoff=(s["payoff_win"], s["payoff_draw"], s["payoff_loss"]))
     return tb
 
 
-def evaluate(toolbox, population, generation: int) -> None:
-    tasks = [(list(ind), generation, i) for i, ind in enumerate(population)]
-    for ind, fit in zip(population, toolbox.map(toolbox.evaluate, tasks)):
-        ind.fitness.values = tuple(fit)
+def _check_player(v):
+    make_player(v)
+    return True
 
 
-def check_settings(settings: dict) -> dict:
-    s = {**DEFAULTS, **settings}
-    unknown = sorted(set(settings) - set(DEFAULTS))
-    if unknown:
-        raise EvoplayError(f"ga-value-net: unknown setting(s) {', '.join(unknown)}")
-    for key, lo in (("hidden", 1), ("population", 2), ("generations", 0), ("games", 1), ("tournsize", 1), ("elite", 0)):
-        if not isinstance(s[key], int) or s[key] < lo:
-            raise EvoplayError(f"ga-value-net: {key} must be an integer >= {lo}, got {s[key]!r}")
-    if s["elite"] >= s["population"]:
-        raise EvoplayError("ga-value-net: elite must be smaller than population")
-    for key in ("cxpb", "mutpb", "indpb"):
-        if not 0.0 <= s[key] <= 1.0:
-            raise EvoplayError(f"ga-value-net: {key} must be in [0, 1], got {s[key]!r}")
-    if not len(s["payoff"]) == 3:
-        raise EvoplayError("ga-value-net: payoff needs three numbers (win, draw, loss)")
-    make_player(s["opponent"])  # a bad spec fails now, not inside a worker
-    return s
+SCHEMA = {
+    "ga": {
+        "hidden": (int, 9, C._range(1, 64)),
+        "population": (int, 50, C._range(2, 100_000)),
+        "games": (int, 100, C._range(1, 100_000)),
+        "opponent": (str, "logic", (_check_player, "a player spec")),
+        "payoff_win": (float, FOGEL_PAYOFF[0], C._range(-1e6, 1e6)),
+        "payoff_draw": (float, FOGEL_PAYOFF[1], C._range(-1e6, 1e6)),
+        "payoff_loss": (float, FOGEL_PAYOFF[2], C._range(-1e6, 1e6)),
+        "cxpb": (float, 0.5, C._range(0.0, 1.0)),
+        "mutpb": (float, 0.5, C._range(0.0, 1.0)),
+        "sigma": (float, 0.2, C._range(0.0, 1e3)),
+        "indpb": (float, 0.1, C._range(0.0, 1.0)),
+        "tournsize": (int, 3, C._range(1, 1000)),
+        "elite": (int, 2, C._range(0, 100_000)),
+        "init_scale": (float, 1.0, C._range(0.0, 1e3)),
+    }
+}
 
 
-def train(seed: int = 0, map_fn=map, progress: bool = False, **settings) -> Trained:
-    """Evolve a value network; ``settings`` override ``DEFAULTS``; see the module doc."""
-    from tqdm import tqdm
-
-    s = check_settings(settings)
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(VARIATION,)))
-    tb = make_toolbox(s, seed, rng, map_fn)
+def _stats() -> tools.Statistics:
     stats = tools.Statistics(lambda ind: ind.fitness.values[0])
     for name, fn in (("max", np.max), ("mean", np.mean), ("min", np.min), ("std", np.std)):
         stats.register(name, fn)
-    logbook = tools.Logbook()
-    logbook.header = ["gen", "evals", "max", "mean", "min", "std"]
-    hof = tools.HallOfFame(5)
+    return stats
 
-    pop = [tb.individual() for _ in range(s["population"])]
-    evaluate(tb, pop, 0)
-    hof.update(pop)
-    logbook.record(gen=0, evals=len(pop), **stats.compile(pop))
-    for gen in tqdm(range(1, s["generations"] + 1), unit="gen", desc=KIND, disable=not progress):
+
+class GAValueNetRecipe(Recipe):
+    """A genetic algorithm (DEAP) evolving the weights of a fixed-topology value network."""
+
+    name = "ga-value-net"
+    default_name = "ga-value-net"
+    schema = SCHEMA
+
+    def __init__(self, cfg: dict):
+        super().__init__(cfg)
+        self.s = cfg["ga"]
+        self.toolbox = make_toolbox(self.s)
+        self.stats = _stats()
+
+    @classmethod
+    def check(cls, cfg: dict):
+        if cfg["ga"]["elite"] >= cfg["ga"]["population"]:
+            raise ConfigError("config key 'ga.elite' must be smaller than 'ga.population'")
+
+    def generation_work(self) -> float:
+        return self.s["population"] * self.s["games"]
+
+    def _evaluate(self, population, ctx: Context):
+        tasks = [(list(ind), ctx.streams.key, i) for i, ind in enumerate(population)]
+        size = -(-len(tasks) // max(1, ctx.chunks))
+        chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
+        fits = ctx.map(functools.partial(_eval_many, evaluate=self.toolbox.evaluate), chunks)
+        for ind, fit in zip(population, (f for part in fits for f in part)):
+            ind.fitness.values = tuple(fit)
+
+    def start(self, ctx: Context) -> dict:
+        rng = ctx.stream(INIT)
+        pop = [self.toolbox.individual(rng) for _ in range(self.s["population"])]
+        self._evaluate(pop, ctx)
+        hof = tools.HallOfFame(5)
+        hof.update(pop)
+        return {"population": pop, "hof": hof}
+
+    def step(self, state: dict, ctx: Context) -> dict:
+        s, tb, rng = self.s, self.toolbox, ctx.stream(VARIATE)
+        pop = state["population"]
         elites = [tb.clone(ind) for ind in tools.selBest(pop, s["elite"])]
-        offspring = [tb.clone(ind) for ind in tb.select(pop, len(pop) - s["elite"])]
+        offspring = [tb.clone(ind) for ind in tb.select(pop, len(pop) - s["elite"], rng)]
         for i in range(1, len(offspring), 2):
             if rng.random() < s["cxpb"]:
-                tb.mate(offspring[i - 1], offspring[i])
+                tb.mate(offspring[i - 1], offspring[i], rng)
         for ind in offspring:
             if rng.random() < s["mutpb"]:
-                tb.mutate(ind)
+                tb.mutate(ind, rng)
         pop = elites + offspring
-        evaluate(tb, pop, gen)
-        hof.update(pop)
-        logbook.record(gen=gen, evals=len(pop), **stats.compile(pop))
+        self._evaluate(pop, ctx)
+        state["hof"].update(pop)
+        state["population"] = pop
+        return {"gen": ctx.generation, "evals": len(pop), **{k: float(v) for k, v in self.stats.compile(pop).items()}}
 
-    opponent = make_player(s["opponent"])
-    candidates = list(pop) + list(hof)
-    payoff = tuple(s["payoff"])
-    exact = [expected_payoff(player_from_net(net_from_genome(c, s["hidden"])), opponent, payoff) for c in candidates]
-    best = int(np.argmax(exact))
-    net = net_from_genome(candidates[best], s["hidden"])
+    def to_data(self, state: dict) -> dict:
+        def ind(i):
+            return {"genes": list(i), "fitness": list(i.fitness.values)}
+
+        return {"population": [ind(i) for i in state["population"]], "hof": [ind(i) for i in state["hof"]]}
+
+    def from_data(self, data: dict) -> dict:
+        size = n_genes(self.s["hidden"])
+
+        def ind(d):
+            genes = [float(g) for g in d["genes"]]
+            if len(genes) != size or not np.isfinite(genes).all():
+                raise EvoplayError(f"a genome in the checkpoint has {len(genes)} genes or a non-finite one (expected {size})")
+            out = Individual(genes)
+            out.fitness.values = tuple(float(f) for f in d["fitness"])
+            return out
+
+        hof = tools.HallOfFame(5)
+        for d in data["hof"]:
+            hof.insert(ind(d))
+        return {"population": [ind(d) for d in data["population"]], "hof": hof}
+
+    def champion(self, state: dict):
+        """(network, exact expected payoff per game, all candidates' exact payoffs) of the best of population and hall of fame."""
+        opponent = make_player(self.s["opponent"])
+        payoff = (self.s["payoff_win"], self.s["payoff_draw"], self.s["payoff_loss"])
+        candidates = list(state["population"]) + list(state["hof"])
+        exact = [expected_payoff(player_from_net(net_from_genome(c, self.s["hidden"])), opponent, payoff) for c in candidates]
+        best = int(np.argmax(exact))
+        return net_from_genome(candidates[best], self.s["hidden"]), float(exact[best])
+
+    def finish(self, state: dict, trial: int, logbook: list[dict]) -> tuple[dict, dict]:
+        net, value = self.champion(state)
+        provenance = {"config": self.cfg[""]["name"], "seed": self.cfg[""]["seed"], "trial": trial,
+                      "generation": logbook[-1]["gen"], "expected_payoff_per_game": value, "settings": dict(self.s)}
+        facts = {"champion_expected_payoff_per_game": value, "hall_of_fame_payoff": state["hof"][0].fitness.values[0],
+                 "final_max": logbook[-1]["max"], "final_mean": logbook[-1]["mean"]}
+        return player_document(KIND, architecture(self.s["hidden"]), net.weights(), provenance), facts
+
+    def score(self, facts: dict) -> float:
+        return facts["champion_expected_payoff_per_game"]
+
+
+def _eval_many(chunk, evaluate):
+    """A chunk of fitness evaluations (one ``toolbox.map`` item)."""
+    return [evaluate(task) for task in chunk]
+
+
+def check_settings(settings: dict) -> dict:
+    """Settings of ``train`` (``[ga]`` keys plus ``generations``) checked like a config."""
+    unknown = sorted(set(settings) - set(SCHEMA["ga"]) - {"generations", "payoff"})
+    if unknown:
+        raise EvoplayError(f"ga-value-net: unknown setting(s) {', '.join(unknown)}")
+    return settings
+
+
+def train(seed: int = 0, map_fn=map, progress: bool = False, **settings) -> Trained:
+    """Evolve a value network: one trial of the recipe in this process; see the module doc.
+
+    ``settings`` are ``[ga]`` config keys plus ``generations`` (default 200); with
+    ``map_fn`` a ``RayMap``, evaluation fans out on Ray.
+    """
+    from tqdm import tqdm
+
+    ga = dict(check_settings(settings))
+    generations = ga.pop("generations", 200)
+    if "payoff" in ga:
+        ga["payoff_win"], ga["payoff_draw"], ga["payoff_loss"] = ga.pop("payoff")
+    cfg = C.resolve({"recipe": "ga-value-net", "seed": seed, "trials": 1, "generations": generations, "ga": ga})
+    recipe = GAValueNetRecipe(cfg)
+    chunks = 1 if map_fn is map else recipe.s["population"]  # a RayMap groups them per CPU
+    run = TrialRun(recipe, 0, map_fn=map_fn, chunks=chunks)
+    for _ in tqdm(range(generations), unit="gen", desc=KIND, disable=not progress):
+        run.step()
+    net, value = recipe.champion(run.trial.state)
     player = player_from_net(net)
-    settings_out = {k: (list(v) if isinstance(v, tuple) else v) for k, v in s.items()}
+    rows = [dict(r) for r in run.logbook]
+    settings_out = {**recipe.s, "generations": generations}
     metrics = {
         "settings": settings_out,
-        "final_max_fitness": float(logbook[-1]["max"]),
-        "final_mean_fitness": float(logbook[-1]["mean"]),
-        "champion_exact_payoff": float(exact[best]),
+        "final_max_fitness": rows[-1]["max"],
+        "final_mean_fitness": rows[-1]["mean"],
+        "champion_exact_payoff": value,
         "exact": exact_results(player),
     }
-    history = {k: [float(v) for v in logbook.select(k)] for k in ("max", "mean", "min", "std")}
-    history["gen"] = logbook.select("gen")
-    return Trained(KIND, architecture(s["hidden"]), net.weights(), player, history, metrics)
+    history = {k: [r[k] for r in rows] for k in ("max", "mean", "min", "std")}
+    history["gen"] = [r["gen"] for r in rows]
+    return Trained(KIND, architecture(recipe.s["hidden"]), net.weights(), player, history, metrics)
 
 
 def architecture(hidden: int) -> dict:
