@@ -44,9 +44,12 @@ def _error(status: int, message: str) -> str:
 def _body():
     """The request's JSON body; 4xx ApiError if too big or not JSON."""
     length = bottle.request.content_length
+    stream = bottle.request.environ["wsgi.input"]
     if length > MAX_BODY:
+        if length <= 64 * MAX_BODY:  # read it anyway, so that the client gets the answer
+            stream.read(length)
         raise ApiError(413, f"request body is larger than {MAX_BODY} bytes")
-    raw = bottle.request.environ["wsgi.input"].read(length) if length > 0 else b""
+    raw = stream.read(length) if length > 0 else b""
     if not raw.strip():
         raise ApiError(400, "request body is empty: send a JSON object")
 
