@@ -20,7 +20,18 @@ run: $(STAMP)
 	$(BIN)/evoplay evolve configs/fogel1993.toml --out results/fogel1993
 	$(BIN)/python -m evoplay.recipes.fogel.report results/fogel1993
 
+# The browser test (tests/test_web_browser.py) drives the system's Chromium: installed
+# here with apt-get when run as root (as in CI), else named in one line and skipped.
 test: $(STAMP)
+	@if [ -z "$$EVOPLAY_CHROMIUM" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "make test: installing chromium with apt-get for the browser test"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
+	      || echo "make test: apt-get could not install chromium: the browser test will be skipped"; \
+	  else \
+	    echo "make test: browser test skipped (no Chromium): sudo apt-get install chromium, or set EVOPLAY_CHROMIUM=/path/to/chromium"; \
+	  fi; \
+	fi
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

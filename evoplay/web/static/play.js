@@ -285,8 +285,11 @@ function render() {
   const quote = (s) => (/^[\w.:=,/-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
   const x = e.x_modelled ? e.human_model : S.sides.x;
   const o = e.o_modelled ? e.human_model : S.sides.o;
-  document.getElementById("cli-hint").textContent =
-    `evoplay match ${quote(x)} ${quote(o)} --exact --seats a-first` + (board() === EMPTY_BOARD ? "" : " (from the empty board)");
+  const fromStart = board() === EMPTY_BOARD;
+  document.getElementById("cli-note").textContent = fromStart
+    ? "Computed over the whole game tree, not sampled: the same numbers as"
+    : "Computed over the whole game tree from this position, not sampled. From the empty board:";
+  document.getElementById("cli-hint").textContent = `evoplay match ${quote(x)} ${quote(o)} --exact --seats a-first`;
 
   document.getElementById("undo").disabled = S.history.length < 2;
   document.getElementById("step").disabled = !mover || S.sides[mover] === "human";
@@ -368,6 +371,7 @@ async function start() {
   });
 
   const query = new URLSearchParams(location.search);
+  if (query.get("auto") === "0") setAuto(false);
   const asked = {};
   for (const side of ["x", "o"]) if (query.get(side)) asked[side] = query.get(side);
   syncSide("x");

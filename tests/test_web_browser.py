@@ -1,0 +1,267 @@
+"""`evoplay serve` in a real headless Chromium (the system's, driven by Playwright).
+
+Plays a whole game against minimax by clicking, moves a temperature slider and watches
+the move probabilities change, checks that the exact outcome shown equals
+`evoplay match ... --exact`, follows a run page's "Play this champion", and checks that
+a bad spec shows an error while the page stays usable. Screenshots of both pages go to
+$EVOPLAY_SCREENSHOTS when set (the README's docs/serve-play.png and docs/serve-run.png
+come from `EVOPLAY_SCREENSHOTS=docs`), else to a temporary directory.
+
+Needs Chromium: `make test` installs it with apt-get when run as root; elsewhere install
+it (Debian/Ubuntu: `sudo apt-get install chromium`) or point EVOPLAY_CHROMIUM at one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import exact
+from evoplay.tictactoe.players import make_player
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN = "results/fogel1993"
+EVOPLAY = str(Path(sys.executable).with_name("evoplay"))
+CHROMIUM = os.environ.get("EVOPLAY_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+ENABLE = (
+    "browser test skipped: no Chromium found; install it (Debian/Ubuntu: sudo apt-get install chromium, "
+    "which `make test` does when run as root) or set EVOPLAY_CHROMIUM=/path/to/chromium"
+)
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=ENABLE)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`evoplay serve RUN --port 0` as a subprocess in the repository; its base URL."""
+    proc = subprocess.Popen(
+        [EVOPLAY, "serve", RUN, "--port", "0", "--quiet"], cwd=ROOT,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        m = re.match(r"evoplay serve: (http://127\.0\.0\.1:\d+)/", line)
+        assert m, f"unexpected first line {line!r}"
+        yield m.group(1)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 760})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    failures = []
+    page.on("pageerror", lambda e: failures.append(str(e)))
+    yield page
+    context.close()
+    assert failures == [], failures  # no uncaught script error on any page
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    where = os.environ.get("EVOPLAY_SCREENSHOTS")
+    path = Path(where) if where else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def board(page) -> str:
+    return page.eval_on_selector_all(
+        "#board .cell", "cells => cells.map(c => c.classList.contains('x') ? 'X' : c.classList.contains('o') ? 'O' : '.').join('')"
+    )
+
+
+def shown_probs(page) -> list:
+    return page.eval_on_selector_all(
+        "#board .cell", "cells => cells.map(c => c.dataset.prob === undefined ? null : Number(c.dataset.prob))"
+    )
+
+
+def shown_exact(page) -> dict:
+    return page.eval_on_selector_all(
+        "#exact tr",
+        "rows => Object.fromEntries(rows.map(r => [r.dataset.key, "
+        "{text: r.querySelector('.value').textContent, value: Number(r.querySelector('.value').dataset.value)}]))",
+    )
+
+
+def wait_rendered(page, x_spec: str, o_spec: str):
+    """Until the page shows an analysis made for these two players and is not waiting."""
+    page.wait_for_function(
+        "([x, o]) => document.body.dataset.busy === '' && document.querySelector('#cli-hint').textContent"
+        ".startsWith(`evoplay match ${x} ${o} `)",
+        arg=[x_spec, o_spec],
+    )
+
+
+def test_play_a_whole_game_against_minimax_by_clicking(server, page):
+    page.goto(f"{server}/?x=human&o=minimax")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('X to move: you')")
+    assert page.input_value("fieldset[data-side=o] .spec") == "minimax"
+    first = True
+    while page.get_attribute("#status", "data-result") == "ongoing":
+        before = board(page)
+        square = before.index(".")
+        page.click(f'#board .cell[data-square="{square}"]')
+        n_x = before.count("X") + 1
+        # my mark, then minimax's reply (or the end): the status asks me again or names the result
+        page.wait_for_function(
+            "n => document.querySelectorAll('#board .cell.x').length === n && document.body.dataset.busy === '' && "
+            "(document.querySelector('#status').textContent.includes('click a square') || "
+            "document.querySelector('#status').dataset.result !== 'ongoing')",
+            arg=n_x,
+        )
+        now = board(page)
+        assert now[square] == "X" and now.count("X") == n_x
+        if first:  # an occupied square: the server refuses, the page says so and goes on
+            page.click(f'#board .cell[data-square="{square}"]')
+            page.wait_for_selector("#error:not([hidden])")
+            assert page.inner_text("#error-text") == f"square {square} is taken"
+            assert board(page) == now
+            first = False
+    final = board(page)
+    result = B.winner(B.parse(final))
+    assert result in (B.O_WIN, B.DRAW)  # nobody beats minimax
+    status = page.inner_text("#status")
+    assert status == ("O wins (minimax)." if result == B.O_WIN else "Draw.")
+    assert page.get_attribute("#status", "data-result") == {B.O_WIN: "o_win", B.DRAW: "draw"}[result]
+    # undo goes back to my last turn: my last mark and minimax's reply are gone
+    page.click("#undo")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('X to move: you')")
+    undone = board(page)
+    assert undone.count("X") == final.count("X") - 1 and undone.count("O") == undone.count("X")
+
+
+def test_sliders_change_the_probabilities_and_the_exact_outcome_equals_match(server, page, shots):
+    x0 = "softmax:t=0.2,model_t=1"
+    page.goto(f"{server}/?x={x0}&o=minimax&auto=0")
+    wait_rendered(page, x0, "minimax")
+    assert not page.is_checked("#auto")
+    assert page.is_visible("fieldset[data-side=x] .softmax") and page.is_hidden("fieldset[data-side=o] .softmax")
+    labels = page.inner_text("fieldset[data-side=x] .softmax")
+    assert labels.count("Precise") == 2 and labels.count("Chaotic") == 2
+    probs0 = shown_probs(page)
+    assert probs0 == make_player(x0).probs([0])[0].tolist()
+
+    # own temperature to the chaotic end: the shading flattens
+    page.fill("fieldset[data-side=x] input.t", "0.5")  # log10 t
+    x1 = "softmax:t=3.16,model_t=1"
+    wait_rendered(page, x1, "minimax")
+    assert page.input_value("fieldset[data-side=x] .spec") == x1
+    assert page.inner_text("fieldset[data-side=x] .t-value") == "3.16"
+    probs1 = shown_probs(page)
+    assert probs1 == make_player(x1).probs([0])[0].tolist()
+    assert max(probs1) < max(probs0) and min(probs1) > min(probs0)
+
+    # the modelled opponent's temperature: the probabilities move again
+    page.fill("fieldset[data-side=x] input.model-t", "-2")
+    x2 = "softmax:t=3.16,model_t=0.01"
+    wait_rendered(page, x2, "minimax")
+    probs2 = shown_probs(page)
+    assert probs2 == make_player(x2).probs([0])[0].tolist() and probs2 != probs1
+
+    # the exact outcome shown is `evoplay match X minimax --exact` (text and full value)
+    shown = shown_exact(page)
+    run = subprocess.run(
+        [EVOPLAY, "match", x2, "minimax", "--exact", "--seats", "a-first"], capture_output=True, text=True, cwd=ROOT,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    printed = dict(re.findall(r"^\s+(A wins|draws|B wins)\s+(\d\.\d{5})", run.stdout, re.M))
+    assert [shown[k]["text"] for k in ("x_win", "draw", "o_win")] == [printed[k] for k in ("A wins", "draws", "B wins")]
+    as_json = subprocess.run(
+        [EVOPLAY, "match", x2, "minimax", "--exact", "--seats", "a-first", "--json"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )
+    (r,) = json.loads(as_json.stdout)["results"]
+    assert [shown[k]["value"] for k in ("x_win", "draw", "o_win")] == [r["a_win"], r["draw"], r["b_win"]]
+    assert shown["o_win"]["value"] > 0.01  # so chaotic an X does lose to minimax
+
+    # two steps of AI-vs-AI play; then X (softmax) is to move again, from a real position
+    for n in (1, 2):
+        page.click("#step")
+        page.wait_for_function("n => document.querySelectorAll('#board .cell.x, #board .cell.o').length === n "
+                               "&& document.body.dataset.busy === ''", arg=n)
+    position = B.parse(board(page))
+    assert shown_probs(page) == [
+        None if B.MARKS[position, s] else p for s, p in enumerate(make_player(x2).probs([position])[0].tolist())
+    ]
+    want = exact.outcome(make_player(x2), make_player("minimax"), position)
+    got = shown_exact(page)
+    assert [got[k]["value"] for k in ("x_win", "draw", "o_win")] == [want.x_win, want.draw, want.o_win]
+    page.fill("fieldset[data-side=x] input.t", "-0.7")  # back to the defaults, for the picture
+    page.fill("fieldset[data-side=x] input.model-t", "0")
+    wait_rendered(page, "softmax:t=0.2,model_t=1", "minimax")
+    page.check("#show-minimax")
+    page.wait_for_selector("#board .cell .minimax")
+    page.screenshot(path=str(shots / "serve-play.png"), full_page=True)
+
+
+def test_run_page_shows_curve_and_champions_and_plays_one(server, page, shots):
+    summary = json.loads((ROOT / RUN / "summary.json").read_text())
+    page.goto(f"{server}/run?id=0")
+    page.wait_for_selector("#champions tbody tr")
+    assert page.inner_text("#run-name") == f"Run {Path(RUN).name}"
+    rows = page.locator("#champions tbody tr")
+    assert rows.count() == summary["trials"]
+    best = page.locator("#champions tbody tr.best")
+    assert best.get_attribute("data-trial") == str(summary["best_trial"])
+    page.wait_for_function("document.querySelector('#curve').complete && document.querySelector('#curve').naturalWidth > 0")
+    page.screenshot(path=str(shots / "serve-run.png"), full_page=True)
+
+    spec = f"{RUN}/trials/trial_03/champion.json"
+    page.click('#champions tbody tr[data-trial="3"] a.play')
+    page.wait_for_url(re.compile(r"/\?x="))
+    # the champion plays X at once (auto-play); then it is my move as O
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('O to move: you')")
+    assert page.input_value("fieldset[data-side=x] .spec") == spec
+    assert page.input_value("fieldset[data-side=x] .kind") == spec  # offered in the menu too
+    opening = board(page)
+    champion = make_player(str(ROOT / spec))
+    assert opening.count("X") == 1 and opening.count("O") == 0
+    assert champion.probs([0])[0][opening.index("X")] > 0  # a move the champion can make
+
+
+def test_errors_are_shown_and_the_page_stays_usable(server, page):
+    page.goto(f"{server}/?x=/etc/passwd&o=minimax")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "outside the paths this server was started with" in page.inner_text("#error-text")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('X to move')")
+    # a bad temperature typed as a spec: the error names it, the old player stays
+    o_spec = page.input_value("fieldset[data-side=o] .spec")
+    page.fill("fieldset[data-side=o] .spec", "softmax:t=0")
+    page.press("fieldset[data-side=o] .spec", "Enter")
+    page.wait_for_function("document.querySelector('#error-text').textContent.includes('softmax t must be in')")
+    assert page.get_attribute("fieldset[data-side=o] .spec", "aria-invalid") == "true"
+    assert page.inner_text("#error-text").startswith("O player: ")
+    # still usable: a click plays, and the next good spec is taken
+    page.click('#board .cell[data-square="4"]')
+    page.wait_for_function("document.querySelectorAll('#board .cell.x').length === 1")
+    assert page.is_hidden("#error")  # a good move clears it
+    page.select_option("fieldset[data-side=o] .kind", "logic")
+    wait_rendered(page, "random", "logic")  # the human X is modelled as random
+    assert o_spec != "logic" and page.get_attribute("fieldset[data-side=o] .spec", "aria-invalid") is None
