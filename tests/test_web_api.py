@@ -9,11 +9,14 @@ and reads nothing outside the paths it was started with.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
@@ -24,6 +27,7 @@ import pytest
 from click.testing import CliRunner
 
 from evoplay.cli import cli
+from evoplay.errors import EvoplayError
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.playerfile import save_player
@@ -357,6 +361,33 @@ def test_symlinks_out_of_a_root_are_refused(tmp_path):
             refused(url, "/api/analyze", {"board": ".........", "x": spec, "o": "random"}, 403, "outside the paths")
 
 
+def test_directory_roots_are_searched_a_few_levels_deep(tmp_path):
+    fogel_file(tmp_path / "lib" / "a" / "b" / "deep.json")
+    fogel_file(tmp_path / "lib" / "a" / "b" / "c" / "d" / "e" / "too-deep.json")
+    fogel_file(tmp_path / "lib" / ".cache" / "hidden.json")
+    fogel_file(tmp_path / "lib" / "top.json")
+    with serving(["lib"], base=tmp_path) as url:
+        files = ok(url, "/api/players")["files"]
+        assert files == [{"spec": "lib/top.json", "label": "lib/top.json"},
+                         {"spec": "lib/a/b/deep.json", "label": "lib/a/b/deep.json"}]
+        # not listed is not forbidden: anything inside a root may be named
+        ok(url, "/api/analyze", {"board": ".........", "x": "lib/a/b/c/d/e/too-deep.json", "o": "random"})
+
+
+def test_start_paths_are_checked(tmp_path):
+    (tmp_path / "notes.json").write_text("{}")
+    (tmp_path / "notes.txt").write_text("")
+    for path, fragment in (("missing", "no such file"), ("notes.json", "not an evoplay-player file"),
+                           ("notes.txt", "neither a directory nor a .json player file")):
+        with pytest.raises(EvoplayError, match=fragment):
+            Roots([path], base=tmp_path)
+    fogel_file(tmp_path / "one.json")
+    with serving(["one.json"], base=tmp_path) as url:
+        assert ok(url, "/api/players")["files"] == [{"spec": "one.json", "label": "one.json"}]
+        fogel_file(tmp_path / "two.json", seed=3)
+        refused(url, "/api/analyze", {"board": ".........", "x": "two.json", "o": "random"}, 403, "outside")
+
+
 def test_a_server_without_paths_reads_no_files(tmp_path):
     fogel_file(tmp_path / "p.json")
     with serving([], base=tmp_path) as url:
@@ -475,6 +506,27 @@ def test_serve_command_listens_on_localhost_and_stops(tmp_path):
         # a second server on the same port: one line, exit 2
         busy = subprocess.run([EVOPLAY, "serve", "--port", m.group(2)], capture_output=True, text=True, timeout=60)
         assert busy.returncode == 2 and busy.stderr.startswith("evoplay: error: cannot listen on 127.0.0.1:")
+        proc.send_signal(signal.SIGINT)  # Ctrl-C: a clean stop
+        out, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and out.strip().endswith("evoplay serve: stopped.") and "Traceback" not in err
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(10)
+
+
+def test_serve_open_opens_the_page_in_the_browser(tmp_path):
+    opened = tmp_path / "opened"
+    env = {**os.environ, "BROWSER": f"sh -c 'echo \"$0\" > {opened}' %s"}
+    proc = subprocess.Popen([EVOPLAY, "serve", "--port", "0", "--open", "--quiet"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.match(r"evoplay serve: (\S+)", proc.stdout.readline()).group(1)
+        for _ in range(100):
+            if opened.exists() and opened.read_text().strip():
+                break
+            time.sleep(0.1)
+        assert opened.read_text().strip() == url
     finally:
         proc.terminate()
         proc.wait(10)

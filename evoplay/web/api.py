@@ -111,7 +111,10 @@ class PlayerBook:
             real = self.roots.resolve(spec)
         except ApiError as e:
             raise ApiError(e.status, f"{what}: {e.message}") from None
-        stat = real.stat()
+        try:
+            stat = real.stat()
+        except OSError:
+            raise ApiError(404, f"{what}: player file not found: {spec}") from None
         key = (real, stat.st_mtime_ns, stat.st_size)
         with self._lock:
             player = self._files.get(key)

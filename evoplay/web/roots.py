@@ -15,8 +15,11 @@ from pathlib import Path
 from evoplay.errors import EvoplayError, PlayerFileError
 from evoplay.tictactoe.playerfile import read_envelope, read_json
 
-#: Most player files listed per directory root (a directory of thousands is not a menu).
+#: Most player files listed per directory root (a directory of thousands is not a menu),
+#: how deep a directory root is searched, and how many .json files are opened to find them.
 MAX_LISTED = 200
+MAX_DEPTH = 4
+MAX_EXAMINED = 1000
 TRIAL_DIR = re.compile(r"trial_(\d+)$")
 
 
@@ -67,6 +70,10 @@ class Roots:
             if real.is_dir():
                 kind = "run" if (real / "summary.json").is_file() else "players"
             elif real.is_file() and real.suffix == ".json":
+                try:  # a file that is no player file is refused now, not at the first request
+                    read_envelope(real)
+                except PlayerFileError as e:
+                    raise EvoplayError(str(e).replace(str(real), text)) from None
                 kind = "file"
             else:
                 raise EvoplayError(f"{text} is neither a directory nor a .json player file")
@@ -145,16 +152,28 @@ class Roots:
                 if self._is_player_file(root.real):
                     listed.append({"spec": root.given, "label": root.real.name})
             else:
-                count = 0
-                for path in sorted(root.real.rglob("*.json")):
-                    real = Path(os.path.realpath(path))
-                    if count >= MAX_LISTED:
-                        break
-                    if self.inside(real) and self._is_player_file(real):
-                        spec = root.spec(path)
-                        listed.append({"spec": spec, "label": os.path.relpath(spec, os.path.dirname(root.given) or ".")})
-                        count += 1
+                for path in self._json_files(root.real):
+                    spec = root.spec(path)
+                    listed.append({"spec": spec, "label": os.path.relpath(spec, os.path.dirname(root.given) or ".")})
         return listed
+
+    def _json_files(self, top: Path) -> list[Path]:
+        """Player files under a directory root: at most MAX_LISTED, MAX_DEPTH folders deep,
+        after looking at no more than MAX_EXAMINED ``.json`` files (symlinked folders are
+        not entered; symlinked files count only if they lead inside the roots)."""
+        found, examined = [], 0
+        for folder, dirs, files in os.walk(top):
+            depth = len(Path(folder).relative_to(top).parts)
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if depth < MAX_DEPTH else []
+            for name in sorted(f for f in files if f.endswith(".json")):
+                if len(found) >= MAX_LISTED or examined >= MAX_EXAMINED:
+                    return found
+                examined += 1
+                path = Path(folder) / name
+                real = Path(os.path.realpath(path))
+                if self.inside(real) and self._is_player_file(real):
+                    found.append(path)
+        return found
 
     def run(self, index: int) -> Root:
         if not 0 <= index < len(self.runs):
