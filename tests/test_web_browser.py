@@ -265,3 +265,27 @@ def test_errors_are_shown_and_the_page_stays_usable(server, page):
     page.select_option("fieldset[data-side=o] .kind", "logic")
     wait_rendered(page, "random", "logic")  # the human X is modelled as random
     assert o_spec != "logic" and page.get_attribute("fieldset[data-side=o] .spec", "aria-invalid") is None
+
+
+def test_computer_against_computer_auto_play_step_undo_and_swap(server, page):
+    page.goto(f"{server}/?x=minimax&o=logic")
+    page.wait_for_function("['x_win', 'o_win', 'draw'].includes(document.querySelector('#status').dataset.result)",
+                           timeout=30_000)
+    final = board(page)
+    assert B.winner(B.parse(final)) in (B.X_WIN, B.DRAW)  # minimax never loses
+    marks = 9 - final.count(".")
+    page.click("#undo")  # two computers: one move back, and auto-play pauses there
+    page.wait_for_function("n => document.querySelectorAll('#board .cell.x, #board .cell.o').length === n "
+                           "&& document.body.dataset.busy === ''", arg=marks - 1)
+    assert not page.is_checked("#auto") and page.get_attribute("#status", "data-result") == "ongoing"
+    before = board(page)
+    page.click("#swap")  # the players change seats, the position stays
+    wait_rendered(page, "logic", "minimax")
+    assert board(page) == before and before.count(".") == 9 - (marks - 1)
+    assert page.input_value("fieldset[data-side=x] .spec") == "logic"
+    page.click("#step")
+    page.wait_for_function("n => document.querySelectorAll('#board .cell.x, #board .cell.o').length === n "
+                           "&& document.body.dataset.busy === ''", arg=marks)
+    page.click("#new-game")
+    page.wait_for_function("document.querySelectorAll('#board .cell.x, #board .cell.o').length === 0")
+    assert page.inner_text("#status").startswith("X to move: logic")
