@@ -9,6 +9,7 @@ import webbrowser
 import click
 
 from evoplay.cli import cli
+from evoplay.errors import EvoplayError
 
 
 @cli.command()
@@ -24,7 +25,10 @@ def serve(paths, host, port, open_browser, quiet):
     champions and analysis), directories of player files, or player files. Players from
     anywhere else are refused.
     """
-    from evoplay.web.app import make_app, make_server
+    try:
+        from evoplay.web.app import make_app, make_server
+    except ModuleNotFoundError as e:
+        raise EvoplayError(f"evoplay serve needs the {e.name!r} package: pip install {e.name}") from None
     from evoplay.web.roots import Roots
 
     roots = Roots(paths)
