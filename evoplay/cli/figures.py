@@ -72,7 +72,7 @@ def _gibson(out, games, seed, progress):
     chk = data["check_position"]
     click.echo(f"gibson: wrote {out}/win_probabilities.png, first_move_scores.png, gibson.json, table.md")
     click.echo(f"  check position value {chk['value']:.4f}; moves 2/5/8: "
-               + " / ".join(f"{chk['move_percent'][s]:.2f}%" for s in (2, 5, 8)))
+               + " / ".join(f"{chk['move_percent'][s]:.2f}%" for s in "258"))
 
 
 def _valuenet(out, opts, progress):

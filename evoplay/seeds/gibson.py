@@ -41,7 +41,7 @@ FIRST_MOVES = {"corner": 0, "centre": 4, "edge": 1}
 #: The page's check position: X to move at t = 0.2 against O at 1.0.
 CHECK_BOARD = "X X . / O O . / X O ."
 CHECK_TEMPS = (0.2, 1.0)
-CHECK_PUBLISHED = {"value": 0.9813, "move_percent": {2: 97.46, 5: 2.52, 8: 0.02}}
+CHECK_PUBLISHED = {"value": 0.9813, "move_percent": {"2": 97.46, "5": 2.52, "8": 0.02}}
 
 
 def players(t_x: float, t_o: float):
@@ -92,7 +92,7 @@ def check_position() -> dict:
     return {
         "board": CHECK_BOARD,
         "value": float(P.softmax_values(t, model_t)[code]),
-        "move_percent": {int(s): float(100 * probs[s]) for s in np.flatnonzero(probs)},
+        "move_percent": {str(s): float(100 * probs[s]) for s in np.flatnonzero(probs)},  # by square
     }
 
 
@@ -162,7 +162,7 @@ def plot_scores(data: dict, path) -> None:
 def table(data: dict) -> str:
     """Published figure, evoplay's figure, and how it was obtained, at a few temperatures."""
     chk, pub = data["check_position"], data["check_published"]
-    moves = " / ".join(f"{chk['move_percent'][s]:.2f}" for s in (2, 5, 8))
+    moves = " / ".join(f"{chk['move_percent'][s]:.2f}" for s in "258")
     n = data["games_per_point"]
     lines = [
         "| figure | published | evoplay | how |",
@@ -190,14 +190,18 @@ def table(data: dict) -> str:
             if p["t_o"] not in shown:
                 continue
             e, s = p["exact"]["score"], p["sampled"]
-            cells = " / ".join(f"{e[k]:+.3f}" for k in FIRST_MOVES)
-            samp = " / ".join(f"{s['score'][k]:+.3f} [{s['score_interval'][k][0]:+.3f}, {s['score_interval'][k][1]:+.3f}]"
-                              for k in FIRST_MOVES)
+            cells = " / ".join(f"{_signed(e[k])}" for k in FIRST_MOVES)
+            samp = " / ".join(f"{_signed(s['score'][k])} [{_signed(s['score_interval'][k][0])}, "
+                              f"{_signed(s['score_interval'][k][1])}]" for k in FIRST_MOVES)
             lines.append(
                 f"| first-move score corner / centre / edge, t_x={panel['t_x']:g}, t_o={p['t_o']:g} | "
                 f"figure 2 ({n:,} games per point) | {cells} exact; sampled {samp} | exact; sampled, {n:,} games, 95% normal |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _signed(x: float) -> str:
+    return f"{round(x, 3) + 0.0:+.3f}"  # no "-0.000"
 
 
 def write_results(out, data: dict, command: str) -> list[Path]:

@@ -137,6 +137,16 @@ def encode(codes) -> np.ndarray:
     return SIGN[B.MARKS[np.asarray(codes)]]
 
 
+def mirrored_encode(codes) -> np.ndarray:
+    """Inputs of the boards with X and O swapped (for the mirrored net, see ``variants``)."""
+    return -encode(codes)
+
+
+#: The columns of the committed net seen through the X/O mirror: its O-win column is the
+#: mirrored net's X-win column.
+MIRRORED_COLUMNS = ("draw", "x_win", "o_win")
+
+
 def label_column(outcomes) -> np.ndarray:
     """``to_categorical``'s column of each result label (-1 -> 2, 0 -> 0, 1 -> 1)."""
     labels = np.zeros(4, dtype=np.int64)
@@ -339,7 +349,13 @@ def variants(player: Seed003Player, evoplay_net_path) -> list[dict]:
     add("faithful: all four hypotheses", full, B.O, "program", "seed003", fo, fo, RANDOM_TABLE, _fullboard)
     io = intended.fullboard_table(B.O)
     add("labels read as intended", full, B.O, "intended", "seed003", io, io, RANDOM_TABLE, _fullboard)
-    add("X moves first", full, B.X, "program", "seed003", fx, fx, RANDOM_TABLE, _fullboard)
+    add("X moves first in the net's games", full, B.X, "program", "seed003", fx, fx, RANDOM_TABLE, _fullboard)
+    # Trained on X-first games instead: the full-board rule is symmetric in X and O, so the
+    # committed net with marks and columns swapped is such a net (same training, mirrored).
+    mirrored = Seed003Player(player.spec + " (mirrored)", player.net, "program", MIRRORED_COLUMNS, mirrored_encode)
+    mx = mirrored.fullboard_table(B.X)
+    add("X moves first everywhere (mirrored net)", full, B.X, "program", "seed003 mirrored", mx, mx, RANDOM_TABLE,
+        _fullboard)
     add("evoplay's game, seed003 net", std, B.X, "program", "seed003", player, player, rnd, _standard)
     add("evoplay's game and net, program's reading", std, B.X, "program", "outcome-net", evo_program, evo_program,
         rnd, _standard)
