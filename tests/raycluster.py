@@ -37,16 +37,28 @@ def free_port() -> int:
 
 
 class LocalCluster:
-    """Head plus worker nodes on 127.0.0.1; ``env`` is what a driver needs to join."""
+    """Head plus worker nodes on 127.0.0.1; ``env`` is what a driver needs to join.
 
-    def __init__(self, cpus_per_node: int = 1):
+    ``ray`` is the ``ray`` executable that starts the nodes: its environment is the
+    nodes' Python (its directory comes first on the nodes' PATH, as in an activated
+    venv, so a job's ``python`` is that Python). ``dashboard=True`` (needs ``ray[default]``
+    in that environment) starts the dashboard and jobs API on 127.0.0.1 at
+    ``dashboard_url``; every agent port is then chosen free, not Ray's fixed defaults,
+    so the cluster does not collide with another on the machine.
+    """
+
+    def __init__(self, cpus_per_node: int = 1, ray: Path = RAY, dashboard: bool = False):
         # Short path: Ray's unix sockets live under it and their names are length-limited.
         self.root = Path(tempfile.mkdtemp(prefix="evray-", dir="/tmp"))
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.cpus_per_node = cpus_per_node
+        self.ray = Path(ray)
+        self.dashboard_port = free_port() if dashboard else None
+        self.dashboard_url = f"http://127.0.0.1:{self.dashboard_port}" if dashboard else None
         self.groups: list[int] = []
         env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+        env["PATH"] = os.pathsep.join(filter(None, [str(self.ray.parent), env.get("PATH")]))
         self.env = {
             **env,
             "RAY_USAGE_STATS_ENABLED": "0",
@@ -62,13 +74,17 @@ class LocalCluster:
     def _ray_start(self, *args) -> int:
         log = self.root / f"ray-start-{len(self.groups)}.log"
         cmd = [
-            str(RAY), "start", *args,
+            str(self.ray), "start", *args,
             "--node-ip-address=127.0.0.1",
             f"--num-cpus={self.cpus_per_node}",
             f"--temp-dir={self.root / 'ray'}",
             "--object-store-memory=100000000",
             "--disable-usage-stats",
         ]
+        if self.dashboard_port:
+            cmd += [f"--{name}={free_port()}" for name in (
+                "dashboard-agent-listen-port", "dashboard-agent-grpc-port", "runtime-env-agent-port",
+                "metrics-export-port")]
         with open(log, "w") as out:
             proc = subprocess.Popen(cmd, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         self.groups.append(proc.pid)
@@ -77,7 +93,12 @@ class LocalCluster:
         return proc.pid
 
     def start_head(self):
-        return self._ray_start("--head", f"--port={self.port}", "--include-dashboard=false")
+        if not self.dashboard_port:
+            return self._ray_start("--head", f"--port={self.port}", "--include-dashboard=false")
+        return self._ray_start(
+            "--head", f"--port={self.port}", "--include-dashboard=true", "--dashboard-host=127.0.0.1",
+            f"--dashboard-port={self.dashboard_port}", f"--ray-client-server-port={free_port()}",
+        )
 
     def add_node(self) -> int:
         """Start a worker node; returns its process group id (for ``kill_group``)."""
@@ -135,9 +156,9 @@ class LocalCluster:
 
 
 @contextmanager
-def local_cluster(nodes: int = 2, cpus_per_node: int = 1):
+def local_cluster(nodes: int = 2, cpus_per_node: int = 1, ray: Path = RAY, dashboard: bool = False):
     """A running cluster of ``nodes`` nodes (head included); torn down however the body ends."""
-    cluster = LocalCluster(cpus_per_node)
+    cluster = LocalCluster(cpus_per_node, ray=ray, dashboard=dashboard)
     try:
         cluster.start_head()
         for _ in range(nodes - 1):

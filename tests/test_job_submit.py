@@ -1,0 +1,118 @@
+"""`ray job submit`, run as cluster/README.md documents it, against a real two-node cluster.
+
+The machine that submits a job needs ``ray[default]`` (the jobs CLI refuses to run
+without it), which evoplay's pinned environment does not carry. The README's recipe is a
+side environment, ``.venv-jobs``: the same pins plus ``ray[default]``'s extras. This test
+builds it if it is missing or stale (about 30 s from pip's cache; skipped, with pip's
+last line as the reason, if pip cannot install it), starts the head (with its dashboard
+and jobs API) and a worker from it, and submits the quick experiment with
+``--working-dir .`` and ``python -m evoplay``. evoplay is not installed in that
+environment, so the job can only succeed by importing the uploaded copy of the
+repository, as on a real cluster.
+
+The shell it submits from has both addresses set, as the README shows:
+``RAY_ADDRESS`` (the GCS, for ``evoplay evolve``) and ``RAY_API_SERVER_ADDRESS`` (the
+jobs API, for ``ray job``). A driver started in that same shell joins the same cluster
+and computes exactly what the job computed.
+"""
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import raycluster
+from test_cluster import results_of
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCK = ROOT / "requirements.lock"
+JOBS_VENV = ROOT / ".venv-jobs"
+STAMP = JOBS_VENV / ".evoplay-installed"
+
+
+def ray_default_requirement() -> str:
+    """``ray[default]==X``, X the version of ray that requirements.lock pins."""
+    match = re.search(r"^ray==(\S+)$", LOCK.read_text(), re.M)
+    assert match, "requirements.lock pins no ray version"
+    return f"ray[default]=={match.group(1)}"
+
+
+def install_command() -> str:
+    """The side environment's install line, exactly as cluster/README.md gives it."""
+    return f'.venv-jobs/bin/pip install -r requirements.lock "{ray_default_requirement()}"'
+
+
+def _fingerprint() -> str:
+    return hashlib.sha256(LOCK.read_bytes() + ray_default_requirement().encode()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def jobs_env() -> Path:
+    """``.venv-jobs``, built by the README's two commands unless it is already current."""
+    if STAMP.exists() and STAMP.read_text() == _fingerprint():
+        return JOBS_VENV
+    shutil.rmtree(JOBS_VENV, ignore_errors=True)
+    steps = [
+        [sys.executable, "-m", "venv", str(JOBS_VENV)],
+        [str(JOBS_VENV / "bin" / "pip"), "install", "-q", "-r", str(LOCK), ray_default_requirement()],
+    ]
+    for step in steps:
+        try:
+            run = subprocess.run(step, cwd=ROOT, capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            pytest.skip(f"building .venv-jobs took over 10 minutes: {' '.join(step[:3])}")
+        if run.returncode != 0:
+            last = (run.stderr.strip() or run.stdout.strip() or "no output").splitlines()[-1]
+            pytest.skip(f"cannot build .venv-jobs ({ray_default_requirement()}): {last}")
+    STAMP.write_text(_fingerprint())
+    return JOBS_VENV
+
+
+def test_readme_gives_the_side_environment_and_submits_without_ray_address():
+    readme = (ROOT / "cluster" / "README.md").read_text()
+    assert install_command() in readme
+    # Exporting the dashboard's URL as RAY_ADDRESS breaks `evoplay evolve` in that shell.
+    assert not re.search(r"RAY_ADDRESS=https?://", readme)
+    assert "RAY_API_SERVER_ADDRESS=http://127.0.0.1:8265" in readme
+
+
+@pytest.mark.cluster
+def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
+    ray = jobs_env / "bin" / "ray"
+    # The nodes' Python has no evoplay of its own: the job must import the uploaded copy.
+    probe = subprocess.run([str(jobs_env / "bin" / "python"), "-c", "import evoplay"], cwd=tmp_path,
+                           capture_output=True, text=True)
+    assert probe.returncode != 0 and "No module named 'evoplay'" in probe.stderr
+
+    job_out, direct_out = tmp_path / "job", tmp_path / "direct"
+    quick = ["configs/quick.toml", "--trials", "2", "--generations", "5", "--quiet"]
+    with raycluster.local_cluster(nodes=2, cpus_per_node=1, ray=ray, dashboard=True) as cluster:
+        env = {**cluster.env, "RAY_ADDRESS": cluster.address, "RAY_API_SERVER_ADDRESS": cluster.dashboard_url}
+        job = subprocess.run(
+            [str(ray), "job", "submit", "--working-dir", ".", "--",
+             "python", "-m", "evoplay", "evolve", *quick, "--out", str(job_out)],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        )
+        assert job.returncode == 0, (job.stdout + job.stderr)[-3000:]
+        assert "Uploading package gcs://" in job.stdout + job.stderr
+        assert re.search(r"Job '[^']+' succeeded", job.stdout), job.stdout[-3000:]
+
+        # Same shell, no --address: RAY_ADDRESS takes evoplay to the same cluster.
+        direct = subprocess.run(
+            [sys.executable, "-m", "evoplay", "evolve", *quick, "--out", str(direct_out)],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        )
+        assert direct.returncode == 0, direct.stderr[-3000:]
+
+    for run_dir in (job_out, direct_out):
+        ray_env = json.loads((run_dir / "environment.json").read_text())["ray"]
+        assert ray_env["address"].endswith(f":{cluster.port}")
+        assert len(ray_env["nodes"]) == 2 and ray_env["cpus"] == 2
+    expected = results_of(direct_out)
+    assert any(name.startswith("trials") for name in expected)
+    assert results_of(job_out) == expected
