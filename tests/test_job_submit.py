@@ -16,12 +16,14 @@ jobs API, for ``ray job``). A driver started in that same shell joins the same c
 and computes exactly what the job computed.
 """
 
+import fcntl
 import hashlib
 import json
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -54,6 +56,14 @@ def _fingerprint() -> str:
 @pytest.fixture(scope="module")
 def jobs_env() -> Path:
     """``.venv-jobs``, built by the README's two commands unless it is already current."""
+    # One builder at a time, should two test runs share the checkout.
+    lock = Path(tempfile.gettempdir()) / f"evoplay-venv-jobs-{hashlib.sha256(bytes(JOBS_VENV)).hexdigest()[:12]}.lock"
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        return _current_jobs_env()
+
+
+def _current_jobs_env() -> Path:
     if STAMP.exists() and STAMP.read_text() == _fingerprint():
         return JOBS_VENV
     shutil.rmtree(JOBS_VENV, ignore_errors=True)
