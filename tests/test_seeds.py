@@ -209,7 +209,8 @@ FAITHFUL = RESULTS / "seed003" / S.PLAYER_FILE
 
 @pytest.mark.skipif(not FAITHFUL.exists(), reason="no committed seed003 player")
 def test_committed_seed003_results_reproduce_from_the_player_file(tmp_path):
-    shutil.copy(FAITHFUL, tmp_path / S.PLAYER_FILE)
+    for f in FAITHFUL.parent.glob("outcome-net-seed003*.json"):
+        shutil.copy(f, tmp_path / f.name)
     with pytest.raises(SystemExit) as e:
         main(["figures", "seed003", "--out", str(tmp_path), "--no-progress"])
     assert e.value.code == 0
@@ -220,6 +221,10 @@ def test_committed_seed003_results_reproduce_from_the_player_file(tmp_path):
         for run in ("as_x", "as_o", "random_split"):
             assert a[run] == pytest.approx(b[run], abs=1e-12)
     assert ours["sequence_counts"] == committed["sequence_counts"]
+    for a, b in zip(ours["seeds"], committed["seeds"], strict=True):
+        for key in ("games_o_first", "games_x_first"):
+            for run in ("as_x", "as_o"):
+                assert a[key][run] == pytest.approx(b[key][run], abs=1e-12)
     assert (tmp_path / "table.md").read_text() == (RESULTS / "seed003" / "table.md").read_text()
 
 
@@ -295,8 +300,9 @@ def test_committed_valuenet_study_is_consistent():
 
 
 @pytest.mark.parametrize("args,message", [
-    (["figures", "gibson", "--seeds", "2"], "--seeds applies to valuenet-settings only"),
+    (["figures", "gibson", "--seeds", "2"], "--seeds applies to valuenet-settings and seed003 only"),
     (["figures", "seed003", "--games", "5"], "--games applies to gibson and valuenet-settings only"),
+    (["figures", "gibson", "--retrain"], "--retrain applies to seed003 only"),
     (["figures", "nope"], "Invalid value"),
 ])
 def test_figures_bad_usage_exits_2(args, message, capsys):

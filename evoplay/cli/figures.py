@@ -15,7 +15,7 @@ FIGURES = ("gibson", "valuenet-settings", "seed003")
 ONLY = {
     "games": ("gibson", "valuenet-settings"),
     "seed": ("gibson",),
-    "seeds": ("valuenet-settings",),
+    "seeds": ("valuenet-settings", "seed003"),
     "workers": ("valuenet-settings",),
     "address": ("valuenet-settings",),
     "retrain": ("seed003",),
@@ -31,7 +31,8 @@ ONLY = {
               help="gibson: sampled games per point (1000); valuenet-settings: training games per run (150000).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="gibson: seed of the sampled games (0).")
 @click.option("--seeds", type=click.IntRange(1, 100), default=None,
-              help="valuenet-settings: training seeds per setting, 0..N-1 (2).")
+              help="valuenet-settings: training seeds per setting, 0..N-1 (2); seed003: nets to train, "
+                   "seeds 0..N-1 (1; the others show training noise).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="valuenet-settings: CPUs of embedded Ray (default: all cores).")
 @click.option("--address", default=None, help="valuenet-settings: run on this Ray cluster (or set RAY_ADDRESS).")
@@ -58,7 +59,7 @@ def figures(name, out, progress, **opts):
     elif name == "valuenet-settings":
         _valuenet(out, opts, progress)
     else:
-        _seed003(out, bool(opts["retrain"]), opts["outcome_net"], progress)
+        _seed003(out, bool(opts["retrain"]), opts["outcome_net"], opts["seeds"], progress)
 
 
 def _gibson(out, games, seed, progress):
@@ -89,16 +90,17 @@ def _valuenet(out, opts, progress):
                    f"vs logic as X {100 * e['logic']['as_x']['loss']:.1f}% loss")
 
 
-def _seed003(out, retrain, outcome_net, progress):
+def _seed003(out, retrain, outcome_net, seeds, progress):
     from evoplay.seeds import seed003 as S
 
-    player = out / S.PLAYER_FILE
     outcome_net = outcome_net or "results/baselines/outcome-net.json"
-    if retrain or not player.is_file():
-        command = shlex.join(["evoplay", "figures", "seed003", "--out", str(out), "--retrain"])
-        S.train_player(out, progress=progress, command=command)
-        click.echo(f"seed003: trained {player}")
-    report = S.write_results(out, player, outcome_net)
+    argv = ["evoplay", "figures", "seed003", "--out", str(out)] + (["--seeds", str(seeds)] if seeds else [])
+    for seed in range(seeds or 1):
+        path = out / S.player_file(seed)
+        if retrain or not path.is_file():
+            S.train_player(out, seed=seed, progress=progress, command=shlex.join([*argv, "--retrain"]))
+            click.echo(f"seed003: trained {path}")
+    report = S.write_results(out, out / S.PLAYER_FILE, outcome_net)
     click.echo(f"seed003: wrote {out}/results.json and table.md")
     for v in report["variants"]:
         x, o = v["as_x"], v["as_o"]

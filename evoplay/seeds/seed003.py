@@ -264,8 +264,13 @@ def player_from_file(architecture: dict, weights: dict) -> Seed003Player:
 PLAYER_FILE = "outcome-net-seed003.json"
 
 
+def player_file(seed: int) -> str:
+    """The player file of the net trained with ``seed`` (seed 0: the committed model)."""
+    return PLAYER_FILE if seed == 0 else f"outcome-net-seed003-seed{seed}.json"
+
+
 def train_player(out, games: int = GAMES, seed: int = 0, progress: bool = False, command: str = ""):
-    """Train the program's net and save it as ``out/outcome-net-seed003.json`` (plot beside it)."""
+    """Train the program's net and save it as ``out/player_file(seed)`` (plot beside it)."""
     import time
     from pathlib import Path
 
@@ -278,9 +283,9 @@ def train_player(out, games: int = GAMES, seed: int = 0, progress: bool = False,
     trained = train(games=games, seed=seed, progress=progress)
     prov = {"command": command, "seed": seed, "games": games, "train_seconds": round(time.perf_counter() - t0, 1),
             "evoplay": __version__, "metrics": trained.metrics, "history": trained.history,
-            "plot": "outcome-net-seed003.png"}
-    path = save_player(out / PLAYER_FILE, KIND, trained.architecture, trained.weights, prov)
-    O.plot(trained.history, out / "outcome-net-seed003.png")
+            "plot": player_file(seed).replace(".json", ".png")}
+    path = save_player(out / player_file(seed), KIND, trained.architecture, trained.weights, prov)
+    O.plot(trained.history, path.with_suffix(".png"))
     return path
 
 
@@ -337,11 +342,16 @@ def variants(player: Seed003Player, evoplay_net_path) -> list[dict]:
     rnd = make_player("random")
     out = []
 
-    def add(name, game, first, reading, net_name, x_table, o_table, rnd_table, play):
+    def add(name, game, first, reading, net_name, x_table, o_table, rnd_table, play, data_first=B.O,
+            data_play=_fullboard):
+        """``random_split``: the net's training data, random games (rule ``data_play``, with
+        ``data_first`` moving first): what the program printed as its random games."""
         res = _runs(x_table, o_table, rnd_table, first, play)
-        split = play(rnd_table, rnd_table, first)
-        out.append({"name": name, "game": game, "first": "O" if first == B.O else "X", "reading": reading,
-                    "net": net_name, **res, "random_split": split})
+        split = data_play(RANDOM_TABLE if data_play is _fullboard else rnd, RANDOM_TABLE if data_play is _fullboard
+                          else rnd, data_first)
+        out.append({"name": name, "game": game, "data_first": "O" if data_first == B.O else "X",
+                    "first": "O" if first == B.O else "X", "reading": reading, "net": net_name, **res,
+                    "random_split": split})
 
     fo, fx = player.fullboard_table(B.O), player.fullboard_table(B.X)
     full = "full board, first line in scan order"
@@ -355,12 +365,12 @@ def variants(player: Seed003Player, evoplay_net_path) -> list[dict]:
     mirrored = Seed003Player(player.spec + " (mirrored)", player.net, "program", MIRRORED_COLUMNS, mirrored_encode)
     mx = mirrored.fullboard_table(B.X)
     add("X moves first everywhere (mirrored net)", full, B.X, "program", "seed003 mirrored", mx, mx, RANDOM_TABLE,
-        _fullboard)
+        _fullboard, data_first=B.X)
     add("evoplay's game, seed003 net", std, B.X, "program", "seed003", player, player, rnd, _standard)
     add("evoplay's game and net, program's reading", std, B.X, "program", "outcome-net", evo_program, evo_program,
-        rnd, _standard)
+        rnd, _standard, data_first=B.X, data_play=_standard)
     add("evoplay's outcome-net (correct)", std, B.X, "intended", "outcome-net", evo_intended, evo_intended, rnd,
-        _standard)
+        _standard, data_first=B.X, data_play=_standard)
     return out
 
 
@@ -377,8 +387,24 @@ def gap(ours: dict, published: dict) -> float:
     return max(abs(100 * (ours[k] - published[k])) for k in published)
 
 
-def report(player_path, evoplay_net_path) -> dict:
-    """Everything written to results/seed003: random splits, the variants, the gaps."""
+def seed_spread(paths) -> list[dict]:
+    """The two closest variants for nets trained with other seeds: how much training noise moves them."""
+    from evoplay.tictactoe.playerfile import load_player
+
+    rows = []
+    for path in paths:
+        player = load_player(path)
+        row = {"player_file": str(path), "seed": player.provenance.get("seed")}
+        for key, first in (("games_o_first", B.O), ("games_x_first", B.X)):
+            t = player.fullboard_table(first)
+            row[key] = _runs(t, t, RANDOM_TABLE, first, _fullboard)
+        rows.append(row)
+    return rows
+
+
+def report(player_path, evoplay_net_path, other_seeds=()) -> dict:
+    """Everything written to results/seed003: random splits, the variants, the gaps, and
+    the faithful model's results for nets trained with ``other_seeds`` (player files)."""
     from evoplay.tictactoe.playerfile import load_player
 
     player = load_player(player_path)
@@ -399,6 +425,7 @@ def report(player_path, evoplay_net_path) -> dict:
         "sequence_counts": {"O first": sequence_counts(B.O), "X first": sequence_counts(B.X)},
         "training": player.provenance.get("metrics", {}),
         "variants": rows,
+        "seeds": seed_spread([player_path, *other_seeds]),
     }
 
 
@@ -431,18 +458,31 @@ def table(rep: dict) -> str:
         "",
         "Every variant, exact (net's win / draw / loss % against random; the O run also as printed):",
         "",
-        "| variant | game | first | columns read | net | random games X / O / draw | as X | as O | "
+        "| variant | game | first to move: data / net's games | columns read | net | "
+        "random games (data) X / O / draw | as X | as O | "
         "O run printed (net / random / draws) | gap to published, points: split, X run, O run printed |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for v in rep["variants"]:
         g = v["gap_pp"]
         lines.append(
-            f"| {v['name']} | {v['game']} | {v['first']} | {v['reading']} | {v['net']} | "
+            f"| {v['name']} | {v['game']} | {v['data_first']} / {v['first']} | {v['reading']} | {v['net']} | "
             f"{_three(v['random_split'], ('x_win', 'o_win', 'draw'))} | {_three(v['as_x'], ('win', 'draw', 'loss'))} | "
             f"{_three(v['as_o'], ('win', 'draw', 'loss'))} | {_three(v['printed_o_run'], ('X Wins', 'O Wins', 'Draws'))} | "
             f"{g['random_split']:.1f}, {g['as_x']:.1f}, {g['as_o_printed']:.1f} |"
         )
+    lines += [
+        "",
+        "The model with the net trained from each seed (full board; data O first; program's columns; win / draw / loss %):",
+        "",
+        "| training seed | net's games O first: as X | as O | net's games X first: as X | as O |",
+        "|---:|---|---|---|---|",
+    ]
+    for r in rep["seeds"]:
+        o, x = r["games_o_first"], r["games_x_first"]
+        keys = ("win", "draw", "loss")
+        lines.append(f"| {r['seed']} | {_three(o['as_x'], keys)} | {_three(o['as_o'], keys)} | "
+                     f"{_three(x['as_x'], keys)} | {_three(x['as_o'], keys)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -454,7 +494,9 @@ def write_results(out, player_path, evoplay_net_path) -> dict:
     from evoplay.seeds.common import write_json
 
     out = Path(out)
-    rep = report(player_path, evoplay_net_path)
+    others = sorted(Path(player_path).parent.glob("outcome-net-seed003-seed*.json"),
+                    key=lambda p: int(p.stem.rsplit("seed", 1)[1]))
+    rep = report(player_path, evoplay_net_path, others)
     write_json(out / "results.json", rep)
     write_text(out / "table.md", table(rep))
     return rep
