@@ -41,7 +41,7 @@ def absolute_ref(ref: str, base: Path | None = None) -> str:
         path = Path(module).expanduser()
         if not path.is_absolute():
             path = (base or Path.cwd()) / path
-        return f"{os.path.normpath(path)}:{name}"
+        return f"{os.path.abspath(path)}:{name}"
     return ref.strip()
 
 
@@ -111,16 +111,22 @@ def _exec(name: str, source: str, filename: str) -> types.ModuleType:
     return module
 
 
+def is_user_module(module) -> bool:
+    """A module of the user's own (a script's file, a project folder), not evoplay's or an installed package's."""
+    name = getattr(module, "__name__", "")
+    path = getattr(module, "__file__", None)
+    if name == "__main__" or name.split(".")[0] == "evoplay" or not path or not str(path).endswith(".py"):
+        return False
+    parts = Path(path).parts
+    return "site-packages" not in parts and "dist-packages" not in parts and not str(path).startswith(sys.base_prefix)
+
+
 def _remember(module: types.ModuleType):
     """Keep the source of an imported user module (not of installed packages or evoplay)."""
-    name = module.__name__
-    path = getattr(module, "__file__", None)
-    if name.split(".")[0] == "evoplay" or not path or not path.endswith(".py"):
-        return
-    if "site-packages" in Path(path).parts or "dist-packages" in Path(path).parts:
+    if not is_user_module(module):
         return
     try:
-        _SOURCES[name] = (Path(path).read_text(), path)
+        _SOURCES[module.__name__] = (Path(module.__file__).read_text(), module.__file__)
     except OSError:
         pass
 

@@ -190,12 +190,21 @@ def test_a_trained_player_file_is_a_fitness_opponent_that_workers_need_not_have(
         player_files(cfg)
 
 
-def test_evolve_accepts_a_player_file_opponent(tmp_path):
+def test_evolve_accepts_a_player_file_opponent_named_from_the_configs_folder(tmp_path):
+    import shutil
+
+    (tmp_path / "players").mkdir()
+    shutil.copy(ROOT / "results/baselines/value-net.json", tmp_path / "players" / "value-net.json")
     cfg = tmp_path / "vs-file.toml"
     cfg.write_text('trials = 2\ngenerations = 4\n[population]\nparents = 10\n'
-                   '[evaluation]\nopponent = [{player = "results/baselines/value-net.json", weight = 3},'
+                   '[evaluation]\nopponent = [{player = "players/value-net.json", weight = 3},'
                    ' {player = "logic", weight = 1}]\n')
     out = tmp_path / "run"
-    evoplay("evolve", cfg, "--out", out, "--quiet")
+    evoplay("evolve", cfg, "--out", out, "--quiet")  # run from the checkout, not the config's folder
     summary = json.loads((out / "summary.json").read_text())
     assert summary["generations"] == 4 and len(summary["per_trial"]) == 2
+    assert str(tmp_path / "players" / "value-net.json") in (out / "config.toml").read_text()
+    # A path that exists only relative to the current directory is not the config's.
+    cfg.write_text('[evaluation]\nopponent = "results/baselines/value-net.json"\n')
+    bad = evoplay("evolve", cfg, "--out", tmp_path / "run2", check=False)
+    assert bad.returncode == 2 and str(tmp_path / "results/baselines/value-net.json") in bad.stderr

@@ -36,6 +36,7 @@ def evolve(config_file, trials, generations, seed, out, address, workers, resume
     setup_logging(verbose, quiet)
     cfg = config.override(config.load(config_file), trials=trials, generations=generations, seed=seed)
     out = Path(out or Path("results") / cfg[""]["name"])
+    runner.check_run_dir(cfg, out, resume=resume, overwrite=overwrite)  # one line, before anything starts
     try:
         with tqdm(total=0, unit="gen", desc=cfg[""]["name"], disable=quiet or verbose > 0, leave=False) as bar:
             summary = runner.evolve(cfg, out, address=address, workers=workers, resume=resume, overwrite=overwrite,

@@ -38,14 +38,21 @@ _H2_SETTINGS = 4
 def init_ray(address: str | None = None, workers: int | None = None) -> dict:
     """Start embedded Ray on this machine, or join the cluster at ``address``.
 
-    ``address`` defaults to ``RAY_ADDRESS``; without either, Ray starts here with
-    ``workers`` CPUs (default: all cores). ``workers`` only sizes embedded Ray: a cluster
-    has the CPUs its nodes brought. A Ray session already open in this process (or this
-    being a Ray worker) is reused as it is. Returns ``describe_cluster()``.
+    ``address`` defaults to ``RAY_ADDRESS``; without either, Ray starts here (always a new
+    local instance, whatever clusters ``ray start`` left on the machine) with ``workers``
+    CPUs (default: the CPUs Ray detects, container limits included). ``workers`` only
+    sizes embedded Ray: a cluster has the CPUs its nodes brought. A Ray session already
+    open in this process (or this being a Ray worker) is reused as it is. Worker output
+    (prints, logs) is shown in the driver. Returns ``describe_cluster()``.
     """
     if ray.is_initialized():
         return describe_cluster()
     address = address or os.environ.get("RAY_ADDRESS") or None
+    if address and address.startswith(("http://", "https://")):
+        raise EvoplayError(
+            f"{address} is a Ray dashboard / job-submission address, not a cluster address: "
+            "give --address HEAD:6379 (and use `ray job submit --address http://...` for jobs)"
+        )
     if address in (None, "local"):
         # Ray 2.60 turns token authentication on for a local cluster and warns about
         # it on every start; the warning is noise for embedded use.
@@ -54,18 +61,21 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
         auth_log.setLevel(logging.ERROR)
         try:
             ray.init(
-                num_cpus=workers or os.cpu_count(),
+                address="local",
+                num_cpus=workers,
                 include_dashboard=False,
                 logging_level=logging.WARNING,
-                log_to_driver=False,
+                log_to_driver=True,
             )
+        except Exception as e:  # a Ray that cannot start here: say so in one line
+            raise EvoplayError(f"cannot start Ray on this machine: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from e
         finally:
             auth_log.setLevel(level)
     else:
         if address != "auto":
             _probe_gcs(address)
         try:
-            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
         except (ConnectionError, RuntimeError) as e:
             raise EvoplayError(_join_failure(address, e)) from e
     return describe_cluster()
@@ -108,7 +118,7 @@ def run_chains(fn, args_list, follow, max_retries: int = 3) -> None:
     the command line can print its one line).
     """
     _ensure_ray()
-    fn_ref = ray.put(fn)
+    fn_ref = _by_value(fn)
     task = _call.options(max_retries=max_retries, retry_exceptions=False)
     chain_of = {task.remote(fn_ref, tuple(args)): i for i, args in enumerate(args_list)}
     try:
@@ -122,6 +132,7 @@ def run_chains(fn, args_list, follow, max_retries: int = 3) -> None:
     except Exception:  # not on Ctrl-C: cancelling while replies arrive trips a Ray check
         for ref in chain_of:
             ray.cancel(ref)
+        _settle(list(chain_of))
         raise
 
 
@@ -146,11 +157,26 @@ def run_tasks(fn, args_list, on_result=None, max_retries: int = 3) -> list:
 class RayMap:
     """A drop-in for ``map`` (DEAP's ``toolbox.map`` seam) that runs chunks as Ray tasks.
 
-    The items are cut into consecutive chunks of ``chunk_size`` (default: two chunks per
-    cluster CPU); each chunk is one task that applies ``fn`` to its items in order, and
-    the chunks' results are concatenated in input order, so the outcome is that of the
-    builtin ``map`` (materialised as a list). Worker deaths are retried like
-    ``run_tasks``.
+    Use it where DEAP's documentation uses ``multiprocessing.Pool.map`` or SCOOP::
+
+        from deap import algorithms, base
+        import evoplay
+
+        toolbox = base.Toolbox()
+        ...                                   # register evaluate, mate, mutate, select
+        toolbox.register("map", evoplay.RayMap())
+        algorithms.eaSimple(population, toolbox, cxpb=0.5, mutpb=0.2, ngen=40)
+
+    Ray starts embedded on first use unless ``evoplay.init_ray`` (or ``ray.init``) was
+    called first. The items are cut into consecutive chunks of ``chunk_size`` (default:
+    two chunks per cluster CPU); each chunk is one task that applies ``fn`` to its items
+    in order, and the results come back in input order, so the outcome is that of the
+    builtin ``map`` (as a list) whatever ran where. A chunk whose worker process or node
+    dies is retried (``max_retries``). An exception raised by ``fn`` cancels the other
+    chunks and is re-raised once, as its own type, with the worker's traceback attached
+    as a note. Prints and logs of ``fn`` on the workers appear in the driver's output.
+    Functions and classes of user modules (scripts, files named in configs) travel by
+    value, so workers need no copy of them.
 
     With ``inline_first`` the calling process works through the first chunk itself while
     the others run as tasks: used from inside a Ray task, it keeps its own CPU busy
@@ -172,7 +198,7 @@ class RayMap:
         size = self.chunk_size or math.ceil(len(items) / (CHUNKS_PER_CPU * _cluster_cpus()))
         chunks = [items[i : i + size] for i in range(0, len(items), size)]
         inline = [chunks.pop(0)] if self.inline_first else []
-        fn_ref = ray.put(fn)
+        fn_ref = _by_value(fn)
         task = _call_chunk.options(max_retries=self.max_retries, retry_exceptions=False)
         refs = [task.remote(fn_ref, chunk) for chunk in chunks]
         try:
@@ -181,6 +207,7 @@ class RayMap:
         except Exception:  # not on Ctrl-C, as in run_chains
             for ref in refs:
                 ray.cancel(ref)
+            _settle(refs)
             raise
         return [r for part in parts for r in part]
 
@@ -199,13 +226,57 @@ def _call_chunk(fn, chunk):
 
 
 def _get(ref):
-    """``ray.get`` that re-raises a task's EvoplayError as itself (one line, no traceback)."""
+    """``ray.get`` that re-raises a task's exception as itself, once, with the worker's traceback.
+
+    An EvoplayError stays one line (the command line prints it); any other exception of
+    the user's code comes back as its own type (a ``ValueError`` stays a ``ValueError``),
+    with the traceback from the worker attached as a note.
+    """
     try:
         return ray.get(ref)
     except ray.exceptions.RayTaskError as e:
-        if isinstance(e.cause, EvoplayError):
-            raise e.cause from None
+        cause = e.cause
+        if isinstance(cause, EvoplayError):
+            raise cause from None
+        if isinstance(cause, BaseException) and not isinstance(cause, ray.exceptions.RayError):
+            remote = getattr(e, "traceback_str", "") or str(e)
+            if hasattr(cause, "add_note"):
+                cause.add_note(f"raised in a Ray task on a worker:\n{remote.rstrip()}")
+            raise cause from None
         raise
+    except ray.exceptions.WorkerCrashedError as e:
+        raise EvoplayError(f"a Ray worker died {_RETRIES_TEXT}: {str(e).splitlines()[0]}") from None
+    except ray.exceptions.NodeDiedError as e:
+        raise EvoplayError(f"a Ray node died {_RETRIES_TEXT}: {str(e).splitlines()[0]}") from None
+    except ray.exceptions.OutOfMemoryError as e:
+        raise EvoplayError(f"a Ray task ran out of memory: {str(e).splitlines()[0]}") from None
+
+
+_RETRIES_TEXT = "and its task's retries are used up (check the cluster's nodes, then --resume)"
+
+
+def _settle(refs):
+    """Wait out tasks that were cancelled after a failure, so Ray reports none of them again."""
+    for ref in refs:
+        try:
+            ray.get(ref, timeout=30)
+        except Exception:  # cancelled, failed too, or slow: the first failure is the one reported
+            pass
+
+
+def _by_value(fn):
+    """Put ``fn`` in the object store, user modules pickled by value (workers may lack their files)."""
+    import sys
+
+    from evoplay import usercode
+
+    modules = usercode.user_modules()
+    own = sys.modules.get(getattr(fn, "__module__", None) or "")
+    if own is not None and usercode.is_user_module(own):
+        modules.append(own)
+    for module in modules:
+        ray.cloudpickle.register_pickle_by_value(module)
+    return ray.put(fn)
 
 
 def _ensure_ray():

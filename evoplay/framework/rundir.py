@@ -98,8 +98,15 @@ class RunDir:
             os.close(fd)
             raise EvoplayError(f"{self.root} is being written by another evoplay run (wait for it, or choose another --out)") from None
         self._lock = fd
+        self._remove_stale_temporaries()
         if not self.is_run():
             write_text(self.marker, json.dumps({"format": "evoplay-run", "version": 1}) + "\n")
+
+    def _remove_stale_temporaries(self):
+        """Half-written files of a killed run (atomic writes' ``.NAME.*.tmp``): never results, safe to drop under the lock."""
+        for p in self.root.rglob(".*.tmp"):
+            if p.is_file() and not p.is_symlink():
+                p.unlink()
 
     def clear(self):
         """Remove what a previous run wrote here (``--overwrite``); other files stay."""

@@ -82,6 +82,11 @@ def _prepare(rd: RunDir, cfg: dict, resume: bool, overwrite: bool) -> dict | Non
     return {t: rd.read_checkpoint(t, key) for t in range(stored[""]["trials"])}
 
 
+def check_run_dir(cfg: dict | None, out, resume=False, overwrite=False):
+    """Refuse, with one line, a run directory this run must not write (the checks ``evolve`` starts with)."""
+    _prepare(RunDir(out), cfg, resume, overwrite)
+
+
 def evolve(cfg: dict | None, out, address=None, workers=None, resume=False, overwrite=False, log_detail=False, progress=None) -> dict:
     """Run (or resume) a recipe's evolution into run directory ``out``; return the summary.
 
@@ -126,8 +131,8 @@ def evolve(cfg: dict | None, out, address=None, workers=None, resume=False, over
         start = states[t]["generation"] if states[t] else 0
         if detail:
             write_text(rd.detail_part(t, start + 1, data["generation"]), detail)
+        rd.write_logbook(t, data["logbook"])  # first: a checkpoint never runs ahead of its logbook
         rd.write_checkpoint(data, config_key)
-        rd.write_logbook(t, data["logbook"])
         states[t] = data
         finished = sum(s is not None and s["generation"] >= gens for s in states.values())
         log.info("trial %d at generation %d (%d/%d trials done)", t, data["generation"], finished, len(states))

@@ -359,6 +359,12 @@ def make_player(spec: str) -> Player:
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty player spec")
     spec = spec.strip()
+    from evoplay.tictactoe.userplayer import split_user_spec, user_player
+
+    if split_user_spec(spec)[0] is not None:  # user code: path/to/file.py:Name or package.module:Name
+        if spec not in _CACHE:
+            _CACHE[spec] = user_player(spec)
+        return _CACHE[spec]
     if spec.endswith(".json") or "/" in spec:
         from evoplay.tictactoe.playerfile import build_player, load_player
 

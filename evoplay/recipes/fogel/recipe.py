@@ -28,6 +28,7 @@ from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine, exact
 from evoplay.tictactoe.playerfile import player_document, read_document
 from evoplay.tictactoe.players import make_player, provide_files, sample_moves
+from evoplay.tictactoe.userplayer import split_user_spec
 
 
 def game_uniforms(key: tuple, first: int, last: int, games: int) -> np.ndarray:
@@ -164,16 +165,6 @@ def _spec_path(spec: str) -> str:
         path = Path(spec).expanduser()
         return str(path if path.is_absolute() else (C.base_dir() / path).resolve())
     return spec
-
-
-def split_user_spec(spec: str):
-    """(code reference, params) of a user player spec ``file.py:Name[:k=v,...]``, else (None, None)."""
-    from evoplay import usercode
-
-    head, sep, tail = spec.rpartition(":")
-    if sep and "=" in tail and usercode.is_ref(head):
-        return head, tail
-    return (spec, "") if usercode.is_ref(spec) else (None, None)
 
 
 def check_opponent(v):

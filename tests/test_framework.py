@@ -1,0 +1,268 @@
+"""The framework: user recipes and players from files outside the package, on real Ray.
+
+A user recipe and a user player give byte-identical run directories with 1 and 2
+workers, after a SIGKILL of the driver and --resume, and through a 2-node cluster whose
+nodes never see the user's files; the Ray map re-raises a user's exception as itself;
+the examples run; the public API is what ``__all__`` says; imports point one way.
+"""
+
+import ast
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+ENV = {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "RAY_USAGE_STATS_ENABLED": "0"}
+IGNORED = {"environment.json", ".lock"}  # timings and hosts; the lock file's presence only
+
+
+def evoplay(*args, check=True, cwd=ROOT, env=ENV, timeout=300):
+    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True,
+                         cwd=cwd, env=env, timeout=timeout)
+    if check and out.returncode != 0:
+        raise AssertionError(f"evoplay {args} exited {out.returncode}: {out.stderr[-3000:]}")
+    return out
+
+
+def tree(run_dir: Path) -> dict:
+    """Every file of a run directory, by relative path, except timings and the lock."""
+    return {p.relative_to(run_dir).as_posix(): p.read_bytes() for p in sorted(run_dir.rglob("*"))
+            if p.is_file() and p.name not in IGNORED}
+
+
+@pytest.fixture(scope="module")
+def user_dir(tmp_path_factory):
+    """The user's recipe, player and configs in a folder of their own, outside the package."""
+    d = tmp_path_factory.mktemp("userproject")
+    for name in ("minimax_fitness.py", "center_first.py"):
+        shutil.copy(EXAMPLES / name, d / name)
+    (d / "recipe.toml").write_text(
+        'name = "user-recipe"\nrecipe = "minimax_fitness.py:MinimaxFitness"\nseed = 3\ntrials = 3\ngenerations = 30\n'
+        "[population]\nparents = 10\n[run]\ncheckpoint_every = 5\n")
+    (d / "player.toml").write_text(
+        'name = "user-player"\nseed = 4\ntrials = 3\ngenerations = 30\n[population]\nparents = 10\n'
+        '[evaluation]\nopponent = [{player = "center_first.py:CenterFirst", weight = 3}, {player = "logic", weight = 1}]\n'
+        "[run]\ncheckpoint_every = 5\n")
+    return d
+
+
+@pytest.fixture(scope="module")
+def two_workers(user_dir, tmp_path_factory):
+    """Both user configs run with 2 workers, from another directory than the configs'."""
+    out = tmp_path_factory.mktemp("two")
+    for cfg in ("recipe", "player"):
+        evoplay("evolve", user_dir / f"{cfg}.toml", "--out", out / cfg, "--workers", 2, "--quiet", "--log-detail")
+    return out
+
+
+@pytest.mark.parametrize("cfg", ["recipe", "player"])
+def test_user_code_gives_the_same_bytes_with_one_and_two_workers(user_dir, two_workers, tmp_path, cfg):
+    one = tmp_path / "one"
+    evoplay("evolve", user_dir / f"{cfg}.toml", "--out", one, "--workers", 1, "--quiet", "--log-detail", cwd=tmp_path)
+    expected = tree(two_workers / cfg)
+    assert "trials/trial_02/logbook.csv" in expected and "checkpoints/trial_01.json" in expected
+    assert tree(one) == expected
+    summary = json.loads((one / "summary.json").read_text())
+    assert summary["trials"] == 3 and len(summary["curve"]["mean_max"]) == 30
+
+
+def test_user_recipe_fitness_is_what_its_file_says(two_workers):
+    """Draws against minimax plus wins against random minus 10 per loss: at most 16 + 16 per 32 games."""
+    for t in range(3):
+        header, *rows = (two_workers / "recipe" / f"trials/trial_{t:02d}/logbook.csv").read_text().splitlines()
+        assert header == "gen,max,mean,min,mean_h,h_hist" and len(rows) == 30
+        assert all(float(r.split(",")[1]) <= 32 for r in rows)
+    doc = json.loads((two_workers / "recipe" / "champion.json").read_text())
+    assert doc["kind"] == "fogel-net" and doc["provenance"]["config"] == "user-recipe"
+
+
+def test_a_sigkilled_user_run_resumes_to_the_same_bytes(user_dir, two_workers, tmp_path):
+    killed = tmp_path / "killed"
+    args = [sys.executable, "-m", "evoplay", "evolve", str(user_dir / "recipe.toml"), "--out", str(killed),
+            "--workers", "2", "--quiet", "--log-detail"]
+    proc = subprocess.Popen(args, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    ckpt = killed / "checkpoints" / "trial_00.json"
+    deadline = time.time() + 120
+    while time.time() < deadline and not ckpt.exists():
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert ckpt.exists() and not (killed / "summary.json").exists(), "killed part-way"
+    gens = json.loads(ckpt.read_text())["generation"]
+    # The logbook grows with the checkpoints: an interrupted run can be followed and plotted.
+    rows = len((killed / "trials/trial_00/logbook.csv").read_text().splitlines()) - 1
+    assert rows >= gens and rows % 5 == 0
+    refused = evoplay("evolve", user_dir / "recipe.toml", "--out", killed, check=False)
+    assert refused.returncode == 2 and "--resume" in refused.stderr and len(refused.stderr.splitlines()) == 1
+    evoplay("evolve", user_dir / "recipe.toml", "--out", killed, "--resume", "--quiet", "--log-detail")
+    assert tree(killed) == tree(two_workers / "recipe")
+
+
+DRIVER = """
+import os, sys
+import evoplay
+from evoplay.framework import config
+cfg = config.load(sys.argv[1])           # loads the user's recipe and player here, on the driver
+os.remove(sys.argv[3])                   # ... and no node can read them from disk any more
+os.remove(sys.argv[4])
+evoplay.run(cfg, sys.argv[2], address=sys.argv[5], log_detail=True)
+"""
+
+
+@pytest.mark.cluster
+def test_user_code_reaches_cluster_nodes_that_lack_its_files(user_dir, two_workers, tmp_path):
+    import raycluster
+
+    for cfg in ("recipe", "player"):
+        shutil.copytree(user_dir, tmp_path / cfg)
+    with raycluster.local_cluster(nodes=2, cpus_per_node=1) as cluster:
+        for cfg in ("recipe", "player"):
+            d = tmp_path / cfg
+            run = subprocess.run([sys.executable, "-c", DRIVER, d / f"{cfg}.toml", d / "out",
+                                  d / "minimax_fitness.py", d / "center_first.py", cluster.address],
+                                 capture_output=True, text=True, env=cluster.env, cwd=tmp_path, timeout=300)
+            assert run.returncode == 0, run.stderr[-3000:]
+            env = json.loads((d / "out" / "environment.json").read_text())
+            assert len(env["ray"]["nodes"]) == 2
+    for cfg in ("recipe", "player"):
+        got = tree(tmp_path / cfg / "out")
+        want = tree(two_workers / cfg)
+        # The stored config names the user's files where they were; everything computed is equal.
+        assert {k for k in got if got[k] != want.get(k)} <= {"config.toml"} | {k for k in got if k.startswith("checkpoints/")}
+        assert {k: v for k, v in got.items() if not k.startswith(("checkpoints/", "config.toml"))} == \
+               {k: v for k, v in want.items() if not k.startswith(("checkpoints/", "config.toml"))}
+
+
+# ---------------------------------------------------------------- the Ray map
+
+
+def failing(x):
+    if x == 7:
+        raise ValueError(f"no sevens ({x})")
+    return x * x
+
+
+def test_ray_map_reraises_the_users_exception_once_as_itself(capfd):
+    import evoplay
+
+    evoplay.init_ray(workers=2)
+    try:
+        assert evoplay.RayMap(chunk_size=3)(failing, range(7)) == [x * x for x in range(7)]
+        with pytest.raises(ValueError, match="no sevens") as info:
+            evoplay.RayMap(chunk_size=2)(failing, range(20))
+        assert type(info.value) is ValueError
+        assert any("raised in a Ray task" in n and "failing" in n for n in getattr(info.value, "__notes__", []))
+        time.sleep(1.5)  # Ray reports errors nobody retrieved after a moment: there must be none
+    finally:
+        evoplay.shutdown_ray()
+    err = capfd.readouterr().err
+    assert "Unhandled error" not in err
+
+
+def test_worker_prints_reach_the_driver(tmp_path):
+    script = tmp_path / "shout.py"
+    script.write_text("import evoplay\n"
+                      "def shout(x):\n    print(f'worker says {x}', flush=True)\n    return x\n"
+                      "evoplay.init_ray(workers=1)\n"
+                      "print(evoplay.RayMap(chunk_size=1)(shout, [41, 42]))\n"
+                      "import time; time.sleep(2)\n"
+                      "evoplay.shutdown_ray()\n")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=ENV, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "[41, 42]" in run.stdout
+    assert "worker says 42" in run.stdout + run.stderr
+
+
+# ---------------------------------------------------------------- examples and API
+
+
+def test_onemax_example_with_the_ray_map_is_the_same_on_one_and_two_workers():
+    outs = []
+    for workers in (1, 2):
+        run = subprocess.run([sys.executable, str(EXAMPLES / "onemax_ray.py"), "--generations", "15", "--workers",
+                              str(workers)], capture_output=True, text=True, env=ENV, timeout=300)
+        assert run.returncode == 0, run.stderr[-2000:]
+        outs.append([line for line in run.stdout.splitlines() if line.startswith(("best", "max"))])
+    assert outs[0] == outs[1] and len(outs[0]) == 2
+    maxima = [int(x) for x in outs[0][1].split(":")[1].split()]
+    assert len(maxima) == 16 and maxima[-1] > maxima[0] + 10  # OneMax climbs
+
+
+@pytest.mark.parametrize("config, check", [
+    ("minimax_fitness.toml", lambda s: s["mean_max_payoff"]["last10"] > s["mean_max_payoff"]["first"]),
+    ("vs_center_first.toml", lambda s: s["mean_max_payoff"]["last10"] > s["mean_max_payoff"]["first"]),
+])
+def test_example_configs_run_and_improve(tmp_path, config, check):
+    evoplay("evolve", EXAMPLES / config, "--out", tmp_path / "run", "--quiet", "--generations", 30)
+    assert check(json.loads((tmp_path / "run" / "summary.json").read_text()))
+
+
+def test_user_player_plays_everywhere_a_spec_goes():
+    spec = "examples/center_first.py:CenterFirst"
+    exact = json.loads(evoplay("match", spec, "logic", "--exact", "--json", "--seats", "a-first").stdout)
+    r = exact["results"][0]
+    # Centre first, never missing a win or a block: logic (eps 0.1) beats it only along lines
+    # that start with a 1e-6-weighted edge move.
+    assert 0 < r["b_win"] < 1e-6 and r["a_win"] > 0.5
+    analyzed = json.loads(evoplay("analyze", f"{spec}:corner_weight=1", "--json").stdout)
+    assert analyzed["player"].endswith("corner_weight=1") and analyzed["expected_payoff"] < 1
+    bad = evoplay("match", "examples/center_first.py:Nobody", "logic", check=False)
+    assert bad.returncode == 2 and "Nobody" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    bad = evoplay("analyze", f"{spec}:corner_weight=-1", check=False)
+    assert bad.returncode == 2 and "corner_weight must be > 0" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_user_player_with_a_bad_distribution_is_refused(tmp_path):
+    (tmp_path / "cheat.py").write_text(
+        "import numpy as np\nclass Anywhere:\n    def probs(self, codes):\n        return np.full((len(codes), 9), 1 / 9)\n")
+    out = evoplay("match", tmp_path / "cheat.py:Anywhere", "random", check=False)
+    assert out.returncode == 2 and "not a distribution over the empty squares" in out.stderr
+
+
+def test_public_api_is_documented_and_resolves():
+    import evoplay
+
+    assert "RayMap" in evoplay.__all__ and "run" in evoplay.__all__ and "Recipe" in evoplay.__all__
+    for name in evoplay.__all__:
+        obj = getattr(evoplay, name)
+        assert name == "__version__" or (obj.__doc__ or "").strip(), f"{name} has no docstring"
+
+
+def _imports(path: Path) -> set[str]:
+    tree_ = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree_):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_imports_point_one_way():
+    pkg = ROOT / "evoplay"
+    for path in (pkg / "framework").rglob("*.py"):
+        bad = {m for m in _imports(path) if m.startswith(("evoplay.tictactoe", "evoplay.recipes", "evoplay.cli"))}
+        assert not bad, f"the framework imports the domain or recipes: {path.name} {bad}"
+    for path in (pkg / "tictactoe").rglob("*.py"):
+        bad = {m for m in _imports(path) if m.startswith(("ray", "evoplay.framework", "evoplay.recipes", "evoplay.cli"))}
+        assert not bad, f"the domain imports Ray, the framework or recipes: {path.name} {bad}"
+
+
+def test_load_run_reads_a_finished_run(two_workers):
+    import evoplay
+
+    run = evoplay.load_run(two_workers / "player")
+    assert run.trials == [0, 1, 2] and run.summary["trials"] == 3
+    assert run.config["evaluation"]["opponent"][0]["player"].endswith("center_first.py:CenterFirst")
+    assert list(run.logbook(1)["gen"]) == list(range(1, 31))
+    assert run.champion()["kind"] == "fogel-net"
