@@ -311,3 +311,26 @@ def test_figures_bad_usage_exits_2(args, message, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def test_valuenet_settings_command_runs_the_study_on_ray(tmp_path, capsys):
+    pytest.importorskip("ray")
+    with pytest.raises(SystemExit) as e:
+        main(["figures", "valuenet-settings", "--games", "200", "--seeds", "1", "--workers", "2",
+              "--out", str(tmp_path), "--no-progress"])
+    assert e.value.code == 0
+    study = json.loads((tmp_path / "study.json").read_text())
+    assert [r["setting"] for r in study["runs"]] == list(VS.SETTINGS)
+    assert study["exact_every"] == 200 and study["environment"]["cpus"] == 2
+    for r in study["runs"]:  # Ray changed nothing: each task is the run made here
+        here = VS.run_one(r["setting"], r["seed"], 200, 200)
+        assert r["exact"] == here["exact"] and r["good_per_100"] == here["good_per_100"]
+        assert r["exact_good_per_100"] == here["exact_good_per_100"]
+    assert (tmp_path / "table.md").read_text() == VS.table(study["runs"])
+    assert "valuenet-settings: wrote" in capsys.readouterr().out
+
+
+def test_valuenet_settings_needs_a_block_of_games(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["figures", "valuenet-settings", "--games", "50"])
+    assert e.value.code == 2 and "--games must be at least 100" in capsys.readouterr().err

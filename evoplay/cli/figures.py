@@ -80,6 +80,8 @@ def _valuenet(out, opts, progress):
     from evoplay.seeds import valuenet_settings as S
 
     games = opts["games"] or S.GAMES
+    if games < S.V.BLOCK:
+        raise click.UsageError(f"--games must be at least {S.V.BLOCK} for valuenet-settings (one point of the curve)")
     seeds = tuple(range(opts["seeds"] or len(S.SEEDS)))
     study = S.main_command(out, games, seeds, workers=opts["workers"], address=opts["address"], progress=progress)
     click.echo(f"valuenet-settings: wrote {out}/curves.png, table.md, study.json and {len(study['runs'])} player files")

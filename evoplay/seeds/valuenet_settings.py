@@ -25,8 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.seeds.common import pyplot, save_figure, wdl, write_json
 from evoplay.atomic import write_text
+from evoplay.seeds.common import pyplot, save_figure, wdl, write_json
+from evoplay.tictactoe.trained import value_net as V
 
 GAMES = 150_000
 SEEDS = (0, 1)
@@ -51,8 +52,6 @@ OPPONENTS = ("random", "logic")
 def run_one(name: str, seed: int, games: int, exact_every: int = EXACT_EVERY) -> dict:
     """Train one setting with one seed; everything the study reports about it (pure)."""
     import time
-
-    from evoplay.tictactoe.trained import value_net as V
 
     _, kwargs = SETTINGS[name]
     t0 = time.perf_counter()
@@ -105,7 +104,7 @@ def write_results(runs: list[dict], out, command: str, environment: dict | None 
         "command": command,
         "games": runs[0]["settings"]["games"] if runs else None,
         "seeds": sorted({r["seed"] for r in runs}),
-        "exact_every": EXACT_EVERY,
+        "exact_every": runs[0]["settings"]["exact_every"] if runs else None,
         "settings": {n: {"label": SETTINGS[n][0], "kwargs": {k: list(v) if isinstance(v, tuple) else v
                                                               for k, v in SETTINGS[n][1].items()}}
                      for n in dict.fromkeys(r["setting"] for r in runs)},
@@ -195,7 +194,8 @@ def main_command(out, games: int, seeds, workers=None, address=None, progress=Tr
                   f"{r['exact_good_per_100'][-1]:.1f} ({r['train_seconds']:.0f} s)", file=sys.stderr, flush=True)
 
     try:
-        runs = run_study(games, seeds, map_tasks=distributed.run_tasks, on_result=landed)
+        runs = run_study(games, seeds, map_tasks=distributed.run_tasks, exact_every=min(EXACT_EVERY, games),
+                         on_result=landed)
     finally:
         distributed.shutdown_ray()
     env = {"ray_version": cluster["ray_version"], "cpus": cluster["cpus"],
