@@ -12,6 +12,7 @@ import time
 import numpy as np
 
 from evoplay.framework import config
+from evoplay.framework.trial import TrialRun
 from evoplay.recipes.fogel import recipe as evolve
 from evoplay.recipes.fogel.nets import init_population
 from evoplay.recipes.fogel.reference import evaluate_generation, from_fogel_net
@@ -32,43 +33,46 @@ def _timed(fn, repeat: int) -> float:
     return best
 
 
-def warm_trial(cfg: dict, generations: int = 200) -> evolve.FogelEvolution:
-    """A trial evolved for a while, so the networks play like mid-run networks."""
-    evo = evolve.FogelEvolution.start(cfg, trial=0)
-    evo.run(generations)
-    return evo
+def warm_trial(cfg: dict, generations: int = 200) -> TrialRun:
+    """A trial of the Fogel recipe evolved for a while, so the networks play like mid-run networks."""
+    return TrialRun(evolve.FogelRecipe(cfg), 0).run(generations)
 
 
-def generation_split(cfg: dict, evo: evolve.FogelEvolution, generations: int = 200) -> dict:
+def generation_split(cfg: dict, evo: TrialRun, generations: int = 200) -> dict:
     """Milliseconds per generation in evaluation, mutation and selection, and in total.
 
     Timed inside real generations (``Generation.seconds``); the evaluation includes
     drawing the games' random numbers and setting DEAP fitnesses.
     """
     times = []
-    evo.hooks.append(lambda ev: times.append(ev.seconds))
-    evo.run(evo.state.generation + generations)
-    evo.hooks.pop()
+    evo.recipe.hooks.append(lambda ev: times.append(ev.seconds))
+    evo.run(evo.generation + generations)
+    evo.recipe.hooks.pop()
     return {f"{k}_ms": 1e3 * float(np.median([t[k] for t in times])) for k in ("evaluation", "mutation", "selection", "total")}
 
 
-def raw_evaluation_ms(evo: evolve.FogelEvolution, repeat: int = 50) -> float:
+def _pool(evo: TrialRun):
+    parents = evo.trial.state.parents
+    return parents + evo.recipe.toolbox.mutate(parents, np.random.default_rng(1), ident0=0)
+
+
+def raw_evaluation_ms(evo: TrialRun, repeat: int = 50) -> float:
     """One generation's evaluation by the engine alone (uniforms drawn beforehand, no DEAP fitness)."""
-    pool = evo.state.parents + evo.toolbox.mutate(evo.state.parents, np.random.default_rng(1), ident0=0)
-    u = np.random.default_rng(2).random((len(pool), evo.cfg["evaluation"]["games"], 9))
-    return 1e3 * _timed(lambda: evolve.eval_networks(pool, u, evo.opponent, evo.payoff), repeat)
+    pool = _pool(evo)
+    u = np.random.default_rng(2).random((len(pool), evo.recipe.cfg["evaluation"]["games"], 9))
+    return 1e3 * _timed(lambda: evolve.eval_networks(pool, u, evo.recipe.opponent, evo.recipe.payoff), repeat)
 
 
-def reference_speedup(cfg: dict, evo: evolve.FogelEvolution, repeat: int = 20) -> dict:
+def reference_speedup(cfg: dict, evo: TrialRun, repeat: int = 20) -> dict:
     """One generation's evaluation, batched engine against the per-game Python reference."""
-    pool = evo.state.parents + evo.toolbox.mutate(evo.state.parents, np.random.default_rng(1), ident0=0)
+    pool = _pool(evo)
     nets = [from_fogel_net(n) for n in pool]
     games = cfg["evaluation"]["games"]
     t = time.process_time()
     evaluate_generation(nets, games=games, seed=0)
     ref = time.process_time() - t
     u = np.random.default_rng(2).random((len(pool), games, 9))
-    ours = _timed(lambda: evolve.eval_networks(pool, u, evo.opponent, evo.payoff), repeat)
+    ours = _timed(lambda: evolve.eval_networks(pool, u, evo.recipe.opponent, evo.recipe.payoff), repeat)
     return {"reference_ms": 1e3 * ref, "engine_ms": 1e3 * ours, "speedup": ref / ours}
 
 
@@ -150,9 +154,9 @@ def ray_scaling(trials: int = 4, generations: int = 400, big_parents: int = 2000
             distributed.init_ray(workers=workers)
             try:
                 # Warm the worker processes (imports, tables) before timing.
-                runner.evolve(config.override(base, trials=2 * workers, generations=2), f"{tmp}/warm", workers=workers)
+                runner.evolve(config.override(base, trials=2 * workers, generations=2), f"{tmp}/warm", workers=workers, overwrite=True)
                 warm = {**big, "": {**big[""], "generations": 1}, "run": {**big["run"], "eval_chunks": workers}}
-                runner.evolve(warm, f"{tmp}/warm", workers=workers)
+                runner.evolve(warm, f"{tmp}/warm", workers=workers, overwrite=True)
                 t = time.perf_counter()
                 runner.evolve(base, f"{tmp}/trials", workers=workers)
                 out["trial_level"][workers] = time.perf_counter() - t

@@ -72,7 +72,7 @@ class RunDir:
         """Refuse (one line) a location a fresh run must not write into."""
         if self.root.exists() and not self.root.is_dir():
             raise EvoplayError(f"--out {self.root} exists and is not a directory")
-        if not self.root.is_dir() or not any(self.root.iterdir()):
+        if not self.root.is_dir() or not any(p.name != ".lock" for p in self.root.iterdir()):
             return self._check_writable()
         if not self.is_run():
             raise EvoplayError(f"{self.root} is not empty and is not an evoplay run directory: choose another --out")
@@ -86,7 +86,7 @@ class RunDir:
             raise EvoplayError(f"cannot write to {parent}: permission denied (choose another --out)")
 
     def claim(self):
-        """Create the directory, mark it as a run and take its lock (held until the process ends)."""
+        """Create the directory and take its lock (held until ``release`` or the process ends)."""
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.root / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
@@ -99,8 +99,17 @@ class RunDir:
             raise EvoplayError(f"{self.root} is being written by another evoplay run (wait for it, or choose another --out)") from None
         self._lock = fd
         self._remove_stale_temporaries()
+
+    def mark(self):
+        """Mark the (claimed) directory as an evoplay run directory."""
         if not self.is_run():
             write_text(self.marker, json.dumps({"format": "evoplay-run", "version": 1}) + "\n")
+
+    def release(self):
+        """Let go of the run directory's lock (the kernel does it anyway when the process ends)."""
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     def _remove_stale_temporaries(self):
         """Half-written files of a killed run (atomic writes' ``.NAME.*.tmp``): never results, safe to drop under the lock."""

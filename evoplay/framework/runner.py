@@ -99,6 +99,16 @@ def evolve(cfg: dict | None, out, address=None, workers=None, resume=False, over
     if resume:
         cfg = load(rd.config)
     rd.claim()
+    try:
+        states = _prepare(rd, cfg, resume, overwrite)  # again, under the lock: no other run got in between
+        rd.mark()
+        return _evolve_claimed(rd, cfg, address, workers, resume, log_detail, progress, states)
+    finally:
+        rd.release()
+
+
+def _evolve_claimed(rd, cfg, address, workers, resume, log_detail, progress, states) -> dict:
+    """The body of ``evolve`` once the run directory is checked and locked."""
     recipe = make_recipe(cfg)
     shipment = {"code": usercode.shipment(), "recipe": recipe.ship()}
     t0 = time.time()
