@@ -9,4 +9,7 @@ from evoplay.framework.config import BUILTIN_RECIPES
 BUILTIN_RECIPES.update({
     "fogel": "evoplay.recipes.fogel.recipe:FogelRecipe",
     "ga-value-net": "evoplay.recipes.ga_value_net:GAValueNetRecipe",
+    "fogel-exact": "evoplay.recipes.exact_fitness:ExactFogelRecipe",
+    "fogel-selfadaptive": "evoplay.recipes.selfadaptive:SelfAdaptiveRecipe",
+    "coevolution": "evoplay.recipes.coevolution:CoevolutionRecipe",
 })

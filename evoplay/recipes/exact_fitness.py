@@ -1,0 +1,134 @@
+"""Exact fitness: a network's fitness is its exact expected payoff, not a sample of games.
+
+Fogel's networks are deterministic, so a game against a player with a known move
+distribution is a tree whose branches are only the opponent's choices. ``population_outcomes``
+walks that tree for a whole population at once: the frontier is a set of (network,
+board, probability) triples, one ply per step; on a network's turn NetBatch computes the
+moves of all (network, board) pairs of the frontier in one call, on the opponent's turn
+every pair fans out over the opponent's distribution; equal (network, board) pairs are
+merged. The probability that reaches each finished board is the exact win/draw/loss of
+each network; its payoff is what ``games`` sampled games would score on average.
+
+``ExactFogelRecipe`` (recipe ``fogel-exact``) is Fogel's recipe with this evaluation,
+through ``toolbox.map`` in chunks like the sampled one (``evaluation.mode = "sampled"``
+gives Fogel's sampled games back, for comparisons), and the per-generation yardstick of
+``evoplay.recipes.yardstick``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import numpy as np
+
+from evoplay.framework.recipe import Context
+from evoplay.recipes import yardstick
+from evoplay.recipes.fogel.nets import NetBatch, stack
+from evoplay.recipes.fogel.recipe import SCHEMA, FogelRecipe, opponent_games
+from evoplay.tictactoe import board as B
+
+
+def _merge(r: np.ndarray, c: np.ndarray, m: np.ndarray):
+    """Equal (network, board) pairs added up: (networks, boards, probabilities), sorted by pair."""
+    key = r * B.N_CODES + c
+    uniq, inverse = np.unique(key, return_inverse=True)
+    return uniq // B.N_CODES, uniq % B.N_CODES, np.bincount(inverse, weights=m, minlength=len(uniq))
+
+
+def population_outcomes(batch: NetBatch, n: int, table: np.ndarray, net_mark: int = B.X) -> np.ndarray:
+    """Exact (X win, draw, O win) probabilities of networks ``0..n-1`` of ``batch`` against ``table``.
+
+    The networks play ``net_mark`` (X moves first); ``table`` is the opponent's move
+    distribution on every board, (N_CODES, 9). Returns an (n, 3) array.
+    """
+    out = np.zeros((n, 3))
+    r, c, m = np.arange(n), np.zeros(n, dtype=np.int64), np.ones(n)
+    for _ in range(9):
+        if r.size == 0:
+            break
+        if B.TO_MOVE[c[0]] == net_mark:  # all frontier boards have the same number of marks
+            c = B.CHILD[c, batch.moves(r, c)]
+            r, c, m = _merge(r, c, m)  # two boards of a network can lead to one
+        else:
+            p = table[c]
+            rows, sq = np.nonzero(p)
+            r, c, m = r[rows], B.CHILD[c[rows], sq], m[rows] * p[rows, sq]
+            r, c, m = _merge(r, c, m)
+        result = B.OUTCOME[c]
+        for col, code in enumerate((B.X_WIN, B.DRAW, B.O_WIN)):
+            done = result == code
+            if done.any():
+                out[:, col] += np.bincount(r[done], weights=m[done], minlength=n)
+        on = result == B.ONGOING
+        r, c, m = r[on], c[on], m[on]
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _opponents(key: str, games: int):
+    """(tables, weights) of a JSON-encoded opponent config: a mix weighs its players as the games split."""
+    players, per_game = opponent_games(json.loads(key), games)
+    weights = np.ones(1) if per_game is None else np.bincount(per_game, minlength=len(players)) / len(per_game)
+    return [p.probs(np.arange(B.N_CODES)) for p in players], weights
+
+
+def exact_weights(w1, w2, opponent, payoff=(1.0, 0.0, -10.0), games: int = 32):
+    """Exact expected payoffs over ``games`` games (as X) of stacked networks, and expected (win, loss, draw) counts.
+
+    Against a mix, each player counts with the share of the games it would play.
+    """
+    n = len(w1)
+    tables, weights = _opponents(json.dumps(opponent), games)
+    batch = NetBatch(w1, w2)
+    probs = sum(w * population_outcomes(batch, n, t, B.X) for w, t in zip(weights, tables))
+    win, draw, loss = payoff
+    payoffs = games * (probs @ np.array([win, draw, loss], dtype=float))
+    return payoffs, games * probs[:, [0, 2, 1]]
+
+
+def exact_chunk(args):
+    """``toolbox.map`` unit of work: (w1, w2, opponent, payoff, games) -> (payoffs, expected wld)."""
+    return exact_weights(*args)
+
+
+def _mode(v):
+    return v in ("exact", "sampled")
+
+
+EXACT_SCHEMA = {
+    **SCHEMA,
+    "evaluation": {**SCHEMA["evaluation"], "mode": (str, "exact", (_mode, "'exact' or 'sampled'"))},
+}
+
+
+class ExactFogelRecipe(FogelRecipe):
+    """Fogel's recipe whose fitness is each network's exact expected payoff over ``games`` games."""
+
+    name = "fogel-exact"
+    default_name = "fogel-exact"
+    schema = EXACT_SCHEMA
+
+    def generation_work(self) -> float:
+        if self.cfg["evaluation"]["mode"] == "sampled":
+            return super().generation_work()
+        return 2 * self.cfg["population"]["parents"] * 40  # about 40 board evaluations per network
+
+    def evaluate(self, pool, ctx: Context):
+        if self.cfg["evaluation"]["mode"] == "sampled":
+            return super().evaluate(pool, ctx)
+        games = self.cfg["evaluation"]["games"]
+        _, w1, w2 = stack(pool)
+        jobs = [(w1[a:b], w2[a:b], self.opponent, self.payoff, games) for a, b in ctx.bounds(len(pool))]
+        parts = list(self.toolbox.map(exact_chunk, jobs))
+        return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
+
+    def step(self, st, ctx: Context) -> dict:
+        record = super().step(st, ctx)
+        record.update(yardstick.record(st.champion))
+        return record
+
+    def finish(self, st, trial: int, logbook: list[dict]):
+        doc, facts = super().finish(st, trial, logbook)
+        facts.update(yardstick.facts(st.champion))
+        return doc, facts
