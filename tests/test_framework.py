@@ -266,3 +266,32 @@ def test_load_run_reads_a_finished_run(two_workers):
     assert run.config["evaluation"]["opponent"][0]["player"].endswith("center_first.py:CenterFirst")
     assert list(run.logbook(1)["gen"]) == list(range(1, 31))
     assert run.champion()["kind"] == "fogel-net"
+
+
+def _processes_with(marker: str) -> list[str]:
+    """Command lines of live (non-zombie) processes whose environment carries ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                if marker.encode() not in f.read():
+                    continue
+            with open(f"/proc/{entry}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                found.append(f.read().replace(b"\0", b" ").decode(errors="replace"))
+        except OSError:
+            continue
+    return found
+
+
+def test_evolve_leaves_no_ray_process_behind(tmp_path):
+    marker = f"EVOPLAY_TEST_RUN_{os.getpid()}_{time.time_ns()}"
+    env = {**ENV, marker: "1"}
+    evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 3, "--out", tmp_path / "run", "--quiet", env=env)
+    time.sleep(1.0)
+    # Before the fix, ray::DashboardAgent and ray::RuntimeEnvAgent lived on for a minute or two.
+    assert _processes_with(marker) == []

@@ -63,12 +63,16 @@ def setup_logging(verbose: int, quiet: bool):
 def _leave(code: int):
     """Exit now, as a killed driver would, every file being written and closed.
 
-    Embedded Ray's processes share the driver's fate and a cluster forgets a finished
-    driver, so the graceful Ray shutdown at exit (over a second here) buys nothing; with
-    tasks in flight (Ctrl-C) it would only add Ray's own log lines.
+    A cluster forgets a finished driver, and embedded Ray's processes are this process's
+    descendants, stopped here at once (``distributed.stop_now``): the graceful Ray shutdown
+    at exit takes over a second, and with tasks in flight (Ctrl-C) it would only add Ray's
+    own log lines.
     """
+    from evoplay.framework import distributed
+
     sys.stdout.flush()
     sys.stderr.flush()
+    distributed.stop_now()
     os._exit(code)
 
 
