@@ -163,12 +163,14 @@ def heatmap(names: dict, cells: dict, path: Path) -> None:
 
 def options(f):
     """The options of ``python -m evoplay.baselines`` and ``evoplay baselines``."""
+    from evoplay.cli.checks import BoundedInt
+
     for opt in reversed([
         click.option("--out", type=click.Path(file_okay=False), default=DEFAULT_OUT, show_default=True,
                      help="Folder of the player files and the tournament."),
-        click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
+        click.option("--seed", type=BoundedInt(0, 2**32 - 1), default=0, show_default=True,
                      help="Seed of the training runs."),
-        click.option("--value-games", type=click.IntRange(1, 10**9), default=None,
+        click.option("--value-games", type=BoundedInt(1, 10**9), default=None,
                      help="value-net training games (500000)."),
         click.option("--retrain", is_flag=True, help="Train again even when a player file is there."),
     ]):

@@ -18,17 +18,10 @@ from pathlib import Path
 import click
 
 from evoplay.errors import EvoplayError
+from evoplay.tictactoe.players import quoted as shorten
 
 #: Free bytes an output location needs at least (a curve or a player file is well below).
 MIN_FREE_BYTES = 4 << 20
-
-
-def shorten(text, limit: int = 40) -> str:
-    """``text`` quoted, cut to ``limit`` characters with its length said when longer."""
-    text = str(text)
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 class BoundedInt(click.ParamType):

@@ -283,7 +283,7 @@ def _probability(name):
 def _choice(name, options):
     def check(v):
         if v not in options:
-            raise SpecError(f"{name} must be one of {'|'.join(options)}, got {v!r}")
+            raise SpecError(f"{name} must be one of {'|'.join(options)}, got {quoted(v)}")
         return v
 
     return check
@@ -308,6 +308,14 @@ REGISTRY: dict[str, tuple] = {
 INTERACTIVE = ("human",)
 
 
+def quoted(text, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters with its length said when longer."""
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def format_spec(name: str, params: dict) -> str:
     """Canonical spec string: ``name:key=value,...`` with parameters in a fixed order."""
     if not params:
@@ -320,24 +328,24 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     name, _, rest = spec.strip().partition(":")
     if name not in REGISTRY:
         known = ", ".join([*REGISTRY, *INTERACTIVE, "PATH.json"])
-        raise SpecError(f"unknown player {name!r} (known: {known})")
+        raise SpecError(f"unknown player {quoted(name)} (known: {known})")
     _, schema = REGISTRY[name]
     params = {}
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq:
-            raise SpecError(f"player {name}: parameter {item!r} is not key=value")
+            raise SpecError(f"player {name}: parameter {quoted(item)} is not key=value")
         if key not in schema:
             allowed = ", ".join(schema) or "none"
-            raise SpecError(f"player {name}: unknown parameter {key!r} (allowed: {allowed})")
+            raise SpecError(f"player {name}: unknown parameter {quoted(key)} (allowed: {allowed})")
         kind, check = schema[key]
         try:
             typed = kind(value.strip())
         except ValueError:
-            raise SpecError(f"player {name}: {key} must be a number, got {value.strip()!r}") from None
+            raise SpecError(f"player {name}: {key} must be a number, got {quoted(value.strip())}") from None
         if kind is float and not np.isfinite(typed):
-            raise SpecError(f"player {name}: {key} must be finite, got {value.strip()!r}")
+            raise SpecError(f"player {name}: {key} must be finite, got {quoted(value.strip())}")
         params[key] = check(typed)
     return name, params
 

@@ -1,0 +1,585 @@
+"""Fuzzing the command line: generated malformed input must give one line and exit 2.
+
+Each generator in ``GENERATORS`` takes a seeded ``random.Random`` and a ``FuzzEnv`` (a
+scratch folder with valid material to damage) and returns one case: a label and the
+argv of a command that must be refused. Every case is malformed by construction; the
+suite runs them in-process through ``evoplay.cli.main`` (stderr captured, SystemExit
+caught) and asserts exit code 2, exactly one line on stderr starting
+``evoplay: error:``, nothing on stdout and no exception escaping. A few cases also run
+in a real process to prove that no traceback reaches the terminal.
+
+To add generators (configs, checkpoints): write ``def gen_x(rng, env) -> (label, argv)``
+and decorate it with ``@generator``; the case count grows by itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evoplay.cli import main
+from evoplay.tictactoe.playerfile import MAX_FILE_BYTES, _digest
+from evoplay.tictactoe.players import REGISTRY
+
+ROOT = Path(__file__).resolve().parent.parent
+EVOPLAY = Path(sys.executable).with_name("evoplay")
+#: Cases in the default run (seconds); the slow test runs many more.
+DEFAULT_CASES = 1200
+SLOW_CASES = 20_000
+SEED = 20240601
+
+GENERATORS = []
+
+
+def generator(fn):
+    GENERATORS.append(fn)
+    return fn
+
+
+# ---------------------------------------------------------------- material
+
+
+class FuzzEnv:
+    """A scratch folder, valid player documents and a tiny valid run to damage."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.n = 0
+        self.docs = {
+            "fogel-net": json.loads((ROOT / "results/fogel1993/trials/trial_00/champion.json").read_text()),
+            "value-net": json.loads((ROOT / "results/baselines/value-net.json").read_text()),
+            "ga-value-net": json.loads((ROOT / "results/baselines/ga-value-net.json").read_text()),
+        }
+        self.run = self.make_run(root / "tiny-run")
+        self.regular = root / "regular.txt"
+        self.regular.write_text("a file, not a folder\n")
+
+    def fresh(self, suffix: str = "") -> Path:
+        """A new path in the scratch folder (nothing there yet)."""
+        self.n += 1
+        return self.root / f"case{self.n:06d}{suffix}"
+
+    def make_run(self, root: Path, trials: int = 2, gens: int = 5) -> Path:
+        for t in range(trials):
+            d = root / "trials" / f"trial_{t:02d}"
+            d.mkdir(parents=True)
+            rows = ["gen,max,mean,min,mean_h,h_hist"]
+            rows += [f"{g},{-50 + 5 * g + t},{-90 + g},{-200},5.0,1 1 1 1 1 1 1 1 1 1" for g in range(1, gens + 1)]
+            (d / "logbook.csv").write_text("\n".join(rows) + "\n")
+            (d / "champion.json").write_text(json.dumps(self.docs["fogel-net"], indent=1))
+        summary = {"name": "tiny", "seed": 7, "trials": trials, "generations": gens, "best_trial": 1}
+        (root / "summary.json").write_text(json.dumps(summary))
+        return root
+
+
+def copy_run(env: FuzzEnv) -> Path:
+    dest = env.fresh("-run")
+    shutil.copytree(env.run, dest)
+    return dest
+
+
+JUNK = [None, True, 0, -1, 1.5, "", "x", [], {}, [1, 2], {"a": 1}, 10**30, "NaN"]
+BAD_INTS = ["0", "-1", "abc", "1.5", "", " ", "1e3", "0x10", "9" * 5000, "nan", "--", "１２", "1_000"]
+#: Never a finite number (1e999 and the 5000 nines overflow to infinity).
+NOT_NUMBERS = ["nan", "NaN", "inf", "-inf", "abc", "", "1e999", "9" * 5000, "1,5", "0x1"]
+BAD_FLOATS = NOT_NUMBERS + ["-0.5", "1.5"]  # for options in [0, 1]
+
+
+def junk_other_than(rng, value):
+    choices = [j for j in JUNK if not (type(j) is type(value) and j == value)]
+    return rng.choice(choices)
+
+
+# ---------------------------------------------------------------- player specs
+
+
+def bad_spec(rng: random.Random) -> str:
+    kind = rng.randrange(6)
+    if kind == 0:  # a name that is no player
+        alphabet = "abcxyz-_=:,. 0123456789éλ"
+        while True:
+            name = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12)))
+            head = name.strip().partition(":")[0]
+            if head not in REGISTRY and head != "human" and not name.strip().endswith(".json") and "/" not in name:
+                return name
+    if kind == 1:  # unknown parameter
+        name = rng.choice(list(REGISTRY))
+        return f"{name}:{rng.choice(['colour', 'T', 'eps2', 'x', ' '])}=1"
+    if kind == 2:  # parameter without a value
+        name = rng.choice([n for n, (_, schema) in REGISTRY.items() if schema])
+        return f"{name}:{rng.choice(list(REGISTRY[name][1]))}"
+    if kind == 3:  # a number parameter out of range or not a number
+        name, key = rng.choice([("logic", "eps"), ("softmax", "t"), ("softmax", "model_t")])
+        values = {"eps": ["-0.1", "1.01", "2"], "t": ["0", "-1", "1e-320", "1e-4", "2000"],
+                  "model_t": ["0", "1e-320", "5e3"]}[key]
+        return f"{name}:{key}={rng.choice(values + NOT_NUMBERS)}"
+    if kind == 4:  # a choice parameter off its list
+        name, key = rng.choice([("logic", "develop"), ("minimax", "tiebreak")])
+        return f"{name}:{key}={rng.choice(['sideways', '', 'RANDOM', 'firstt', '1'])}"
+    return rng.choice(["human", "no/such/file.json", "missing.json", "  ", ""])
+
+
+def place_spec(rng: random.Random, spec: str) -> list[str]:
+    """A command that builds the player ``spec`` before any work."""
+    where = rng.randrange(7)
+    if where == 0:
+        return ["match", spec, "logic", "--games", "10"]
+    if where == 1:
+        return ["match", "random", spec, "--exact"]
+    if where == 2:
+        return ["tournament", "random", spec, "--games", "5"]
+    if where == 3:
+        return ["analyze", spec]
+    if where == 4:
+        return ["analyze", "random", "--opponent", spec]
+    if where == 5:
+        return ["game", "--vs", spec]
+    return ["train", "ga-value-net", "--opponent", spec, "--generations", "1"]
+
+
+@generator
+def gen_spec(rng, env):
+    spec = bad_spec(rng)
+    if spec.strip() == "" and rng.random() < 0.5:
+        spec = "logic:eps=" + rng.choice(BAD_FLOATS)
+    return f"spec {spec[:30]!r}", place_spec(rng, spec)
+
+
+# ---------------------------------------------------------------- player files
+
+
+#: Architecture fields each kind's builder reads (descriptive ones are not checked).
+READ_FIELDS = {"fogel-net": ["inputs", "hidden", "outputs"], "value-net": ["sizes", "side_input", "activation", "empty"],
+               "ga-value-net": ["hidden"]}
+#: Wrong values for fields where most junk would be wrong but some could pass.
+BAD_FIELD_VALUES = {"side_input": [1, "yes", None, [], True], "activation": ["relu", "", None, 3],
+                    "empty": [2, -3, "x", None, True, []]}
+
+
+def redigest(doc):
+    doc["sha256"] = _digest(doc["kind"], doc["architecture"], doc["weights"])
+    return doc
+
+
+def first_number_path(weights):
+    """(key, index path) of the first number inside the weights."""
+    key = sorted(weights)[0]
+    path, node = [], weights[key]
+    while isinstance(node, list):
+        path.append(0)
+        node = node[0]
+    return key, path
+
+
+def set_at(weights, key, path, value):
+    if not path:
+        weights[key] = value
+        return
+    node = weights[key]
+    for i in path[:-1]:
+        node = node[i]
+    node[path[-1]] = value
+
+
+def damaged_player(rng: random.Random, env: FuzzEnv) -> tuple[str, bytes | None, bool]:
+    """(what, file bytes or None for a special path, whether only the signature is off)."""
+    kind = rng.choice(list(env.docs))
+    doc = json.loads(json.dumps(env.docs[kind]))
+    text = json.dumps(doc, indent=1)
+    how = rng.randrange(12)
+    if how == 0:
+        cut = rng.randrange(0, len(text.rstrip()))
+        return f"{kind} truncated at {cut}", text[:cut].encode(), False
+    if how == 1:
+        return "random bytes", bytes(rng.randrange(256) for _ in range(rng.randrange(0, 300))), False
+    if how == 2:
+        key, path = first_number_path(doc["weights"])
+        set_at(doc["weights"], key, path, rng.choice([0.123, -7.5, 1e3]) + 0.001)
+        return f"{kind} weight edited", json.dumps(doc).encode(), True
+    if how == 3:
+        field = rng.choice(["format", "version", "kind", "architecture", "weights"])
+        if rng.random() < 0.3:
+            del doc[field]
+        else:
+            doc[field] = junk_other_than(rng, doc[field])
+        return f"{kind} envelope {field}", json.dumps(doc).encode(), False
+    if how == 4:
+        doc["sha256"] = junk_other_than(rng, doc["sha256"]) if rng.random() < 0.5 else "0" * 64
+        return f"{kind} sha256", json.dumps(doc).encode(), isinstance(doc["sha256"], str)
+    if how == 5:  # an architecture field that the builder reads set wrong, signed again
+        field = rng.choice(READ_FIELDS[kind])
+        value = doc["architecture"].get(field)
+        doc["architecture"][field] = rng.choice(BAD_FIELD_VALUES.get(field, [])) if field in BAD_FIELD_VALUES \
+            else junk_other_than(rng, value)
+        return f"{kind} architecture {field}", json.dumps(redigest(doc)).encode(), False
+    if how == 6:  # weights: a number replaced by something that is not a finite number, signed again
+        key, path = first_number_path(doc["weights"])
+        set_at(doc["weights"], key, path, rng.choice([None, "abc", [], {}, float("nan"), float("inf"), [1, 2]]))
+        return f"{kind} weight not a number", json.dumps(redigest(doc)).encode(), False
+    if how == 7:  # a weight array missing or reshaped, signed again
+        key = rng.choice(sorted(doc["weights"]))
+        if rng.random() < 0.5:
+            del doc["weights"][key]
+        else:
+            arr = doc["weights"][key]
+            doc["weights"][key] = arr[:-1] if isinstance(arr, list) and len(arr) > 1 else [arr, arr]
+        return f"{kind} weights {key} shape", json.dumps(redigest(doc)).encode(), False
+    if how == 8:
+        digits = "9" * rng.randrange(4400, 6000)
+        return "5000-digit integer", text.replace('"version": 1', f'"version": {digits}', 1).encode(), False
+    if how == 9:
+        depth = rng.randrange(10_000, 200_000)
+        return "deep nesting", ("[" * depth + "]" * depth).encode(), False
+    if how == 10:
+        return "not UTF-8", b'{"format": "evoplay-player\xff\xfe"}', False
+    return "special path", None, False
+
+
+def special_player_path(rng, env) -> Path:
+    what = rng.randrange(4)
+    if what == 0:
+        p = env.fresh(".json")
+        p.mkdir()
+        return p
+    if what == 1:
+        return Path("/dev/null")
+    if what == 2:
+        p = env.fresh(".json")
+        os.mkfifo(p)
+        return p
+    p = env.fresh(".json")  # sparse: big on paper, no disk used
+    with open(p, "wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1 + rng.randrange(10**9))
+    return p
+
+
+@generator
+def gen_player_file(rng, env):
+    what, data, only_signature = damaged_player(rng, env)
+    if data is None:
+        path = special_player_path(rng, env)
+    else:
+        path = env.fresh(".json")
+        path.write_bytes(data)
+    if not only_signature and rng.random() < 0.2:
+        return f"resign {what}", ["resign", str(path)]
+    return f"player file: {what}", place_spec(rng, str(path))
+
+
+# ---------------------------------------------------------------- arguments
+
+
+def device_link(env, target: str, suffix: str) -> str:
+    """A symlink to a device: the same refusal as the device itself, but a command that
+    wrongly replaced its --out would replace the link, never the machine's /dev/null."""
+    link = env.fresh(suffix)
+    link.symlink_to(target)
+    return str(link)
+
+
+def bad_out(rng, env, suffix: str) -> str:
+    what = rng.randrange(6)
+    if what == 0:
+        return device_link(env, "/dev/null", suffix)
+    if what == 1:
+        return str(env.root)  # a directory
+    if what == 2:
+        return str(env.regular / f"below-a-file{suffix}")
+    if what == 3:
+        return str(env.fresh(rng.choice([".gif", ".txt", "", ".jpeg", ".json.bak"])))
+    if what == 4:
+        return "/proc/evoplay-cannot-write-here" + suffix
+    return device_link(env, "/dev/full", suffix)
+
+
+@generator
+def gen_args(rng, env):
+    what = rng.randrange(16)
+    if what == 0:
+        cmd = rng.choice([["match", "logic", "random"], ["tournament", "logic"]])
+        return "--games", cmd + ["--games", rng.choice(BAD_INTS + ["10000000001", "1" + "0" * 40])]
+    if what == 1:
+        cmd = rng.choice([["match", "logic", "random"], ["tournament", "logic"], ["game"], ["train", "value-net"]])
+        return "--seed", cmd + ["--seed", rng.choice(["-1", "abc", "1.5", "", "18446744073709551616", "9" * 5000])]
+    if what == 2:
+        return "--seats", ["match", "logic", "random", "--seats", rng.choice(["x-first", "", "BOTH", "a"])]
+    if what == 3:
+        return "--first", ["game", "--first", rng.choice(["computer", "", "x", "Human"])]
+    if what == 4:
+        cmd = rng.choice(["match", "tournament", "analyze", "game", "export", "plot", "train", "report",
+                          "bench", "resign", "baselines"])
+        opt = "--" + "".join(rng.choice("abcdefghij-") for _ in range(rng.randrange(1, 10)))
+        return "unknown option", [cmd, opt.rstrip("-") + "q"]
+    if what == 5:
+        return "missing argument", rng.choice([["match"], ["match", "logic"], ["analyze"], ["export"], ["plot"],
+                                               ["train"], ["report"], ["resign"], ["tournament"]])
+    if what == 6:
+        return "extra argument", rng.choice([["analyze", "logic", "random"], ["bench", "now"], ["report", "a", "b"],
+                                             ["train", "value-net", "more"], ["game", "logic"],
+                                             ["match", "logic", "random", "minimax"]])
+    if what == 7:
+        return "unknown command", [rng.choice(["matchh", "evolv", "Match", "help-me", "reportt", "x"])]
+    if what == 8:
+        return "train kind", ["train", rng.choice(["value", "fogel-net", "", "VALUE-NET", "mlp"])]
+    if what == 9:
+        return "--explore", ["train", "value-net", "--explore", rng.choice(BAD_FLOATS)]
+    if what == 10:
+        opt, val = rng.choice([("--epochs", "3"), ("--generations", "2"), ("--population", "4"), ("--hidden", "3"),
+                               ("--opponent", "logic"), ("--workers", "1"), ("--explore", "0.1")])
+        kind = rng.choice([k for k in ("value-net", "outcome-net", "ga-value-net")
+                           if not (k == "ga-value-net" and opt not in ("--epochs", "--explore"))
+                           and not (k == "outcome-net" and opt == "--epochs")
+                           and not (k == "value-net" and opt == "--explore")])
+        return "option of another kind", ["train", kind, opt, val]
+    if what == 11:
+        opt, vals = rng.choice([("--games", BAD_INTS + ["1000000001"]), ("--epochs", BAD_INTS),
+                                ("--hidden", BAD_INTS + ["65"]), ("--population", BAD_INTS + ["1"])])
+        kind = {"--epochs": "outcome-net", "--hidden": "ga-value-net", "--population": "ga-value-net"}.get(
+            opt, rng.choice(["value-net", "outcome-net", "ga-value-net"]))
+        return f"train {opt}", ["train", kind, opt, rng.choice(vals)]
+    if what == 12:
+        return "train --out", ["train", rng.choice(["value-net", "outcome-net"]), "--out", bad_out(rng, env, ".json")]
+    if what == 13:
+        return "plot --out", ["plot", str(env.run), "--out", bad_out(rng, env, ".png")]
+    if what == 14:
+        return "export --out", ["export", str(env.run), "--out", bad_out(rng, env, ".json")]
+    if rng.random() < 0.5:
+        return "export --trial", ["export", str(env.run), "--trial", rng.choice(["2", "-1", "abc", "99", "9" * 5000])]
+    return "baselines", rng.choice([["baselines", "--out", str(env.regular)], ["baselines", "--out", device_link(env, "/dev/null", "")],
+                                    ["baselines", "--value-games", rng.choice(BAD_INTS)],
+                                    ["baselines", "--seed", rng.choice(["-1", "x"])]])
+
+
+# ---------------------------------------------------------------- run directories
+
+
+def damage_run(rng, env) -> tuple[str, Path, tuple[str, ...]]:
+    """(what, damaged run dir, the commands that read the damaged part)."""
+    what = rng.randrange(8)
+    if what == 0:
+        return "no such run", env.fresh("-missing"), ("plot", "export", "report")
+    if what == 1:
+        return "a file, not a run", env.regular, ("plot", "export", "report")
+    run = copy_run(env)
+    summary_path = run / "summary.json"
+    summary = json.loads(summary_path.read_text())
+    if what == 2:
+        summary_path.unlink()
+        return "no summary", run, ("plot", "export", "report")
+    if what == 3:
+        text = summary_path.read_text()
+        choice = rng.randrange(4)
+        if choice == 0:
+            data = text[: rng.randrange(0, len(text) - 1)].encode()
+        elif choice == 1:
+            data = b"\xff\xfe not text"
+        elif choice == 2:
+            data = json.dumps(rng.choice([[], "summary", 3, None])).encode()
+        else:
+            data = text.replace('"seed": 7', '"seed": ' + "7" * 5000).encode()
+        summary_path.write_bytes(data)
+        return "summary not JSON object", run, ("plot", "export", "report")
+    if what == 4:
+        key = rng.choice(["name", "seed", "trials", "best_trial"])
+        if rng.random() < 0.3:
+            del summary[key]
+        else:
+            summary[key] = {"trials": rng.choice([0, -1, 10**6, "2", 2.0, None]),
+                            "best_trial": rng.choice([2, -1, 99, "1", 1.0, None]),
+                            "name": rng.choice([None, 3, [], {}]),
+                            "seed": rng.choice([None, "7", 7.5, []])}[key]
+        summary_path.write_text(json.dumps(summary))
+        return f"summary {key}", run, ("plot", "export", "report")
+    if what == 5:
+        trial = rng.randrange(2)
+        log = run / "trials" / f"trial_{trial:02d}" / "logbook.csv"
+        choice = rng.randrange(6)
+        lines = log.read_text().splitlines()
+        if choice == 0:
+            log.unlink()
+        elif choice == 1:
+            g = rng.randrange(1, len(lines))
+            parts = lines[g].split(",")
+            parts[1] = rng.choice(["abc", "", "nan", "inf", "-inf", "1e999", "--3"])
+            lines[g] = ",".join(parts)
+            log.write_text("\n".join(lines) + "\n")
+        elif choice == 2:
+            log.write_text(lines[0] + "\n")
+        elif choice == 3:
+            log.write_text("\n".join(lines[: rng.randrange(2, len(lines))]) + "\n")  # fewer generations
+        elif choice == 4:
+            log.write_bytes(b"gen,max\n1,\xff\xff\n")
+        else:
+            log.write_text("gen,mean\n1,3\n")
+        return f"logbook {choice}", run, ("plot",)
+    champ = run / "trials" / "trial_01" / "champion.json"  # trial 1 is the best
+    if what == 6:
+        champ.unlink()
+        return "no champion", run, ("export", "report")
+    data = damaged_player(rng, env)[1]
+    champ.write_bytes(data if data is not None else b"")
+    return "champion damaged", run, ("export", "report")
+
+
+@generator
+def gen_run_dir(rng, env):
+    what, run, readers = damage_run(rng, env)
+    cmd = rng.choice(readers)
+    if cmd == "plot":
+        runs = [str(run)] if rng.random() < 0.7 else [str(env.run), str(run)]
+        argv = ["plot", *runs, "--out", str(env.fresh(rng.choice([".png", ".svg", ".pdf"])))]
+    elif cmd == "export":
+        argv = ["export", str(run), "--out", str(env.fresh(".json"))]
+    else:
+        argv = ["report", str(run)]
+    return f"run dir: {what}", argv
+
+
+# ---------------------------------------------------------------- running
+
+
+def runfiles_wired() -> bool:
+    """Whether ``evoplay plot`` and ``export`` run the checked code of evoplay.cli.runfiles."""
+    import inspect
+
+    import evoplay.cli.run as run
+
+    return "runfiles.plot(" in inspect.getsource(run) and "runfiles.export(" in inspect.getsource(run)
+
+
+#: Commands whose cases are left out of the default run until plot/export are wired.
+UNWIRED = () if runfiles_wired() else ("plot", "export")
+
+
+def make_cases(seed: int, n: int, env: FuzzEnv, skip=UNWIRED, only=None):
+    """``n`` cases drawn in turn from the generators (commands in ``skip`` drawn again)."""
+    rng = random.Random(seed)
+    gens = [g for g in GENERATORS if only is None or g in only_generators(only)]
+    i = draws = 0
+    while i < n:
+        gen = gens[draws % len(gens)]
+        draws += 1
+        label, argv = gen(rng, env)
+        if argv[0] in skip or (only is not None and argv[0] not in only):
+            continue
+        yield f"#{i} {gen.__name__}: {label}", argv
+        i += 1
+
+
+def only_generators(commands) -> list:
+    """The generators that can produce cases of these commands."""
+    return [gen_args, gen_run_dir] if set(commands) <= {"plot", "export", "report"} else GENERATORS
+
+
+class TookTooLong(Exception):
+    """A case still running after CASE_SECONDS: it was not refused before the work."""
+
+
+#: A refusal comes before any work; a case running longer was accepted by mistake.
+CASE_SECONDS = 20
+
+
+def _alarm(signum, frame):
+    raise TookTooLong(f"still running after {CASE_SECONDS} s")
+
+
+def run_in_process(argv) -> tuple[object, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(CASE_SECONDS)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(list(argv))
+            except SystemExit as e:
+                code = e.code
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    return code, out.getvalue(), err.getvalue()
+
+
+def problem(code, out, err) -> str | None:
+    """What is wrong with a refusal (None when it is one line and exit 2)."""
+    lines = err.splitlines()
+    if code != 2:
+        return f"exit code {code!r}"
+    if "Traceback" in err or "Traceback" in out:
+        return "traceback"
+    if len(lines) != 1 or not lines[0].startswith("evoplay: error: "):
+        return f"stderr is not one error line: {err[:300]!r}"
+    if len(lines[0]) > 600:
+        return f"error line of {len(lines[0])} characters"
+    if out:
+        return f"stdout not empty: {out[:200]!r}"
+    return None
+
+
+def fuzz(n: int, tmp_path: Path, monkeypatch, **select) -> list[str]:
+    monkeypatch.chdir(tmp_path)
+    env = FuzzEnv(tmp_path)
+    failures = []
+    for label, argv in make_cases(SEED, n, env, **select):
+        try:
+            result = problem(*run_in_process(argv))
+        except Exception as e:  # escaped the CLI: a traceback on a terminal
+            result = f"{type(e).__name__}: {e}"[:300]
+        if result:
+            failures.append(f"{label}: {argv!r:.300} -> {result}")
+    assert not list(tmp_path.glob("curve.*")), "a refused plot wrote its default output"
+    return failures
+
+
+def test_fuzz_cases_are_refused_with_one_line(tmp_path, monkeypatch):
+    failures = fuzz(DEFAULT_CASES, tmp_path, monkeypatch)
+    assert not failures, f"{len(failures)} of {DEFAULT_CASES} cases:\n" + "\n".join(failures[:40])
+
+
+@pytest.mark.xfail(not runfiles_wired(), strict=True,
+                   reason="evoplay/cli/run.py does not call runfiles.plot/export yet")
+def test_fuzz_plot_and_export(tmp_path, monkeypatch):
+    failures = fuzz(300, tmp_path, monkeypatch, skip=(), only=("plot", "export"))
+    assert not failures, f"{len(failures)} of 300 cases:\n" + "\n".join(failures[:40])
+
+
+@pytest.mark.slow
+def test_fuzz_long(tmp_path, monkeypatch):
+    failures = fuzz(SLOW_CASES, tmp_path, monkeypatch)
+    assert not failures, f"{len(failures)} of {SLOW_CASES} cases:\n" + "\n".join(failures[:40])
+
+
+def test_every_generator_yields_distinct_cases(tmp_path):
+    env = FuzzEnv(tmp_path)
+    cases = list(make_cases(SEED, 400, env))
+    names = {label.split(":")[0].split()[1] for label, _ in cases}
+    assert names == {g.__name__ for g in GENERATORS}
+    assert len({tuple(a) for _, a in cases}) > 300
+
+
+def test_the_checker_catches_a_traceback_and_a_success():
+    assert problem(*run_in_process(["match", "logic", "random", "--games", "5"])) == "exit code 0"
+    assert problem(1, "", "Traceback (most recent call last):\n  ...\n") == "exit code 1"
+    assert problem(2, "", "evoplay: error: x\n") is None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_fuzz_cases_in_a_real_process(tmp_path, seed):
+    """No traceback reaches a terminal: one case per generator family, in a subprocess."""
+    env = FuzzEnv(tmp_path)
+    rng = random.Random(seed)
+    gen = GENERATORS[seed % len(GENERATORS)]
+    label, argv = gen(rng, env)
+    proc = subprocess.run([str(EVOPLAY), *argv], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          stdin=subprocess.DEVNULL)
+    assert problem(proc.returncode, proc.stdout, proc.stderr) is None, (label, argv, proc.stderr[-2000:])
