@@ -1,0 +1,162 @@
+"""Run directories are never lost or mixed: marker, --overwrite, lock, names, checked checkpoints.
+
+Each case below was a defect: a rerun silently replaced a run, a config's name could be
+any path, a damaged or foreign checkpoint resumed (or crashed with a traceback).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from evoplay.framework.rundir import digest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "RAY_USAGE_STATS_ENABLED": "0"}
+
+
+def evoplay(*args, check=True, timeout=300):
+    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True,
+                         cwd=ROOT, env=ENV, timeout=timeout)
+    if check and out.returncode != 0:
+        raise AssertionError(f"evoplay {args} exited {out.returncode}: {out.stderr[-3000:]}")
+    return out
+
+
+def one_line_exit_2(out, *words):
+    assert out.returncode == 2, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("evoplay: error:") and "Traceback" not in out.stderr, out.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+QUICK = ["configs/quick.toml", "--trials", 2, "--generations", 4, "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    out = tmp_path_factory.mktemp("finished") / "run"
+    evoplay("evolve", *QUICK, "--out", out, "-v")
+    return out
+
+
+def test_a_folder_that_is_not_a_run_is_never_written(tmp_path):
+    (tmp_path / "thesis.tex").write_text("years of work")
+    one_line_exit_2(evoplay("evolve", *QUICK, "--out", tmp_path, check=False), "not an evoplay run directory")
+    one_line_exit_2(evoplay("evolve", *QUICK, "--out", tmp_path, "--overwrite", check=False), "not an evoplay run directory")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["thesis.tex"]
+
+
+def test_an_existing_run_is_replaced_only_when_asked(finished, tmp_path):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(finished, run)
+    (run / "notes.txt").write_text("mine")
+    before = (run / "summary.json").read_bytes()
+    one_line_exit_2(evoplay("evolve", *QUICK, "--out", run, check=False), "--resume", "--overwrite")
+    assert (run / "summary.json").read_bytes() == before
+    evoplay("evolve", *QUICK, "--seed", 8, "--out", run, "--overwrite")
+    assert json.loads((run / "summary.json").read_text())["seed"] == 8
+    assert (run / "notes.txt").read_text() == "mine", "--overwrite removes what a run wrote, nothing else"
+
+
+@pytest.mark.parametrize("name", ["../escape", "/tmp/elsewhere", "a/b", "x" * 300, "nul\u0000name", "two\nlines"])
+def test_a_config_name_is_a_name_not_a_path(tmp_path, name):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f"name = {json.dumps(name)}\n")
+    one_line_exit_2(evoplay("evolve", cfg, check=False), "'name'")
+    assert not (tmp_path.parent / "escape").exists()
+
+
+def test_dev_null_is_not_a_run_directory():
+    one_line_exit_2(evoplay("evolve", *QUICK, "--out", "/dev/null", check=False), "not a directory")
+
+
+def _checkpoint_case(finished, tmp_path, edit):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(finished, run)
+    (run / "summary.json").unlink()
+    path = run / "checkpoints" / "trial_00.json"
+    edit(run, path)
+    return evoplay("evolve", *QUICK, "--out", run, "--resume", check=False), path
+
+
+def _resign(path, change):
+    body = json.loads(path.read_text())
+    change(body)
+    body.pop("sha256")
+    body["sha256"] = digest(body)
+    path.write_text(json.dumps(body))
+
+
+@pytest.mark.parametrize("case, words", [
+    ("byte", ["damaged", "UnicodeDecodeError"]),
+    ("empty", ["not an evoplay checkpoint"]),
+    ("edited", ["sha256 does not match"]),
+    ("other-trial", ["holds trial 1, not trial 0"]),
+    ("nan", ["non-finite"]),
+    ("other-config", ["another config"]),
+])
+def test_damaged_or_foreign_checkpoints_are_refused_naming_the_file(finished, tmp_path, case, words):
+    def edit(run, path):
+        if case == "byte":
+            data = bytearray(path.read_bytes())
+            data[10] = 0xFF
+            path.write_bytes(bytes(data))
+        elif case == "empty":
+            path.write_text("{}")
+        elif case == "edited":
+            path.write_text(path.read_text().replace('"generation":4', '"generation":3', 1))
+        elif case == "other-trial":
+            path.write_bytes((run / "checkpoints" / "trial_01.json").read_bytes())
+        elif case == "nan":
+            _resign(path, lambda b: b["state"]["parents"][0]["w1"][0].__setitem__(0, float("nan")))
+        elif case == "other-config":
+            _resign(path, lambda b: b.__setitem__("config_sha256", "0" * 64))
+
+    out, path = _checkpoint_case(finished, tmp_path, edit)
+    one_line_exit_2(out, *words)
+    if case != "nan":
+        assert str(path) in out.stderr
+
+
+def test_resume_with_a_changed_config_names_the_keys(finished, tmp_path):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(finished, run)
+    out = evoplay("evolve", "configs/quick.toml", "--trials", 2, "--generations", 9, "--out", run, "--resume", check=False)
+    one_line_exit_2(out, "generations")
+
+
+def test_one_run_at_a_time_per_directory(tmp_path):
+    run = tmp_path / "run"
+    first = subprocess.Popen([sys.executable, "-m", "evoplay", "evolve", "configs/fogel1993.toml", "--trials", "2",
+                              "--generations", "3000", "--out", str(run), "--quiet"], cwd=ROOT, env=ENV,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and not (run / "config.toml").exists():
+            time.sleep(0.05)
+        second = evoplay("evolve", *QUICK, "--out", run, "--overwrite", check=False)
+        one_line_exit_2(second, "being written by another evoplay run")
+    finally:
+        os.killpg(first.pid, 9)
+        first.wait()
+    # The killed run's lock went with it: the directory resumes (here: is replaced) at once.
+    evoplay("evolve", *QUICK, "--out", run, "--overwrite")
+
+
+def test_verbose_logs_each_checkpoint(tmp_path):
+    out = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 20, "--out", tmp_path / "run", "-v")
+    assert "trial 0 at generation 10" in out.stderr and "trial 0 at generation 20" in out.stderr
+    quiet = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 20, "--out", tmp_path / "q", "-q")
+    assert "trial 0 at generation" not in quiet.stderr
