@@ -1,0 +1,365 @@
+"""One test per defect of the command line found by trying it as a new user would.
+
+Each refusal is one line ``evoplay: error: ...`` with exit code 2, before any work.
+Tests marked ``xfail(strict=True)`` cover fixes that belong in files of the lead's
+(evoplay/cli/run.py, evoplay/cli/__init__.py, evoplay/__main__.py); they turn into failures
+(XPASS) as soon as the fix lands, and the marker goes.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evoplay.cli import runfiles
+from evoplay.cli.checks import check_output
+from evoplay.errors import EvoplayError, PlayerFileError, SpecError
+from evoplay.framework import plotting
+from evoplay.tictactoe import engine
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe.players import TablePlayer, make_player, uniform_table
+from evoplay.tictactoe.playerfile import MAX_FILE_BYTES, load_player
+
+from test_fuzz_cli import FuzzEnv, problem, run_in_process, runfiles_wired
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+EVOPLAY = Path(sys.executable).with_name("evoplay")
+WIRED = pytest.mark.xfail(not runfiles_wired(), strict=True,
+                          reason="evoplay/cli/run.py does not call runfiles.plot/export yet")
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return FuzzEnv(tmp_path)
+
+
+def refused(argv, *words):
+    code, out, err = run_in_process(argv)
+    assert problem(code, out, err) is None, (argv, code, out, err)
+    for w in words:
+        assert w in err, (w, err)
+    return err
+
+
+# ---------------------------------------------------------------- outputs checked before the work
+
+
+def test_train_refuses_an_unwritable_out_before_training(env):
+    t = time.perf_counter()
+    refused(["train", "value-net", "--out", str(env.regular / "v.json")], "not a directory")
+    refused(["train", "outcome-net", "--out", "/proc/no-such-place/v.json"], "cannot write")
+    assert time.perf_counter() - t < 5, "refused only after training"
+
+
+def test_train_refuses_a_full_disk_before_training(env, monkeypatch):
+    real = os.statvfs
+
+    def full(path):
+        s = real(path)
+        return os.statvfs_result((s.f_bsize, s.f_frsize, s.f_blocks, 0, 0, s.f_files, s.f_ffree, s.f_favail,
+                                  s.f_flag, s.f_namemax))
+
+    monkeypatch.setattr(os, "statvfs", full)
+    err = refused(["train", "value-net", "--games", "100", "--out", str(env.fresh(".json"))], "bytes free")
+    assert "value-net" not in err.split("error:")[0]
+
+
+def test_a_write_that_fails_midway_is_one_line(env, monkeypatch):
+    import evoplay.atomic as atomic
+
+    def enospc(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic, "write_bytes", enospc)
+    monkeypatch.setattr(plotting, "write_bytes", enospc)
+    refused(["train", "value-net", "--games", "50", "--no-progress", "--out", str(env.fresh(".json"))],
+            "no space left")
+    with pytest.raises(EvoplayError, match="no space left"):
+        runfiles.plot([env.run], env.fresh(".png"))
+
+
+def test_out_devices_and_folders_are_refused(env):
+    for target in ("/dev/null", "/dev/full"):  # checked only; nothing is written to them
+        with pytest.raises(EvoplayError, match="not a regular file"):
+            check_output(Path(target))
+    link = env.fresh(".json")
+    link.symlink_to("/dev/null")
+    refused(["train", "value-net", "--out", str(link)], "not a regular file")
+    refused(["train", "value-net", "--out", "/dev/null"], "must end in .json")
+    refused(["train", "value-net", "--out", str(env.root)], "is a directory")
+    assert Path("/dev/null").is_char_device()
+
+
+@WIRED
+def test_plot_and_export_refuse_bad_outs_in_the_cli(env):
+    link = env.fresh(".png")
+    link.symlink_to("/dev/null")
+    refused(["plot", str(env.run), "--out", str(link)], "not a regular file")
+    refused(["plot", str(env.run), "--out", str(env.regular / "c.png")], "not a directory")
+    refused(["export", str(env.run), "--out", str(env.regular / "c.json")], "not a directory")
+    refused(["export", str(env.run), "--trial", "9" * 5000], "5000 characters")
+
+
+# ---------------------------------------------------------------- damaged run directories
+
+
+def test_damaged_run_directories_name_the_file_and_the_problem(env):
+    run = env.fresh("-run")
+    import shutil
+
+    shutil.copytree(env.run, run)
+    (run / "summary.json").write_text('{"name": "tiny", "seed": ')
+    err = refused(["report", str(run)], "summary.json", "not valid JSON")
+    with pytest.raises(EvoplayError, match="summary.json is not valid JSON"):
+        runfiles.plot([run], env.fresh(".png"))
+    shutil.rmtree(run)
+    shutil.copytree(env.run, run)
+    log = run / "trials" / "trial_01" / "logbook.csv"
+    log.write_text(log.read_text().replace(",-44,", ",oops,", 1))
+    with pytest.raises(EvoplayError, match=r"trial_01/logbook.csv line 2: 'max' is not a number \('oops'\)"):
+        runfiles.plot([run], env.fresh(".png"))
+    (run / "trials" / "trial_01" / "champion.json").write_text("{")
+    refused(["report", str(run)], "trial_01/champion.json", "not valid JSON")
+    with pytest.raises(EvoplayError, match="champion.json is not valid JSON"):
+        runfiles.export(run, None, env.fresh(".json"))
+    assert err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def test_huge_integers_give_a_short_line(env):
+    err = refused(["match", "logic", "random", "--games", "9" * 5000], "--games", "5000 characters")
+    assert len(err) < 200
+    refused(["match", "logic:eps=" + "9" * 5000, "random"], "5000 characters")
+    doc = json.loads((ROOT / "results/baselines/ga-value-net.json").read_text())
+    path = env.fresh(".json")
+    path.write_text(json.dumps(doc).replace('"version": 1', '"version": ' + "9" * 5000))
+    refused(["analyze", str(path)], "not valid JSON", "4300")
+
+
+def test_games_are_bounded_with_a_message(env):
+    refused(["match", "logic", "random", "--games", "10000000000000"], "--games", "1..10,000,000,000")
+    refused(["tournament", "logic", "--games", "10000000001"], "1..10,000,000,000")
+    with pytest.raises(EvoplayError, match="between 1 and"):
+        from evoplay.tictactoe.tournament import pair_result
+
+        pair_result(make_player("logic"), make_player("random"), 10**11, np.random.default_rng(0))
+
+
+def test_softmax_temperature_out_of_range_is_refused(env):
+    refused(["analyze", "softmax:t=1e-320"], "softmax t must be in [0.001, 1000]")
+    refused(["match", "softmax:model_t=1e-300", "logic"], "model_t must be in")
+    for t in ("0.001", "1000"):  # the ends of the range give real distributions
+        table = make_player(f"softmax:t={t},model_t={t}").table
+        assert np.isfinite(table).all()
+        ongoing = B.OUTCOME == B.ONGOING
+        assert np.allclose(table[ongoing].sum(1), 1.0)
+
+
+def test_a_table_with_nan_is_refused():
+    table = uniform_table(B.LEGAL)
+    table[0, 0] = np.nan
+    with pytest.raises(SpecError, match="not finite"):
+        TablePlayer("broken", table)
+
+
+def test_explore_nan_is_refused(env):
+    for value in ("nan", "inf", "-0.1", "1.5"):
+        refused(["train", "value-net", "--explore", value], "--explore")
+
+
+# ---------------------------------------------------------------- memory
+
+
+def test_match_memory_is_flat_in_games():
+    x, o = make_player("minimax"), make_player("logic")
+    tracemalloc.start()
+    engine.match(x, o, 1_000_000, np.random.default_rng(0))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    # All at once, the uniforms alone took 1e6 x 9 x 8 bytes = 72 MB.
+    assert peak < 30e6, f"peak {peak / 1e6:.1f} MB"
+
+
+@pytest.mark.parametrize("batch", [1, 7, 1000, 1 << 16])
+def test_batched_matches_equal_one_big_draw(monkeypatch, batch):
+    """Batches draw the uniforms in the same order: results per seed are unchanged."""
+    x, o = make_player("logic:eps=0.3"), make_player("random")
+    games = 5003
+    whole = engine.tally(engine.play(x, o, np.random.default_rng(42).random((games, 9))))
+    monkeypatch.setattr(engine, "BATCH", batch)
+    seen = []
+    assert engine.match(x, o, games, np.random.default_rng(42), seen.append) == whole
+    assert sum(seen) == games and max(seen) <= batch
+
+
+def test_big_player_files_are_refused_before_reading(tmp_path):
+    path = tmp_path / "big.json"
+    with open(path, "wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)  # sparse: nothing on disk
+    tracemalloc.start()
+    with pytest.raises(PlayerFileError, match="more than the"):
+        load_player(path)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 1e6
+
+
+def test_special_player_files_are_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(PlayerFileError, match="not a regular file"):
+        load_player(fifo)
+    with pytest.raises(PlayerFileError, match="is a directory"):
+        load_player(tmp_path)
+
+
+# ---------------------------------------------------------------- commands
+
+
+def test_report_and_baselines_are_subcommands(env):
+    code, out, err = run_in_process(["report", str(env.run)])
+    assert code == 0, err
+    assert "analysis: " in out and (env.run / "analysis.md").is_file()
+    proc = subprocess.run([PYTHON, "-m", "evoplay.recipes.fogel.report", str(env.run)], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout == out
+    code, out, err = run_in_process(["baselines", "--help"])
+    assert code == 0 and "--value-games" in out
+    refused(["baselines", "--out", str(env.regular)], "is a file")
+    proc = subprocess.run([PYTHON, "-m", "evoplay.baselines", "--out", str(env.regular)], capture_output=True,
+                          text=True, timeout=120)
+    assert problem(proc.returncode, proc.stdout, proc.stderr) is None, proc.stderr
+
+
+def test_resign_an_edited_player_file(env):
+    path = env.fresh(".json")
+    doc = json.loads((ROOT / "results/baselines/ga-value-net.json").read_text())
+    doc["weights"]["b0"][0] += 0.5
+    path.write_text(json.dumps(doc))
+    refused(["analyze", str(path)], "was modified", f"evoplay resign {path}")
+    code, out, err = run_in_process(["resign", str(path)])
+    assert code == 0 and "re-signed" in out, err
+    code, out, _ = run_in_process(["analyze", str(path), "--json"])
+    assert code == 0 and json.loads(out)["player"] == str(path)
+    code, out, _ = run_in_process(["resign", str(path)])
+    assert code == 0 and "unchanged" in out
+    doc = json.loads(path.read_text())
+    doc["weights"]["b0"] = doc["weights"]["b0"][:-1]  # a real defect: resign refuses it
+    path.write_text(json.dumps(doc))
+    refused(["resign", str(path)], "b0")
+
+
+def test_plot_writes_the_asked_format_only(env):
+    for suffix, magic in ((".pdf", b"%PDF"), (".svg", b"<?xml"), (".png", b"\x89PNG")):
+        out = env.fresh(suffix)
+        assert runfiles.plot([env.run], out) == [out]
+        assert out.read_bytes().startswith(magic)
+        assert not out.with_suffix(".png" if suffix != ".png" else ".svg").exists()
+    with pytest.raises(EvoplayError, match="must end in .png, .pdf, .svg"):
+        runfiles.plot([env.run], env.fresh(".gif"))
+
+
+def test_plot_never_overwrites_an_input_run_by_default(env, monkeypatch):
+    before = {p: p.read_bytes() for p in env.run.rglob("*") if p.is_file()}
+    monkeypatch.chdir(env.run)
+    with pytest.raises(EvoplayError, match="would replace a file of the run"):
+        runfiles.plot([env.run, env.run])
+    monkeypatch.chdir(env.root)
+    assert runfiles.plot([env.run, env.run]) == [Path("curve.png")]
+    assert {p: p.read_bytes() for p in env.run.rglob("*") if p.is_file()} == before
+
+
+def test_plot_labels_runs_by_name_and_seed(env):
+    import shutil
+
+    other = env.fresh("-run")
+    shutil.copytree(env.run, other)
+    summary = json.loads((other / "summary.json").read_text())
+    summary["seed"] = 8
+    (other / "summary.json").write_text(json.dumps(summary))
+    twin = env.fresh("-run")
+    shutil.copytree(env.run, twin)
+    out = env.fresh(".svg")
+    runfiles.plot([env.run, other, twin], out)
+    svg = out.read_text()
+    assert "tiny, seed 8 (2 trials): mean" in svg
+    assert f"tiny, seed 7 (2 trials) [{env.run}]: mean" in svg
+    assert f"tiny, seed 7 (2 trials) [{twin}]: mean" in svg
+
+
+def test_the_band_is_drawn_over_the_trial_lines():
+    curves = np.random.default_rng(0).normal(size=(20, 50)).cumsum(1)
+    fig = plotting.curve_figure([("run", curves)])
+    ax = fig.axes[0]
+    band = ax.collections[0]
+    trial_lines = [line for line in ax.lines if line.get_linewidth() < 0.5]
+    assert len(trial_lines) == 20
+    assert band.get_zorder() > max(line.get_zorder() for line in trial_lines)
+    assert band.get_alpha() >= 0.3 > max(line.get_alpha() for line in trial_lines)
+
+
+def test_svg_and_pdf_are_reproducible(env):
+    for suffix in (".svg", ".pdf", ".png"):
+        a, b = env.fresh(suffix), env.fresh(suffix)
+        runfiles.plot([env.run], a)
+        runfiles.plot([env.run], b)
+        assert a.read_bytes() == b.read_bytes(), suffix
+    first = plotting.plot_runs([env.run], env.root / "one" / "curve.png")
+    second = plotting.plot_runs([env.run], env.root / "two" / "curve.png")
+    assert [p.suffix for p in first] == [".png", ".svg"]  # the runner's pair
+    assert all(p.read_bytes() == q.read_bytes() for p, q in zip(first, second))
+
+
+def test_bench_announces_its_stages(monkeypatch):
+    from evoplay import bench
+
+    stages = []
+    monkeypatch.setattr(bench, "warm_trial", lambda cfg, n: stages.append("warm") or pytest.skip("stages only"))
+    with pytest.raises(pytest.skip.Exception):
+        bench.engine_figures(quick=True, progress=stages.append)
+    assert stages[0].startswith("warming") and stages[1] == "warm"
+
+
+def test_long_matches_show_progress(env, monkeypatch):
+    import evoplay.cli.play as play
+
+    monkeypatch.setattr(play, "PROGRESS_GAMES", 1000)
+    code, out, err = run_in_process(["match", "logic", "random", "--games", "3000"])
+    assert code == 0 and "game" in err and "6.00k" in err
+
+
+@WIRED
+def test_plot_and_export_in_the_cli(env):
+    code, out, err = run_in_process(["plot", str(env.run), str(env.run), "--out", str(env.fresh(".pdf"))])
+    assert code == 0 and out.strip().endswith(".pdf"), err
+    code, out, err = run_in_process(["export", str(env.run), "--out", str(env.fresh(".json"))])
+    assert code == 0 and "champion of trial 1" in out, err
+
+
+@pytest.mark.xfail(strict=True, reason="needs the lead's change in evoplay/cli/__init__.py main()")
+def test_bare_evoplay_prints_its_help_on_many_lines():
+    proc = subprocess.run([str(EVOPLAY)], capture_output=True, text=True, timeout=60)
+    assert "Commands:" in proc.stdout and proc.stdout.count("\n") > 10
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.xfail(strict=True, reason="needs the lead's change in evoplay/__main__.py (or cli/__init__.py)")
+def test_python_m_evoplay_from_the_checkouts_parent(tmp_path):
+    """From the folder holding a checkout named evoplay, that folder shadows the package."""
+    (tmp_path / "evoplay").symlink_to(ROOT)
+    proc = subprocess.run([PYTHON, "-m", "evoplay", "train", "value-net", "--games", "20", "--out",
+                           str(tmp_path / "v.json")], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
