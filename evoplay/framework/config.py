@@ -29,7 +29,13 @@ DEFAULT_RECIPE = "fogel"
 MAX_CONFIG_BYTES = 1 << 20
 
 
-def _range(lo=None, hi=None):
+def in_range(lo=None, hi=None):
+    """A schema rule: the value lies in [lo, hi] (either bound may be None).
+
+    A rule is a pair ``(check, wording)``: ``check(value)`` returns True or False (or
+    the normalised value, say a path made absolute), and the error says "must be WORDING".
+    """
+
     def check(v):
         return (lo is None or v >= lo) and (hi is None or v <= hi)
 
@@ -37,7 +43,9 @@ def _range(lo=None, hi=None):
     return check, text
 
 
-#: A check of a value (``check(value) -> bool``, or the normalised value) and its wording.
+_range = in_range  # the name recipes written before in_range was public use
+
+
 
 
 def _name(v):
@@ -47,14 +55,14 @@ def _name(v):
 RUN_SCHEMA = {
     "": {
         "name": (str, None, (_name, "a name of 1-100 letters, digits, '.', '_' or '-' (not a path)")),
-        "seed": (int, 1993, _range(0, 2**63 - 1)),
-        "trials": (int, 20, _range(1, 10_000)),
-        "generations": (int, 800, _range(1, 1_000_000)),
+        "seed": (int, 1993, in_range(0, 2**63 - 1)),
+        "trials": (int, 20, in_range(1, 10_000)),
+        "generations": (int, 800, in_range(1, 1_000_000)),
         "recipe": (str, DEFAULT_RECIPE, None),
     },
     "run": {
-        "checkpoint_every": (int, 100, _range(1, 1_000_000)),
-        "eval_chunks": (int, 0, _range(0, 10_000)),
+        "checkpoint_every": (int, 100, in_range(1, 1_000_000)),
+        "eval_chunks": (int, 0, in_range(0, 10_000)),
     },
 }
 
