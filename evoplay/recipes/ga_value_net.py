@@ -168,20 +168,20 @@ def _check_player(v):
 
 SCHEMA = {
     "ga": {
-        "hidden": (int, 9, C._range(1, 64)),
-        "population": (int, 50, C._range(2, 100_000)),
-        "games": (int, 100, C._range(1, 100_000)),
+        "hidden": (int, 9, C.in_range(1, 64)),
+        "population": (int, 50, C.in_range(2, 100_000)),
+        "games": (int, 100, C.in_range(1, 100_000)),
         "opponent": (str, "logic", (_check_player, "a player spec")),
-        "payoff_win": (float, FOGEL_PAYOFF[0], C._range(-1e6, 1e6)),
-        "payoff_draw": (float, FOGEL_PAYOFF[1], C._range(-1e6, 1e6)),
-        "payoff_loss": (float, FOGEL_PAYOFF[2], C._range(-1e6, 1e6)),
-        "cxpb": (float, 0.5, C._range(0.0, 1.0)),
-        "mutpb": (float, 0.5, C._range(0.0, 1.0)),
-        "sigma": (float, 0.2, C._range(0.0, 1e3)),
-        "indpb": (float, 0.1, C._range(0.0, 1.0)),
-        "tournsize": (int, 3, C._range(1, 1000)),
-        "elite": (int, 2, C._range(0, 100_000)),
-        "init_scale": (float, 1.0, C._range(0.0, 1e3)),
+        "payoff_win": (float, FOGEL_PAYOFF[0], C.in_range(-1e6, 1e6)),
+        "payoff_draw": (float, FOGEL_PAYOFF[1], C.in_range(-1e6, 1e6)),
+        "payoff_loss": (float, FOGEL_PAYOFF[2], C.in_range(-1e6, 1e6)),
+        "cxpb": (float, 0.5, C.in_range(0.0, 1.0)),
+        "mutpb": (float, 0.5, C.in_range(0.0, 1.0)),
+        "sigma": (float, 0.2, C.in_range(0.0, 1e3)),
+        "indpb": (float, 0.1, C.in_range(0.0, 1.0)),
+        "tournsize": (int, 3, C.in_range(1, 1000)),
+        "elite": (int, 2, C.in_range(0, 100_000)),
+        "init_scale": (float, 1.0, C.in_range(0.0, 1e3)),
     }
 }
 

@@ -188,28 +188,28 @@ def check_opponent(v):
     return False
 
 
-_PAYOFF = C._range(-1e6, 1e6)
+_PAYOFF = C.in_range(-1e6, 1e6)
 
 SCHEMA = {
     "population": {
-        "parents": (int, 50, C._range(2, 100_000)),
-        "hidden_min": (int, 1, C._range(1, 64)),
-        "hidden_max": (int, 10, C._range(1, 64)),
-        "init_scale": (float, 0.5, C._range(0.0, 1e3)),
+        "parents": (int, 50, C.in_range(2, 100_000)),
+        "hidden_min": (int, 1, C.in_range(1, 64)),
+        "hidden_max": (int, 10, C.in_range(1, 64)),
+        "init_scale": (float, 0.5, C.in_range(0.0, 1e3)),
     },
     "mutation": {
-        "sigma": (float, 0.05, C._range(0.0, 1e3)),
-        "p_arch": (float, 0.5, C._range(0.0, 1.0)),
+        "sigma": (float, 0.05, C.in_range(0.0, 1e3)),
+        "p_arch": (float, 0.5, C.in_range(0.0, 1.0)),
     },
     "evaluation": {
-        "games": (int, 32, C._range(1, 100_000)),
+        "games": (int, 32, C.in_range(1, 100_000)),
         "opponent": (object, "logic", (check_opponent, "a player spec or a list of up to 100 {player, weight} tables with 0 < weight < 1e12")),
         "payoff_win": (float, 1.0, _PAYOFF),
         "payoff_draw": (float, 0.0, _PAYOFF),
         "payoff_loss": (float, -10.0, _PAYOFF),
     },
     "selection": {
-        "rivals": (int, 10, C._range(1, 1_000_000)),
+        "rivals": (int, 10, C.in_range(1, 1_000_000)),
     },
 }
 
