@@ -66,7 +66,8 @@ class _Progress:
         if self.total >= PROGRESS_GAMES:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=self.total, unit="game", unit_scale=True, leave=False, file=sys.stderr)
+            self.bar = tqdm(total=self.total, unit="game", unit_scale=True, leave=False, file=sys.stderr,
+                            mininterval=0.1 if sys.stderr.isatty() else 2.0)
         return self.update if self.bar is not None else None
 
     def update(self, n: int):
