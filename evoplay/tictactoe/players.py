@@ -369,7 +369,8 @@ def make_player(spec: str) -> Player:
     spec = spec.strip()
     from evoplay.tictactoe.userplayer import split_user_spec, user_player
 
-    if split_user_spec(spec)[0] is not None:  # user code: path/to/file.py:Name or package.module:Name
+    builtin = spec.partition(":")[0].strip() in REGISTRY  # minimax:tiebreak is a (bad) built-in spec
+    if not builtin and split_user_spec(spec)[0] is not None:  # user code: path/to/file.py:Name or package.module:Name
         if spec not in _CACHE:
             _CACHE[spec] = user_player(spec)
         return _CACHE[spec]
