@@ -65,10 +65,10 @@ def save_player(path, kind: str, architecture: dict, weights: dict, provenance: 
     return write_text(path, json.dumps(doc, indent=1) + "\n")
 
 
-#: Largest player file read, in bytes: 30 times the biggest file evoplay writes (an
+#: Largest player file read, in bytes: 8 times the biggest file evoplay writes (an
 #: outcome-net, 1 MiB). Parsed JSON takes several times its size in memory, so a bigger
 #: file is refused before it is read.
-MAX_FILE_BYTES = 32 << 20
+MAX_FILE_BYTES = 8 << 20
 
 
 def read_json(path, what: str, max_bytes: int = MAX_FILE_BYTES, error=PlayerFileError):
