@@ -11,12 +11,27 @@ networks, every pairing's both seats in one batch of the engine (``netplay.play_
 Selection is Fogel's (a point per rival beaten on fitness), mutation self-adaptive by
 default (``mutation.self_adaptive``).
 
+With ``coevolution.hall_of_fame = m`` (after Rosin and Belew), the best network by points
+of every generation enters an archive, and each generation every network also plays
+``m`` archive members drawn from the PAIRING stream (both seats): the population keeps
+meeting the lines that beat it before. The archive holds only networks the population
+made; still no hand-made opponent.
+
 Every generation also logs the yardstick (``evoplay.recipes.yardstick``) of the best
 network by points: selection never sees it. A trial's champion is the final parent with
 the most points in a round robin among the final parents (both seats, every pair).
+
+With ``coevolution.explore = eps``, in the games that score a network its opponent
+(another member) explores: each of its moves is a uniformly random legal move with
+probability ``eps``, so the network meets lines its peers would not play; the network
+itself plays as it is. Each pairing is then played ``coevolution.games`` times from each
+seat with the generation's EVALUATE stream; ``eps = 0`` (the default) is Blondie24's
+deterministic play.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -24,11 +39,12 @@ from evoplay.errors import ConfigError
 from evoplay.framework import config as C
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.recipes import yardstick
+from evoplay.recipes.exact_fitness import exploring_network, population_outcomes
 from evoplay.recipes.fogel.nets import NetBatch, file_parts, stack
-from evoplay.recipes.fogel.recipe import SCHEMA, make_toolbox
+from evoplay.recipes.fogel.recipe import SCHEMA, FogelState, game_uniforms, make_toolbox, net_from_dict, net_to_dict
 from evoplay.recipes.selfadaptive import MUTATION_SCHEMA, SelfAdaptiveRecipe
 from evoplay.tictactoe import board as B
-from evoplay.tictactoe.netplay import play_pairs
+from evoplay.tictactoe.netplay import Exploring, play_pairs
 from evoplay.tictactoe.playerfile import player_document
 
 #: Stream purpose of the pairing (after the framework's INIT..VARIATE).
@@ -62,22 +78,44 @@ def points_of(as_x: np.ndarray, as_o: np.ndarray, points=(1.0, 0.0, -2.0)):
 
 
 def coevolve_chunk(args):
-    """``toolbox.map`` unit of work: (w1, w2, first, opponents of members first.., points) -> (points, wld).
+    """``toolbox.map`` unit of work: (w1, w2, first, opponents, points, explore, games, key) -> (points, wld).
 
-    ``w1``, ``w2`` are the whole pool's stacked weights (any member may be an opponent).
+    ``w1``, ``w2`` are the whole pool's stacked weights (any member may be an opponent);
+    ``opponents`` (n, k) those of members ``first..first+n-1``. Each pairing is played
+    ``games`` times from each seat. With ``explore > 0`` every move of the opponent is
+    random with that probability (the member under evaluation plays as it is), and member ``i`` owns draws ``i * k * games * 2 * 9`` onwards of the
+    generation's EVALUATE stream (``key`` = (seed, trial, generation)): its games as X
+    first, then as O; the result does not depend on how the pool is cut into chunks.
     """
-    w1, w2, first, opp, points = args
+    w1, w2, first, opp, points, explore, games, key = args[:8]
     n, k = opp.shape
-    me = np.repeat(np.arange(first, first + n), k)
-    as_x, as_o = play_pairs(NetBatch(w1, w2), me, opp.ravel())
-    return points_of(as_x.reshape(n, k), as_o.reshape(n, k), points)
+    player = NetBatch(w1, w2)
+    if len(args) > 8 and args[8]:  # exact: expected points against each opponent exploring
+        me, them = np.repeat(np.arange(first, first + n), k), opp.ravel()
+        probs = exploring_network(player, them, explore)
+        as_x = population_outcomes(player, len(me), probs, B.X, rows=me).reshape(n, k, 3)
+        as_o = population_outcomes(player, len(me), probs, B.O, rows=me).reshape(n, k, 3)
+        win = as_x[..., 0].sum(1) + as_o[..., 2].sum(1)
+        draw = as_x[..., 1].sum(1) + as_o[..., 1].sum(1)
+        loss = as_x[..., 2].sum(1) + as_o[..., 0].sum(1)
+        return np.array(points) @ np.stack([win, draw, loss]), np.stack([win, loss, draw], axis=1)
+    me = np.repeat(np.arange(first, first + n), k * games)
+    them = np.repeat(opp.ravel(), games)
+    if explore > 0:
+        u = game_uniforms(key, first, first + n, 2 * k * games).reshape(n, 2, k * games, 9)
+        u = np.concatenate([u[:, 0].reshape(-1, 9), u[:, 1].reshape(-1, 9)])
+        # the opponent explores (rows n_pool + j); the network under evaluation plays as it is
+        as_x, as_o = play_pairs(Exploring(player, explore, members=len(w1)), me, them + len(w1), u)
+    else:
+        as_x, as_o = play_pairs(player, me, them)
+    return points_of(as_x.reshape(n, k * games), as_o.reshape(n, k * games), points)
 
 
 def round_robin(w1, w2, points=(1.0, 0.0, -2.0)) -> np.ndarray:
-    """Points of every network in games against every other, both seats."""
+    """Points of every network in games against every other, both seats, no exploration."""
     n = len(w1)
     opp = np.array([[j for j in range(n) if j != i] for i in range(n)], dtype=np.int64).reshape(n, n - 1)
-    return coevolve_chunk((w1, w2, 0, opp, points))[0]
+    return coevolve_chunk((w1, w2, 0, opp, points, 0.0, 1, None))[0]
 
 
 SCHEMA_COEVOLUTION = {
@@ -85,12 +123,23 @@ SCHEMA_COEVOLUTION = {
     "mutation": MUTATION_SCHEMA,
     "coevolution": {
         "opponents": (int, 5, C._range(1, 10_000)),
+        "games": (int, 1, C._range(1, 10_000)),
+        "explore": (float, 0.0, (lambda v: 0.0 <= v < 1.0, "in [0, 1)")),
+        "hall_of_fame": (int, 0, C._range(0, 10_000)),
+        "exact": (object, False, (lambda v: isinstance(v, bool), "true or false")),
         "points_win": (float, 1.0, _POINTS),
         "points_draw": (float, 0.0, _POINTS),
         "points_loss": (float, -2.0, _POINTS),
     },
     "selection": SCHEMA["selection"],
 }
+
+
+@dataclass
+class CoState(FogelState):
+    """A co-evolution trial between generations: Fogel's state and the hall-of-fame archive."""
+
+    archive: list = field(default_factory=list)
 
 
 class CoevolutionRecipe(SelfAdaptiveRecipe):
@@ -109,6 +158,7 @@ class CoevolutionRecipe(SelfAdaptiveRecipe):
         self.toolbox = make_toolbox(cfg)
         self.toolbox.register("evaluate", coevolve_chunk)
         self.hooks = []
+        self.archive = []  # the archive of the trial being stepped
         self.register_mutation()
 
     @classmethod
@@ -120,12 +170,15 @@ class CoevolutionRecipe(SelfAdaptiveRecipe):
             raise ConfigError("config key 'selection.rivals' must be below the pool size (2 x population.parents)")
         if cfg["coevolution"]["opponents"] >= 2 * pop["parents"]:
             raise ConfigError("config key 'coevolution.opponents' must be below the pool size (2 x population.parents)")
+        if cfg["coevolution"]["games"] > 1 and (cfg["coevolution"]["explore"] == 0 or cfg["coevolution"]["exact"]):
+            raise ConfigError("config key 'coevolution.games' above 1 needs 'coevolution.explore' > 0 and sampled games (games without exploration repeat exactly; exact points need no games)")
 
     def ship(self) -> dict:
         return {}
 
     def games_per_generation(self) -> int:
-        return 2 * self.cfg["population"]["parents"] * self.cfg["coevolution"]["opponents"] * 2
+        co = self.cfg["coevolution"]
+        return 2 * self.cfg["population"]["parents"] * co["opponents"] * 2 * co["games"]
 
     def run_facts(self) -> dict:
         c = self.cfg
@@ -134,16 +187,49 @@ class CoevolutionRecipe(SelfAdaptiveRecipe):
     def generation_work(self) -> float:
         return float(self.games_per_generation())
 
-    def pairing(self, n: int, ctx: Context) -> np.ndarray:
-        """The generation's opponents of every pool member: a pure function of its PAIRING stream."""
-        return draw_opponents(n, self.cfg["coevolution"]["opponents"], ctx.stream(PAIRING))
+    def pairing(self, n: int, archive: int, ctx: Context) -> tuple[np.ndarray, np.ndarray]:
+        """The generation's opponents of every pool member and the hall-of-fame members drawn.
+
+        A pure function of the generation's PAIRING stream and the archive's size: first
+        ``opponents`` distinct others per member, then ``hall_of_fame`` distinct archive
+        entries (all of them while the archive is smaller) that every member plays.
+        """
+        rng = ctx.stream(PAIRING)
+        opp = draw_opponents(n, self.cfg["coevolution"]["opponents"], rng)
+        m = min(self.cfg["coevolution"]["hall_of_fame"], archive)
+        return opp, np.sort(rng.choice(archive, size=m, replace=False)) if m else np.zeros(0, dtype=np.int64)
 
     def evaluate(self, pool, ctx: Context):
+        """Points and (win, loss, draw) of every pool member; the hall of fame is the trial's archive (``step`` sets it)."""
+        archive = self.archive
         _, w1, w2 = stack(pool)
-        opp = self.pairing(len(pool), ctx)
-        jobs = [(w1, w2, a, opp[a:b], self.points) for a, b in ctx.bounds(len(pool))]
+        opp, fame = self.pairing(len(pool), len(archive), ctx)
+        if fame.size:  # hall-of-fame members join the batch after the pool; everyone plays them all
+            _, a1, a2 = stack([archive[i] for i in fame])
+            w1, w2 = np.concatenate([w1, a1]), np.concatenate([w2, a2])
+            opp = np.concatenate([opp, np.broadcast_to(len(pool) + np.arange(fame.size), (len(pool), fame.size))], axis=1)
+        co = self.cfg["coevolution"]
+        jobs = [(w1, w2, a, opp[a:b], self.points, co["explore"], co["games"], ctx.streams.key, co["exact"]) for a, b in ctx.bounds(len(pool))]
         parts = list(self.toolbox.map(self.toolbox.evaluate, jobs))
         return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
+
+    def step(self, st, ctx: Context) -> dict:
+        self.archive = st.archive
+        record = super().step(st, ctx)
+        if self.cfg["coevolution"]["hall_of_fame"]:
+            st.archive.append(st.champion)
+        return record
+
+    def start(self, ctx: Context):
+        st = super().start(ctx)
+        return CoState(st.parents, st.next_id, st.hof, st.champion, [])
+
+    def to_data(self, st) -> dict:
+        return {**super().to_data(st), "archive": [net_to_dict(n) for n in st.archive]}
+
+    def from_data(self, d: dict):
+        st = super().from_data(d)
+        return CoState(st.parents, st.next_id, st.hof, st.champion, [net_from_dict(n, self.hmax) for n in d["archive"]])
 
     def expected_payoff(self, player) -> float:
         raise NotImplementedError("co-evolution has no configured opponent; see the yardstick")

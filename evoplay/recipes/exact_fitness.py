@@ -36,33 +36,48 @@ def _merge(r: np.ndarray, c: np.ndarray, m: np.ndarray):
     return uniq // B.N_CODES, uniq % B.N_CODES, np.bincount(inverse, weights=m, minlength=len(uniq))
 
 
-def population_outcomes(batch: NetBatch, n: int, table: np.ndarray, net_mark: int = B.X) -> np.ndarray:
-    """Exact (X win, draw, O win) probabilities of networks ``0..n-1`` of ``batch`` against ``table``.
+def population_outcomes(batch: NetBatch, n: int, table, net_mark: int = B.X, rows=None) -> np.ndarray:
+    """Exact (X win, draw, O win) probabilities of ``n`` games of networks of ``batch`` against an opponent.
 
-    The networks play ``net_mark`` (X moves first); ``table`` is the opponent's move
-    distribution on every board, (N_CODES, 9). Returns an (n, 3) array.
+    Game ``g`` is played by network ``rows[g]`` (``g`` itself by default) as ``net_mark``
+    (X moves first). ``table`` is the opponent's move distribution on every board,
+    (N_CODES, 9), or a function ``(games, boards) -> (len(boards), 9)`` distributions of
+    the opponent of those games on those boards (say, another network). Returns (n, 3).
     """
+    rows = np.arange(n) if rows is None else np.asarray(rows, dtype=np.int64)
+    probs = table if callable(table) else (lambda g, c: table[c])
     out = np.zeros((n, 3))
-    r, c, m = np.arange(n), np.zeros(n, dtype=np.int64), np.ones(n)
+    g, c, m = np.arange(n), np.zeros(n, dtype=np.int64), np.ones(n)
     for _ in range(9):
-        if r.size == 0:
+        if g.size == 0:
             break
         if B.TO_MOVE[c[0]] == net_mark:  # all frontier boards have the same number of marks
-            c = B.CHILD[c, batch.moves(r, c)]
-            r, c, m = _merge(r, c, m)  # two boards of a network can lead to one
+            c = B.CHILD[c, batch.moves(rows[g], c)]
         else:
-            p = table[c]
-            rows, sq = np.nonzero(p)
-            r, c, m = r[rows], B.CHILD[c[rows], sq], m[rows] * p[rows, sq]
-            r, c, m = _merge(r, c, m)
+            p = probs(g, c)
+            at, sq = np.nonzero(p)
+            g, c, m = g[at], B.CHILD[c[at], sq], m[at] * p[at, sq]
+        g, c, m = _merge(g, c, m)  # equal (game, board) pairs: two boards can lead to one
         result = B.OUTCOME[c]
         for col, code in enumerate((B.X_WIN, B.DRAW, B.O_WIN)):
             done = result == code
             if done.any():
-                out[:, col] += np.bincount(r[done], weights=m[done], minlength=n)
+                out[:, col] += np.bincount(g[done], weights=m[done], minlength=n)
         on = result == B.ONGOING
-        r, c, m = r[on], c[on], m[on]
+        g, c, m = g[on], c[on], m[on]
     return out
+
+
+def exploring_network(batch: NetBatch, rows: np.ndarray, eps: float):
+    """The move distributions of networks ``rows[g]`` of ``batch`` that play a random legal move with probability ``eps``."""
+    rows = np.asarray(rows, dtype=np.int64)
+
+    def probs(g, c):
+        p = eps * B.LEGAL[c] / B.N_LEGAL[c][:, None]
+        p[np.arange(len(c)), batch.moves(rows[g], c)] += 1.0 - eps
+        return p
+
+    return probs
 
 
 @functools.lru_cache(maxsize=16)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine
 
 
@@ -30,3 +31,38 @@ def play_pairs(player, a, b, u: np.ndarray | None = None) -> tuple[np.ndarray, n
         raise ValueError(f"uniforms must be ({2 * n}, 9), got {u.shape}")
     result = engine.play(player, player, u, x_rows=np.concatenate([a, b]), o_rows=np.concatenate([b, a]))
     return result[:n], result[n:]
+
+
+class Exploring:
+    """A batched player whose members may explore: a uniformly random legal move with probability ``eps``.
+
+    With ``members = n``, rows ``0..n-1`` are the player's members as they are and rows
+    ``n..2n-1`` their exploring copies (row ``n + i`` is member ``i`` exploring), so one
+    batch can hold both; ``members = 0`` makes every row explore. An exploring move's
+    uniform ``u`` decides: below ``eps`` it picks legal square number
+    ``floor(u / eps * legal moves)``; otherwise the member moves with the uniform rescaled
+    to ``(u - eps) / (1 - eps)``. A member as it is gets its uniform unchanged.
+    """
+
+    def __init__(self, player, eps: float, members: int = 0):
+        if not 0.0 <= eps < 1.0:
+            raise ValueError(f"eps must be in [0, 1), got {eps}")
+        self.player, self.eps, self.members = player, float(eps), int(members)
+        self.deterministic = eps == 0 and getattr(player, "deterministic", False)
+
+    def choose(self, codes, u, rows=None):
+        codes, u = np.asarray(codes), np.asarray(u, dtype=np.float64)
+        explores = np.ones(len(codes), dtype=bool) if rows is None or self.members == 0 else rows >= self.members
+        if rows is not None and self.members:
+            rows = np.where(explores, rows - self.members, rows)
+        moves = np.empty(len(codes), dtype=np.int64)
+        wild = explores & (u < self.eps)
+        if wild.any():
+            c = codes[wild]
+            pick = np.minimum((u[wild] / self.eps * B.N_LEGAL[c]).astype(np.int64), B.N_LEGAL[c] - 1)
+            moves[wild] = np.argmax(np.cumsum(B.LEGAL[c], axis=1) > pick[:, None], axis=1)
+        tame = ~wild
+        if tame.any():
+            v = np.where(explores, (u - self.eps) / (1.0 - self.eps), u)[tame]
+            moves[tame] = self.player.choose(codes[tame], v) if rows is None else self.player.choose(codes[tame], v, rows[tame])
+        return moves

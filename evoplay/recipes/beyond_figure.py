@@ -1,0 +1,106 @@
+"""The yardstick curves of several runs in one figure, and the per-champion exact analysis of each.
+
+``python -m evoplay.recipes.beyond_figure OUT.png RUN_DIR...`` reads each run's logbooks
+(recipes ``fogel-exact``, ``fogel-selfadaptive`` and ``coevolution`` log the yardstick of
+every generation's best network, see ``evoplay.recipes.yardstick``) and draws, per run:
+the mean over trials of the best network's exact payoff per 32 games against ``logic``
+(with a 95% band), and the share of trials whose best network is unbeatable as X and as
+O. The references are ``minimax``'s payoff against ``logic`` and the best-response ceiling.
+With ``--analyze`` it also writes each run's per-champion exact table (analysis.md and
+analysis.json, as ``evoplay report``) before drawing.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from evoplay.errors import EvoplayError
+from evoplay.framework.plotting import FORMATS, plt, render
+from evoplay.framework.rundir import RunDir
+from evoplay.framework.stats import mean_band
+from evoplay.atomic import write_bytes
+from evoplay.tictactoe import exact
+from evoplay.tictactoe.players import make_player
+
+
+def yardstick_curves(root) -> dict:
+    """Per generation, over the trials: mean and 95% half-width of ``yard_logic32``, shares unbeatable as X / O."""
+    rd = RunDir(root)
+    trials = rd.trials_present()
+    if not trials:
+        raise EvoplayError(f"{root}: no trial logbooks")
+    books = [rd.read_logbook(t) for t in trials]
+    if "yard_logic32" not in books[0]:
+        raise EvoplayError(f"{root}: its logbooks have no yardstick columns (run it with fogel-exact, fogel-selfadaptive or coevolution)")
+    n = min(len(b["gen"]) for b in books)
+    logic = np.stack([b["yard_logic32"][:n] for b in books])
+    mean, half = mean_band(logic)
+    return {
+        "name": rd.read_summary()["name"] if (rd.root / "summary.json").exists() else Path(root).name,
+        "trials": len(trials),
+        "gen": books[0]["gen"][:n],
+        "logic32": mean,
+        "band": half,
+        "unbeat_x": np.stack([b["yard_unbeat_x"][:n] for b in books]).mean(0),
+        "unbeat_o": np.stack([b["yard_unbeat_o"][:n] for b in books]).mean(0),
+    }
+
+
+def figure(out, roots) -> Path:
+    out = Path(out)
+    if out.suffix not in FORMATS:
+        raise EvoplayError(f"{out}: the figure must end in {', '.join(FORMATS)}")
+    curves = [yardstick_curves(r) for r in roots]
+    logic = make_player("logic")
+    ceiling = 32 * exact.best_response_payoff(logic)
+    mm = 32 * exact.expected_payoff(make_player("minimax"), logic)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 8), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    for i, c in enumerate(curves):
+        color = f"C{i}"
+        label = f"{c['name']} ({c['trials']} trials)"
+        top.plot(c["gen"], c["logic32"], color=color, lw=1.2, label=label)
+        top.fill_between(c["gen"], c["logic32"] - c["band"], c["logic32"] + c["band"], color=color, alpha=0.15, lw=0)
+        bottom.plot(c["gen"], 100 * c["unbeat_x"], color=color, lw=1.2, label=f"{c['name']}: as X")
+        bottom.plot(c["gen"], 100 * c["unbeat_o"], color=color, lw=1.2, ls="--", label=f"{c['name']}: as O")
+    top.axhline(ceiling, color="k", ls=":", lw=1, label=f"best response to logic {ceiling:.2f}")
+    top.axhline(mm, color="k", ls="--", lw=1, label=f"minimax {mm:.2f}")
+    top.set_ylabel("best network: exact payoff / 32 games vs logic")
+    lo = min(float(np.min(c["logic32"][len(c["gen"]) // 10 :])) for c in curves)
+    top.set_ylim(max(lo - 10, -300), ceiling + 5)
+    top.legend(fontsize=8, loc="lower right")
+    top.set_title("Yardstick of every generation's best network (exact; selection never sees it)")
+    bottom.set_ylabel("% of trials unbeatable")
+    bottom.set_xlabel("generation")
+    bottom.set_ylim(-3, 103)
+    bottom.legend(fontsize=7, ncol=2, loc="upper left")
+    fig.tight_layout()
+    write_bytes(out, render(fig, out.suffix))
+    plt.close(fig)
+    return out
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    analyze = "--analyze" in argv
+    args = [a for a in argv if a != "--analyze"]
+    if len(args) < 2:
+        print("usage: python -m evoplay.recipes.beyond_figure [--analyze] OUT.png RUN_DIR...", file=sys.stderr)
+        return 2
+    try:
+        if analyze:
+            from evoplay.recipes.fogel.report import analyze_run
+
+            for root in args[1:]:
+                analyze_run(root)
+        print(figure(args[0], args[1:]))
+    except EvoplayError as e:
+        print(f"evoplay: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
