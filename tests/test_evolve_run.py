@@ -183,7 +183,7 @@ def test_a_trained_player_file_is_a_fitness_opponent_that_workers_need_not_have(
            "evaluation": {"opponent": [{"player": "logic", "weight": 1}, {"player": "minimax", "weight": 1}]}}
     cfg = config.resolve(raw)
     cfg["evaluation"]["opponent"] = [{"player": ghost, "weight": 1}, {"player": "minimax", "weight": 1}]
-    state, _ = runner.run_segment(cfg, 0, None, 3, 1, False, {"recipe": {"player_files": {ghost: doc}}})
+    state, *_ = runner.run_segment(cfg, 0, None, 3, 1, False, {"recipe": {"player_files": {ghost: doc}}})
     # Half the 32 games are against minimax, which cannot be beaten: at most 16 wins.
     assert state["generation"] == 3 and all(r["max"] <= 16 for r in state["logbook"])
     with pytest.raises(Exception, match="not found"):

@@ -105,6 +105,13 @@ class Recipe:
         """Extra entries of the run summary (after ``generations``)."""
         return {}
 
+    def champion_analysis(self, champion: dict) -> dict:
+        """Facts about a champion document for study tables: numbers (averaged) and booleans (counted).
+
+        Studies compare ``expected_payoff`` across variants when a recipe gives it.
+        """
+        return {}
+
     def generation_work(self) -> float | None:
         """Games (or like units) one generation evaluates: splitting pays above 20,000."""
         return None

@@ -35,7 +35,7 @@ def make_recipe(cfg: dict) -> Recipe:
 
 
 def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: int, log_detail: bool, shipment: dict):
-    """Advance one trial to generation ``until``; return (trial data, detail log text).
+    """Advance one trial to generation ``until``; return (trial data, detail log text, seconds).
 
     Runs on a Ray worker. ``shipment`` carries the user code the config names and what
     the recipe's ``ship()`` sent (say, player files), so nodes need no copy of either.
@@ -47,8 +47,9 @@ def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: in
     recipe = cls(cfg)
     map_fn = distributed.RayMap(chunk_size=1, inline_first=True) if chunks > 1 else map
     detail = [] if log_detail else None
+    t0 = time.perf_counter()
     run = TrialRun(recipe, trial, data, map_fn=map_fn, chunks=chunks, detail=detail).run(until)
-    return run.to_data(), "".join(detail or [])
+    return run.to_data(), "".join(detail or []), time.perf_counter() - t0
 
 
 def plan_chunks(cfg: dict, cpus: int, trials_left: int, work: float | None = None) -> int:
@@ -109,64 +110,109 @@ def evolve(cfg: dict | None, out, address=None, workers=None, resume=False, over
 
 def _evolve_claimed(rd, cfg, address, workers, resume, log_detail, progress, states) -> dict:
     """The body of ``evolve`` once the run directory is checked and locked."""
-    recipe = make_recipe(cfg)
-    shipment = {"code": usercode.shipment(), "recipe": recipe.ship()}
+    job = RunJob(rd, cfg, states, resume=resume, log_detail=log_detail)
     t0 = time.time()
     info = distributed.init_ray(address=address, workers=workers)
     t_ray = time.time() - t0
-    if states is None:  # a fresh run clears the directory only once Ray is up
-        rd.clear()
-        write_text(rd.config, to_toml(cfg))
-        states = {t: None for t in range(cfg[""]["trials"])}
-    config_key = digest(cfg)
-    gens = cfg[""]["generations"]
-    every = cfg["run"]["checkpoint_every"]
-    if progress is not None:
-        progress.reset(total=len(states) * gens)
-        progress.update(sum(s["generation"] for s in states.values() if s))
-    todo = [t for t, s in states.items() if s is None or s["generation"] < gens]
-    chunks = plan_chunks(cfg, int(info["cpus"]), len(todo), recipe.generation_work())
-    log.info("run %s: recipe %s, %d trials to go on %s CPUs, %d evaluation chunk(s)", rd.root, cfg[""]["recipe"], len(todo), info["cpus"], chunks)
+    run_pool([job], info, progress)
+    return job.finish(info, t_ray, time.time() - t0 - t_ray)
 
-    def segment(t):
+
+class RunJob:
+    """One run directory in a pool of runs: its config, recipe, trial states and files.
+
+    A run (``evolve``) is a pool of one job; a study is a pool of many, whose trials share
+    one Ray task pool with no barrier between runs.
+    """
+
+    def __init__(self, rd: RunDir, cfg: dict, states: dict | None, resume=False, log_detail=False):
+        self.rd, self.cfg, self.states = rd, cfg, states
+        self.resume, self.log_detail = resume, log_detail
+        self.recipe = make_recipe(cfg)
+        self.config_key = digest(cfg)
+        self.gens = cfg[""]["generations"]
+        self.every = cfg["run"]["checkpoint_every"]
+        self.task_seconds = 0.0
+        self.chunks = 1
+        self.shipment = None
+
+    def begin(self):
+        """A fresh run clears what an earlier one wrote (``--overwrite``) and writes its config."""
+        if self.states is None:
+            self.rd.clear()
+            write_text(self.rd.config, to_toml(self.cfg))
+            self.states = {t: None for t in range(self.cfg[""]["trials"])}
+        self.shipment = {"code": usercode.shipment(), "recipe": self.recipe.ship()}
+
+    def done_generations(self) -> int:
+        return sum(s["generation"] for s in self.states.values() if s)
+
+    def todo(self) -> list[int]:
+        return [t for t, s in self.states.items() if s is None or s["generation"] < self.gens]
+
+    def segment(self, t: int) -> tuple:
         """The job advancing trial ``t`` to its next checkpoint."""
-        g = states[t]["generation"] if states[t] else 0
-        return (cfg, t, states[t], min(gens, (g // every + 1) * every), chunks, log_detail, shipment)
+        g = self.states[t]["generation"] if self.states[t] else 0
+        until = min(self.gens, (g // self.every + 1) * self.every)
+        return (self.cfg, t, self.states[t], until, self.chunks, self.log_detail, self.shipment)
 
-    def landed(i, data):
+    def land(self, t: int, result) -> tuple | None:
         """Checkpoint a finished segment; return the trial's next segment, if any."""
-        t = todo[i]
-        detail = data[1]
-        data = data[0]
-        start = states[t]["generation"] if states[t] else 0
+        data, detail, seconds = result
+        rd = self.rd
+        start = self.states[t]["generation"] if self.states[t] else 0
         if detail:
             write_text(rd.detail_part(t, start + 1, data["generation"]), detail)
         rd.write_logbook(t, data["logbook"])  # first: a checkpoint never runs ahead of its logbook
-        rd.write_checkpoint(data, config_key)
-        states[t] = data
-        finished = sum(s is not None and s["generation"] >= gens for s in states.values())
-        log.info("trial %d at generation %d (%d/%d trials done)", t, data["generation"], finished, len(states))
-        if progress is not None:
-            progress.update(data["generation"] - start)
-            progress.set_postfix_str(f"trial {t} at gen {data['generation']}, {finished}/{len(states)} trials done")
-        return segment(t) if data["generation"] < gens else None
+        rd.write_checkpoint(data, self.config_key)
+        self.states[t] = data
+        self.task_seconds += seconds
+        finished = sum(s is not None and s["generation"] >= self.gens for s in self.states.values())
+        log.info("%s: trial %d at generation %d (%d/%d trials done)", rd.root, t, data["generation"], finished, len(self.states))
+        return self.segment(t) if data["generation"] < self.gens else None
 
-    distributed.run_chains(run_segment, [segment(t) for t in todo], landed)
-    t_evolve = time.time() - t0 - t_ray
-    trials = {t: TrialRun(recipe, t, s) for t, s in states.items()}
-    summary = finish_run(rd, cfg, recipe, trials)
-    env = {
-        "evoplay_version": __version__,
-        "seed": cfg[""]["seed"],
-        "recipe": cfg[""]["recipe"],
-        "ray": info,
-        "resumed": bool(resume),
-        "driver_peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "seconds": {"ray_start": round(t_ray, 3), "evolve": round(t_evolve, 3), "total": round(time.time() - t0, 3)},
-    }
-    rd.write_json(rd.environment, env)
-    log.info("run %s finished: summary %s", rd.root, rd.summary)
-    return summary
+    def finish(self, info: dict, t_ray: float, t_evolve: float) -> dict:
+        """Logbooks, champions, summary, curve and environment of the finished run."""
+        trials = {t: TrialRun(self.recipe, t, s) for t, s in self.states.items()}
+        summary = finish_run(self.rd, self.cfg, self.recipe, trials)
+        env = {
+            "evoplay_version": __version__,
+            "seed": self.cfg[""]["seed"],
+            "recipe": self.cfg[""]["recipe"],
+            "ray": info,
+            "resumed": bool(self.resume),
+            "driver_peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "seconds": {"ray_start": round(t_ray, 3), "evolve": round(t_evolve, 3), "total": round(t_ray + t_evolve, 3),
+                        "tasks": round(self.task_seconds, 3)},
+        }
+        self.rd.write_json(self.rd.environment, env)
+        log.info("run %s finished: summary %s", self.rd.root, self.rd.summary)
+        return summary
+
+
+def run_pool(jobs: list[RunJob], info: dict, progress=None):
+    """Advance every trial of every job to its last generation, as chains in one Ray task pool."""
+    for job in jobs:
+        job.begin()
+    chains = [(job, t) for job in jobs for t in job.todo()]
+    for job in jobs:
+        job.chunks = plan_chunks(job.cfg, int(info["cpus"]), len(chains), job.recipe.generation_work())
+    log.info("%d run(s), %d trials to go on %s CPUs", len(jobs), len(chains), info["cpus"])
+    if progress is not None:
+        progress.reset(total=sum(len(j.states) * j.gens for j in jobs))
+        progress.update(sum(j.done_generations() for j in jobs))
+
+    def landed(i, result):
+        job, t = chains[i]
+        before = job.done_generations()
+        following = job.land(t, result)
+        if progress is not None:
+            progress.update(job.done_generations() - before)
+            left = sum(len(j.todo()) for j in jobs)
+            progress.set_postfix_str(f"{len(chains) - left}/{len(chains)} trials done")
+        return following
+
+    distributed.run_chains(run_segment, [job.segment(t) for job, t in chains], landed)
 
 
 def _config(config) -> dict:

@@ -26,3 +26,59 @@ def mean_band(curves: np.ndarray):
     if n < 2:
         return mean, np.zeros_like(mean)
     return mean, t975(n - 1) * curves.std(0, ddof=1) / np.sqrt(n)
+
+
+def mean_ci(values) -> tuple[float, float, float]:
+    """(mean, lower, upper) of the 95% Student-t interval of the mean."""
+    x = np.asarray(values, dtype=np.float64)
+    m = float(x.mean())
+    if len(x) < 2:
+        return m, m, m
+    half = t975(len(x) - 1) * float(x.std(ddof=1)) / np.sqrt(len(x))
+    return m, m - half, m + half
+
+
+def permutation_test(x, y, rng: np.random.Generator, rounds: int = 100_000, exact_limit: int = 200_000) -> float:
+    """Two-sided p-value of the difference of means of ``x`` and ``y`` under relabelling.
+
+    Exact (every split enumerated) when there are at most ``exact_limit`` splits, else
+    estimated from ``rounds`` random splits drawn from ``rng`` as (hits + 1) / (rounds + 1).
+    """
+    from itertools import combinations
+    from math import comb
+
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    both, n = np.concatenate([x, y]), len(x)
+    observed = abs(x.mean() - y.mean())
+    tol = 1e-12 * max(1.0, observed)
+    total = both.sum()
+    if comb(len(both), n) <= exact_limit:
+        hits = splits = 0
+        for idx in combinations(range(len(both)), n):
+            s = both[list(idx)].sum()
+            d = abs(s / n - (total - s) / (len(both) - n))
+            hits += d >= observed - tol
+            splits += 1
+        return hits / splits
+    perm = np.argsort(rng.random((rounds, len(both))), axis=1)[:, :n]
+    s = both[perm].sum(1)
+    d = np.abs(s / n - (total - s) / (len(both) - n))
+    return float((np.sum(d >= observed - tol) + 1) / (rounds + 1))
+
+
+def holm(pvalues) -> list[float]:
+    """Holm's step-down adjustment of p-values (same order as given)."""
+    p = np.asarray(pvalues, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    adjusted = np.empty_like(p)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p) - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted.tolist()
+
+
+def cliffs_delta(x, y) -> float:
+    """Cliff's delta: P(x > y) - P(x < y) over all pairs, in [-1, 1]."""
+    x, y = np.asarray(x, dtype=np.float64)[:, None], np.asarray(y, dtype=np.float64)[None, :]
+    return float(((x > y).sum() - (x < y).sum()) / (x.size * y.size))

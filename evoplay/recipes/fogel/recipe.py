@@ -431,6 +431,18 @@ class FogelRecipe(Recipe):
         }
         return player_document("fogel-net", arch, weights, provenance), facts
 
+    def champion_analysis(self, champion: dict) -> dict:
+        """Exact facts about a champion: expected payoff per ``games`` games against the
+        evaluation opponent, whether any line of play beats it as X, its hidden units."""
+        from evoplay.tictactoe.playerfile import build_player
+
+        player = build_player(champion, "champion")
+        return {
+            "expected_payoff": self.cfg["evaluation"]["games"] * self.expected_payoff(player),
+            "unbeatable_as_x": bool(exact.unbeatable(player, as_x=True)),
+            "hidden": int(champion["architecture"]["hidden"]),
+        }
+
     def score(self, facts: dict) -> float:
         """What ranks the trials' champions: the exact expected payoff per game."""
         return facts["champion_expected_payoff_per_game"]

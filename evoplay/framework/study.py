@@ -1,0 +1,393 @@
+"""Studies: many variants of a recipe, each with its trials, compared with confidence.
+
+A study file names a base config and its variants (a list of named overrides and/or a
+grid over config keys). Every variant is an ordinary run directory under the study's
+folder; all (variant, trial) chains go into one Ray task pool (``runner.run_pool``), so
+the CPUs stay busy with no barrier between variants, and ``--resume`` finishes a killed
+study with identical bytes. The comparison (``study.json``, ``study.md``, ``study.png``
+and ``.svg``) puts each variant beside the baseline variant: the final mean max payoff
+with its 95% interval, the champions' exact analysis (run as Ray tasks through the
+recipe's ``champion_analysis``), and a permutation test over trials, Holm-corrected,
+with Cliff's delta and a verdict in words. ``study.json`` holds results only; wall
+times go to ``study-environment.json`` and ``study.md``.
+
+A study file::
+
+    name = "ablation"
+    base = "fogel1993.toml"            # read from the study file's folder
+    baseline = "paper"                 # default: the first variant
+    trials = 20                        # optional: override every variant
+    generations = 800
+
+    [[variants]]
+    name = "paper"
+
+    [[variants]]
+    name = "no architecture mutation"
+    mutation.p_arch = 0.0
+
+    [grid]                             # every combination becomes a variant
+    "evaluation.games" = [8, 128]
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import re
+import time
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from evoplay.atomic import write_text
+from evoplay.errors import ConfigError, EvoplayError
+from evoplay.framework import config as C
+from evoplay.framework import distributed
+from evoplay.framework.rundir import RunDir
+from evoplay.framework.runner import RunJob, _prepare, make_recipe, run_pool
+from evoplay.framework.stats import cliffs_delta, holm, mean_band, mean_ci, permutation_test
+
+STUDY_KEYS = {"name", "base", "baseline", "trials", "generations", "seed", "variants", "grid"}
+MARKER = ".evoplay-study"
+ALPHA = 0.05
+#: Generations at the end of a run whose max payoff is averaged into a trial's final figure.
+LAST = 10
+
+
+def slug(name: str) -> str:
+    """A variant's folder name: its name in lower case, runs of other characters as '-'."""
+    s = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return s[:80] or "variant"
+
+
+def _raw_of(cfg: dict) -> dict:
+    raw = {k: copy.deepcopy(v) for k, v in cfg.items() if k}
+    raw.update(copy.deepcopy(cfg[""]))
+    return raw
+
+
+def _merge(raw: dict, overrides: dict, where: str) -> dict:
+    out = copy.deepcopy(raw)
+    for key, value in overrides.items():
+        parts = key.split(".") if isinstance(key, str) else [key]
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                out = _merge(out, {f"{key}.{sub}": v}, where)
+            continue
+        node = out
+        for p in parts[:-1]:
+            if not isinstance(node.get(p, {}), dict):
+                raise ConfigError(f"{where}: '{key}' is not a config key")
+            node = node.setdefault(p, {})
+        node[parts[-1]] = value
+    return out
+
+
+def _flat(overrides: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in overrides.items():
+        if isinstance(v, dict):
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def load_study(path, trials=None, generations=None) -> dict:
+    """Read and check a study file: every variant's config resolved, before any work starts."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"study file not found: {path}")
+    try:
+        doc = tomllib.loads(path.read_text())
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError, ValueError) as e:
+        raise ConfigError(f"study file {path} is not valid TOML: {str(e)[:200]}") from None
+    unknown = sorted(set(doc) - STUDY_KEYS)
+    if unknown:
+        raise ConfigError(f"unknown study key '{unknown[0]}' in {path} (allowed: {', '.join(sorted(STUDY_KEYS))})")
+    if not isinstance(doc.get("base"), str):
+        raise ConfigError(f"study key 'base' (the base config file) is missing in {path}")
+    base = C.load(path.parent / doc["base"])
+    raw = _raw_of(base)
+    for key in ("trials", "generations", "seed"):
+        if key in doc:
+            raw[key] = doc[key]
+    if trials is not None:
+        raw["trials"] = trials
+    if generations is not None:
+        raw["generations"] = generations
+
+    variants = []
+    listed = doc.get("variants", [])
+    if not isinstance(listed, list) or not all(isinstance(v, dict) for v in listed):
+        raise ConfigError("study key 'variants' must be a list of tables ([[variants]])")
+    for i, v in enumerate(listed):
+        name = v.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise ConfigError(f"study variant {i + 1} has no name")
+        variants.append((name, {k: x for k, x in v.items() if k != "name"}))
+    grid = doc.get("grid", {})
+    if not isinstance(grid, dict):
+        raise ConfigError("study key 'grid' must be a table of config keys to lists of values")
+    grid = _flat(grid)
+    for key, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise ConfigError(f"study grid key '{key}' has no values (give a non-empty list)")
+    if grid:
+        keys = sorted(grid)
+        for combo in itertools.product(*(grid[k] for k in keys)):
+            name = ", ".join(f"{k.split('.')[-1]} = {v}" for k, v in zip(keys, combo))
+            variants.append((name, dict(zip(keys, combo))))
+    if not variants:
+        raise ConfigError(f"study {path} has no variants (give [[variants]] or a non-empty [grid])")
+    names = [n for n, _ in variants]
+    dup = {n for n in names if names.count(n) > 1} | {slug(n) for n in names if [slug(m) for m in names].count(slug(n)) > 1}
+    if dup:
+        raise ConfigError(f"study variant names must differ (in folder form too): {sorted(dup)[0]!r}")
+    resolved = []
+    for name, overrides in variants:
+        where = f"study variant {name!r}"
+        merged = _merge(raw, overrides, where)
+        merged["name"] = slug(name)
+        try:
+            cfg = C.resolve(merged, base=path.parent / Path(doc["base"]).parent)
+        except ConfigError as e:
+            raise ConfigError(f"{where}: {e}") from None
+        resolved.append({"name": name, "dir": slug(name), "overrides": _flat(overrides), "config": cfg})
+    baseline = doc.get("baseline", names[0])
+    if baseline not in names:
+        raise ConfigError(f"study key 'baseline': no variant is named {baseline!r}")
+    return {"name": doc.get("name", path.stem), "base": doc["base"], "baseline": baseline, "variants": resolved}
+
+
+# ---------------------------------------------------------------- running
+
+
+def check_study_dir(out: Path, resume: bool, overwrite: bool):
+    if out.exists() and not out.is_dir():
+        raise EvoplayError(f"--out {out} exists and is not a directory")
+    has = out.is_dir() and any(out.iterdir())
+    if resume:
+        if not (out / MARKER).is_file():
+            raise EvoplayError(f"nothing to resume in {out} (not an evoplay study directory)")
+    elif has and not (out / MARKER).is_file():
+        raise EvoplayError(f"{out} is not empty and is not an evoplay study directory: choose another --out")
+    elif has and not overwrite:
+        raise EvoplayError(f"{out} holds an evoplay study already: --resume continues it, --overwrite replaces it")
+
+
+def run_study(study: dict, out, address=None, workers=None, resume=False, overwrite=False, progress=None) -> dict:
+    """Run (or resume) every variant in one Ray task pool, then compare them; return study.json's content."""
+    out = Path(out)
+    check_study_dir(out, resume, overwrite)
+    dirs = [RunDir(out / v["dir"]) for v in study["variants"]]
+    states = []
+    for rd, v in zip(dirs, study["variants"]):
+        if resume and rd.config.is_file():
+            states.append(_prepare(rd, v["config"], True, False))
+        else:
+            rd.check_fresh(overwrite=True) if rd.root.exists() else None
+            states.append(None)
+    out.mkdir(parents=True, exist_ok=True)
+    write_text(out / MARKER, json.dumps({"format": "evoplay-study", "version": 1}) + "\n")
+    for rd in dirs:
+        rd.claim()
+        rd.mark()
+    try:
+        t0 = time.time()
+        info = distributed.init_ray(address=address, workers=workers)
+        t_ray = time.time() - t0
+        jobs = [RunJob(rd, v["config"], s, resume=resume) for rd, v, s in zip(dirs, study["variants"], states)]
+        run_pool(jobs, info, progress)
+        t_pool = time.time() - t0 - t_ray
+        summaries = [job.finish(info, t_ray, t_pool) for job in jobs]
+        analyses = analyze_champions(jobs)
+    finally:
+        for rd in dirs:
+            rd.release()
+    result = compare(study, summaries, analyses, [RunDir(d.root) for d in dirs])
+    write_text(out / "study.json", json.dumps(result, indent=1, allow_nan=False) + "\n")
+    env = {"ray": info, "seconds": {"ray_start": round(t_ray, 3), "pool": round(t_pool, 3)},
+           "task_seconds": {v["name"]: round(j.task_seconds, 3) for v, j in zip(study["variants"], jobs)}}
+    write_text(out / "study-environment.json", json.dumps(env, indent=1) + "\n")
+    write_text(out / "study.md", markdown(result, env))
+    plot_study(result, [RunDir(d.root) for d in dirs], out / "study.png")
+    return result
+
+
+def _analyze(cfg: dict, champions: list[dict]) -> list[dict]:
+    """One variant's champions analysed by its recipe (a Ray task)."""
+    recipe = make_recipe(cfg)
+    return [recipe.champion_analysis(c) for c in champions]
+
+
+def analyze_champions(jobs: list[RunJob]) -> list[list[dict]]:
+    """Every variant's champions analysed by its recipe, one Ray task per variant."""
+    args = []
+    for job in jobs:
+        champions = [json.loads(job.rd.champion(t).read_text()) for t in sorted(job.states)]
+        args.append((job.cfg, champions))
+    return distributed.run_tasks(_analyze, args)
+
+
+# ---------------------------------------------------------------- comparing
+
+
+def _final(rd: RunDir, trials: int) -> np.ndarray:
+    """Each trial's mean max payoff over its last generations."""
+    return np.array([float(np.mean(rd.read_logbook(t)["max"][-LAST:])) for t in range(trials)])
+
+
+def _aggregate(rows: list[dict]) -> dict:
+    out = {}
+    for key in rows[0] if rows else []:
+        values = [r[key] for r in rows]
+        if all(isinstance(v, bool) for v in values):
+            out[key] = {"count": int(sum(values)), "of": len(values)}
+        else:
+            x = np.asarray(values, dtype=np.float64)
+            out[key] = {"mean": float(x.mean()), "median": float(np.median(x)), "best": float(x.max())}
+    return out
+
+
+def verdict(delta: float, p_holm: float, metric: str) -> str:
+    if p_holm >= ALPHA:
+        return f"no detectable difference in {metric} (Holm-adjusted p = {p_holm:.3g})"
+    size = "large" if abs(delta) >= 0.474 else "medium" if abs(delta) >= 0.33 else "small"
+    way = "higher" if delta > 0 else "lower"
+    return f"{way} {metric} than the baseline, a {size} effect (Cliff's delta {delta:+.2f}, Holm-adjusted p = {p_holm:.3g})"
+
+
+METRICS = {
+    "final_mean_max": "final mean max payoff",
+    "champion_expected_payoff": "champions' exact expected payoff",
+}
+
+
+def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], dirs: list[RunDir]) -> dict:
+    """The study's results: per variant figures, and each variant against the baseline."""
+    names = [v["name"] for v in study["variants"]]
+    base = names.index(study["baseline"])
+    per = {}
+    for i, (v, s, a, rd) in enumerate(zip(study["variants"], summaries, analyses, dirs)):
+        final = _final(rd, s["trials"])
+        champ = np.array([r.get("expected_payoff", np.nan) for r in a], dtype=np.float64)
+        per[i] = {"final_mean_max": final, "champion_expected_payoff": champ}
+    rng = np.random.default_rng(np.random.SeedSequence(study["variants"][base]["config"][""]["seed"], spawn_key=(7, 7)))
+    tests = {m: [] for m in METRICS}
+    for i in range(len(names)):
+        for m in METRICS:
+            if i == base or np.isnan(per[i][m]).any():
+                tests[m].append(None)
+            else:
+                tests[m].append(permutation_test(per[i][m], per[base][m], rng))
+    adjusted = {}
+    for m in METRICS:
+        idx = [i for i, p in enumerate(tests[m]) if p is not None]
+        adj = holm([tests[m][i] for i in idx]) if idx else []
+        adjusted[m] = dict(zip(idx, adj))
+    variants = []
+    for i, (v, s, a) in enumerate(zip(study["variants"], summaries, analyses)):
+        mean, lo, hi = mean_ci(per[i]["final_mean_max"])
+        entry = {
+            "name": v["name"],
+            "dir": v["dir"],
+            "overrides": v["overrides"],
+            "trials": s["trials"],
+            "generations": s["generations"],
+            "final_mean_max": {"mean": mean, "ci95": [lo, hi], "per_trial": per[i]["final_mean_max"].tolist()},
+            "champions": _aggregate(a),
+        }
+        if i != base:
+            entry["vs_baseline"] = {}
+            for m, label in METRICS.items():
+                if tests[m][i] is None:
+                    continue
+                delta = cliffs_delta(per[i][m], per[base][m])
+                entry["vs_baseline"][m] = {
+                    "mean_difference": float(per[i][m].mean() - per[base][m].mean()),
+                    "cliffs_delta": delta,
+                    "p": tests[m][i],
+                    "p_holm": adjusted[m][i],
+                    "verdict": verdict(delta, adjusted[m][i], label),
+                }
+        variants.append(entry)
+    return {
+        "name": study["name"],
+        "base": study["base"],
+        "baseline": study["baseline"],
+        "test": "two-sided permutation test of the difference of means over trials (exact up to 200,000 splits, "
+                "else 100,000 seeded random splits), Holm-corrected across variants per metric; effect size Cliff's delta",
+        "final_generations_averaged": LAST,
+        "variants": variants,
+    }
+
+
+def _fmt_ci(d):
+    return f"{d['mean']:.2f} [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]"
+
+
+def markdown(result: dict, env: dict) -> str:
+    """study.md: the table per variant and each variant against the baseline, in words."""
+    seconds = env.get("task_seconds", {})
+    lines = [f"# Study `{result['name']}` (base config `{result['base']}`, baseline: {result['baseline']})", "",
+             f"Final mean max payoff: mean over trials of each trial's max payoff averaged over its last "
+             f"{result['final_generations_averaged']} generations, with its 95% interval. Champions: each trial's "
+             "champion analysed exactly against the evaluation opponent.", "",
+             "| variant | trials x gens | final mean max payoff [95% CI] | champions' exact expected payoff (mean / median / best) "
+             "| unbeatable as X | mean H | task time (s) |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for v in result["variants"]:
+        c = v["champions"]
+        exp = c.get("expected_payoff")
+        unb = c.get("unbeatable_as_x")
+        hid = c.get("hidden")
+        lines.append(
+            f"| {v['name']} | {v['trials']} x {v['generations']} | {_fmt_ci(v['final_mean_max'])} | "
+            + (f"{exp['mean']:.2f} / {exp['median']:.2f} / {exp['best']:.2f}" if exp else "-") + " | "
+            + (f"{unb['count']} of {unb['of']}" if unb else "-") + " | "
+            + (f"{hid['mean']:.1f}" if hid else "-") + f" | {seconds.get(v['name'], float('nan')):.1f} |")
+    lines += ["", f"Each variant against the baseline ({result['test']}):", ""]
+    for v in result["variants"]:
+        for m, t in v.get("vs_baseline", {}).items():
+            lines.append(f"- **{v['name']}**: {t['verdict']}; mean difference {t['mean_difference']:+.2f}, raw p = {t['p']:.3g}.")
+    return "\n".join(lines) + "\n"
+
+
+def plot_study(result: dict, dirs: list[RunDir], out: Path):
+    """Mean max-payoff curves of all variants overlaid, with 95% bands; legend from variant names."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evoplay.atomic import write_bytes
+
+    plt.rcParams["svg.hashsalt"] = "evoplay"
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"] + ["#444444", "#bb8800", "#008888"]
+    for k, (v, rd) in enumerate(zip(result["variants"], dirs)):
+        curves = np.array([rd.read_logbook(t)["max"] for t in range(v["trials"])])
+        mean, half = mean_band(curves)
+        gens = np.arange(1, curves.shape[1] + 1)
+        color = colors[k % len(colors)]
+        style = "-" if v["name"] == result["baseline"] else "--" if k % 2 else "-."
+        ax.plot(gens, mean, color=color, lw=2.2 if v["name"] == result["baseline"] else 1.4, ls=style,
+                label=f"{v['name']} ({v['final_mean_max']['mean']:.1f})")
+        ax.fill_between(gens, mean - half, mean + half, color=color, alpha=0.18, lw=0)
+    ax.set_xlabel("generation")
+    ax.set_ylabel("max payoff in the population (mean over trials)")
+    ax.set_title(f"{result['name']}: mean max payoff per variant, 95% bands (legend: final mean max)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    for suffix in (".png", ".svg"):
+        buf = io.BytesIO()
+        fig.savefig(buf, format=suffix[1:], dpi=120, metadata={"Date": None} if suffix == ".svg" else {})
+        write_bytes(out.with_suffix(suffix), buf.getvalue())
+    plt.close(fig)

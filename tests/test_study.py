@@ -1,0 +1,177 @@
+"""Studies: variants of a recipe in one Ray task pool, resumable, compared with statistics.
+
+A small study (3 variants x 3 trials x 20 generations) gives byte-identical study.json and
+run directories with 1 and 2 workers, through a 2-node cluster, and after a SIGKILL of
+the driver plus --resume; the statistics are checked against hand-computed cases; bad
+study files exit 2 with one line naming the problem.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evoplay.framework.stats import cliffs_delta, holm, mean_ci, permutation_test
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "RAY_USAGE_STATS_ENABLED": "0"}
+SKIP = {"environment.json", "study-environment.json", "study.md", ".lock"}  # timings and hosts
+
+STUDY = f"""name = "small"
+base = "{ROOT / 'configs' / 'quick.toml'}"
+baseline = "paper"
+trials = 3
+generations = 20
+
+[[variants]]
+name = "paper"
+
+[[variants]]
+name = "no architecture mutation"
+mutation.p_arch = 0.0
+
+[grid]
+"evaluation.games" = [8]
+"""
+
+
+def evoplay(*args, check=True, env=ENV, timeout=300):
+    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True,
+                         cwd=ROOT, env=env, timeout=timeout)
+    if check and out.returncode != 0:
+        raise AssertionError(f"evoplay {args} exited {out.returncode}: {out.stderr[-3000:]}")
+    return out
+
+
+def tree(d: Path) -> dict:
+    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file() and p.name not in SKIP}
+
+
+@pytest.fixture(scope="module")
+def study_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("study") / "small.toml"
+    path.write_text(STUDY)
+    return path
+
+
+@pytest.fixture(scope="module")
+def two(study_file, tmp_path_factory):
+    out = tmp_path_factory.mktemp("two") / "study"
+    evoplay("study", study_file, "--out", out, "--workers", 2, "--quiet")
+    return out
+
+
+def test_study_compares_every_variant_with_the_baseline(two):
+    result = json.loads((two / "study.json").read_text())
+    names = [v["name"] for v in result["variants"]]
+    assert names == ["paper", "no architecture mutation", "games = 8"]
+    for v in result["variants"]:
+        assert v["trials"] == 3 and v["generations"] == 20 and len(v["final_mean_max"]["per_trial"]) == 3
+        lo, hi = v["final_mean_max"]["ci95"]
+        assert lo <= v["final_mean_max"]["mean"] <= hi
+        assert v["champions"]["unbeatable_as_x"]["of"] == 3
+        assert (two / v["dir"] / "summary.json").is_file(), "each variant is an ordinary run directory"
+    games8 = result["variants"][2]
+    assert games8["overrides"] == {"evaluation.games": 8}
+    assert "games = 8" in (two / "games-8" / "config.toml").read_text().replace("games = 8", "games = 8")
+    for m in ("final_mean_max", "champion_expected_payoff"):
+        t = games8["vs_baseline"][m]
+        assert 0 < t["p"] <= t["p_holm"] <= 1 and -1 <= t["cliffs_delta"] <= 1 and t["verdict"]
+    md = (two / "study.md").read_text()
+    assert "| no architecture mutation | 3 x 20 |" in md and "Holm" in md
+    assert (two / "study.png").stat().st_size > 10_000 and (two / "study.svg").read_text().startswith("<?xml")
+    # Each variant's run directory works with the ordinary commands.
+    evoplay("export", two / "paper", "--out", two.parent / "champ.json")
+    evoplay("plot", two / "paper", two / "games-8", "--out", two.parent / "both.png")
+
+
+def test_study_is_the_same_with_one_worker(study_file, two, tmp_path):
+    evoplay("study", study_file, "--out", tmp_path / "one", "--workers", 1, "--quiet")
+    assert tree(tmp_path / "one") == tree(two)
+
+
+def test_a_sigkilled_study_resumes_to_the_same_bytes(study_file, two, tmp_path):
+    out = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "evoplay", "study", str(study_file), "--out", str(out), "--workers", "2",
+                             "--quiet"], cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not list(out.glob("*/checkpoints/trial_*.json")):
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (out / "study.json").exists(), "killed part-way"
+    refused = evoplay("study", study_file, "--out", out, check=False)
+    assert refused.returncode == 2 and "--resume" in refused.stderr
+    evoplay("study", study_file, "--out", out, "--resume", "--quiet")
+    assert tree(out) == tree(two)
+
+
+@pytest.mark.cluster
+def test_a_study_on_the_two_node_cluster_gives_the_same_bytes(study_file, two, tmp_path):
+    import raycluster
+
+    with raycluster.local_cluster(nodes=2, cpus_per_node=1) as cluster:
+        out = evoplay("study", study_file, "--out", tmp_path / "cluster", "--address", cluster.address, "--quiet",
+                      env=cluster.env)
+    assert out.returncode == 0
+    env = json.loads((tmp_path / "cluster" / "study-environment.json").read_text())
+    assert len(env["ray"]["nodes"]) == 2
+    assert tree(tmp_path / "cluster") == tree(two)
+
+
+# ---------------------------------------------------------------- statistics by hand
+
+
+def test_permutation_test_exact_by_hand():
+    # Of the 20 ways to split {1..6} in two threes, only {1,2,3}|{4,5,6} and its mirror
+    # have a difference of means as large as 3: p = 2/20.
+    assert permutation_test([1, 2, 3], [4, 5, 6], np.random.default_rng(0)) == pytest.approx(0.1)
+    # {1,2,4} vs {3,5,6}: |7/3 - 14/3| = 7/3; splits at least that far apart: sums 6 and 7
+    # on either side, i.e. {1,2,3}, {1,2,4} and their complements: 4 of 20.
+    assert permutation_test([1, 2, 4], [3, 5, 6], np.random.default_rng(0)) == pytest.approx(0.2)
+    assert permutation_test([1, 1, 1], [1, 1, 1], np.random.default_rng(0)) == 1.0
+
+
+def test_permutation_test_sampled_agrees_with_the_exact_one():
+    x, y = [0.1, 0.5, 0.9, 1.3, 2.0, 0.7, 0.4], [1.1, 1.9, 2.2, 0.8, 2.5, 1.6, 2.9]  # 3,432 splits
+    exact = permutation_test(x, y, np.random.default_rng(0))
+    sampled = permutation_test(x, y, np.random.default_rng(1), rounds=50_000, exact_limit=0)
+    assert abs(sampled - exact) < 4 * np.sqrt(exact * (1 - exact) / 50_000) + 1e-4
+
+
+def test_holm_cliffs_delta_and_interval_by_hand():
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, 0.2]) == pytest.approx([0.5, 0.4])
+    assert cliffs_delta([1, 2, 3], [0, 0, 0]) == 1.0 and cliffs_delta([1, 2, 3], [2, 2, 2]) == 0.0
+    assert cliffs_delta([1, 3], [2, 2]) == 0.0 and cliffs_delta([3], [1, 2, 3]) == pytest.approx(2 / 3)
+    m, lo, hi = mean_ci([1.0, 2.0, 3.0])  # sd 1, t(2) = 4.303: 2 +/- 4.303 / sqrt(3)
+    assert (m, lo, hi) == pytest.approx((2.0, 2 - 4.303 / 3**0.5, 2 + 4.303 / 3**0.5))
+
+
+# ---------------------------------------------------------------- bad study files
+
+
+@pytest.mark.parametrize("text, words", [
+    ("colour = 1\n" + STUDY, ["unknown study key 'colour'"]),
+    (STUDY + "colour = 1\n", ["grid key 'colour'"]),
+    (STUDY.replace("mutation.p_arch = 0.0", "mutation.p_arc = 0.0"), ["no architecture mutation", "mutation.p_arc"]),
+    (STUDY.replace('"evaluation.games" = [8]', '"evaluation.games" = []'), ["grid key 'evaluation.games' has no values"]),
+    (STUDY.replace('baseline = "paper"', 'baseline = "nope"'), ["baseline", "nope"]),
+    (STUDY.replace("base = ", "bass = "), ["unknown study key 'bass'"]),
+])
+def test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, words):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    out = evoplay("study", path, "--out", tmp_path / "out", check=False)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    line, = out.stderr.strip().splitlines()
+    for w in words:
+        assert w in line, (w, line)
+    assert not (tmp_path / "out").exists()
