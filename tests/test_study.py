@@ -79,6 +79,11 @@ def test_study_compares_every_variant_with_the_baseline(two):
         assert (two / v["dir"] / "summary.json").is_file(), "each variant is an ordinary run directory"
     games8 = result["variants"][2]
     assert games8["overrides"] == {"evaluation.games": 8}
+    # Payoffs of 8 games are put on the 32-game scale before variants are compared.
+    assert games8["payoff_scale"] == 4.0 and result["variants"][0]["payoff_scale"] == 1.0
+    last = [np.mean([float(r.split(",")[1]) for r in (two / "games-8" / f"trials/trial_{t:02d}/logbook.csv").read_text()
+                     .splitlines()[1:]][-10:]) for t in range(3)]
+    assert games8["final_mean_max"]["per_trial"] == pytest.approx([4 * x for x in last])
     assert "games = 8" in (two / "games-8" / "config.toml").read_text().replace("games = 8", "games = 8")
     for m in ("final_mean_max", "champion_expected_payoff"):
         t = games8["vs_baseline"][m]

@@ -112,6 +112,11 @@ class Recipe:
         """
         return {}
 
+    def payoff_scale(self) -> float:
+        """Factor that puts this config's logbook payoffs on a common scale across a study's
+        variants (say, per 32 games when variants play different numbers of games)."""
+        return 1.0
+
     def generation_work(self) -> float | None:
         """Games (or like units) one generation evaluates: splitting pays above 20,000."""
         return None

@@ -236,9 +236,9 @@ def analyze_champions(jobs: list[RunJob]) -> list[list[dict]]:
 # ---------------------------------------------------------------- comparing
 
 
-def _final(rd: RunDir, trials: int) -> np.ndarray:
-    """Each trial's mean max payoff over its last generations."""
-    return np.array([float(np.mean(rd.read_logbook(t)["max"][-LAST:])) for t in range(trials)])
+def _final(rd: RunDir, trials: int, scale: float) -> np.ndarray:
+    """Each trial's mean max payoff over its last generations (on the recipe's common scale)."""
+    return np.array([scale * float(np.mean(rd.read_logbook(t)["max"][-LAST:])) for t in range(trials)])
 
 
 def _aggregate(rows: list[dict]) -> dict:
@@ -273,7 +273,7 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], dirs
     base = names.index(study["baseline"])
     per = {}
     for i, (v, s, a, rd) in enumerate(zip(study["variants"], summaries, analyses, dirs)):
-        final = _final(rd, s["trials"])
+        final = _final(rd, s["trials"], make_recipe(v["config"]).payoff_scale())
         champ = np.array([r.get("expected_payoff", np.nan) for r in a], dtype=np.float64)
         per[i] = {"final_mean_max": final, "champion_expected_payoff": champ}
     rng = np.random.default_rng(np.random.SeedSequence(study["variants"][base]["config"][""]["seed"], spawn_key=(7, 7)))
@@ -298,6 +298,7 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], dirs
             "overrides": v["overrides"],
             "trials": s["trials"],
             "generations": s["generations"],
+            "payoff_scale": make_recipe(v["config"]).payoff_scale(),
             "final_mean_max": {"mean": mean, "ci95": [lo, hi], "per_trial": per[i]["final_mean_max"].tolist()},
             "champions": _aggregate(a),
         }
@@ -335,8 +336,9 @@ def markdown(result: dict, env: dict) -> str:
     seconds = env.get("task_seconds", {})
     lines = [f"# Study `{result['name']}` (base config `{result['base']}`, baseline: {result['baseline']})", "",
              f"Final mean max payoff: mean over trials of each trial's max payoff averaged over its last "
-             f"{result['final_generations_averaged']} generations, with its 95% interval. Champions: each trial's "
-             "champion analysed exactly against the evaluation opponent.", "",
+             f"{result['final_generations_averaged']} generations, with its 95% interval, on the recipe's common scale "
+             "(Fogel: per 32 games, whatever the games played). Champions: each trial's champion analysed exactly "
+             "against its evaluation opponent.", "",
              "| variant | trials x gens | final mean max payoff [95% CI] | champions' exact expected payoff (mean / median / best) "
              "| unbeatable as X | mean H | task time (s) |",
              "|---|---:|---:|---:|---:|---:|---:|"]
@@ -372,7 +374,8 @@ def plot_study(result: dict, dirs: list[RunDir], out: Path):
     fig, ax = plt.subplots(figsize=(9, 5.5))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"] + ["#444444", "#bb8800", "#008888"]
     for k, (v, rd) in enumerate(zip(result["variants"], dirs)):
-        curves = np.array([rd.read_logbook(t)["max"] for t in range(v["trials"])])
+        scale = v["payoff_scale"]
+        curves = scale * np.array([rd.read_logbook(t)["max"] for t in range(v["trials"])])
         mean, half = mean_band(curves)
         gens = np.arange(1, curves.shape[1] + 1)
         color = colors[k % len(colors)]

@@ -431,14 +431,18 @@ class FogelRecipe(Recipe):
         }
         return player_document("fogel-net", arch, weights, provenance), facts
 
+    def payoff_scale(self) -> float:
+        """Payoffs per 32 games (Fogel's evaluation), whatever the number of games played."""
+        return 32 / self.cfg["evaluation"]["games"]
+
     def champion_analysis(self, champion: dict) -> dict:
-        """Exact facts about a champion: expected payoff per ``games`` games against the
-        evaluation opponent, whether any line of play beats it as X, its hidden units."""
+        """Exact facts about a champion: expected payoff per 32 games against the evaluation
+        opponent, whether any line of play beats it as X, its hidden units."""
         from evoplay.tictactoe.playerfile import build_player
 
         player = build_player(champion, "champion")
         return {
-            "expected_payoff": self.cfg["evaluation"]["games"] * self.expected_payoff(player),
+            "expected_payoff": 32 * self.expected_payoff(player),
             "unbeatable_as_x": bool(exact.unbeatable(player, as_x=True)),
             "hidden": int(champion["architecture"]["hidden"]),
         }
