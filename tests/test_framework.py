@@ -295,3 +295,18 @@ def test_evolve_leaves_no_ray_process_behind(tmp_path):
     time.sleep(1.0)
     # Before the fix, ray::DashboardAgent and ray::RuntimeEnvAgent lived on for a minute or two.
     assert _processes_with(marker) == []
+
+
+def test_a_stale_ray_address_file_does_not_break_embedded_ray(tmp_path):
+    """`ray start` leaves /tmp/ray/ray_current_cluster; embedded Ray must not try to join it."""
+    stale = Path("/tmp/ray/ray_current_cluster")
+    if stale.exists():
+        pytest.skip("a Ray cluster started with `ray start` is registered on this machine")
+    stale.parent.mkdir(parents=True, exist_ok=True)
+    stale.write_text("127.0.0.1:9\n")  # nothing listens on the discard port
+    try:
+        out = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 2, "--out", tmp_path / "run",
+                      "--quiet", timeout=120)
+        assert out.returncode == 0
+    finally:
+        stale.unlink()
