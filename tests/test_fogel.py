@@ -219,3 +219,18 @@ def test_a_chunk_draws_exactly_its_rows_of_the_generation_block():
     block = evolve.stream(3, 1, 7, evolve.EVALUATE).random((50, 32, 9))
     for a, b in ((0, 50), (0, 1), (13, 29), (49, 50)):
         assert np.array_equal(evolve.game_uniforms((3, 1, 7), a, b, 32), block[a:b])
+
+
+def test_big_populations_sort_instead_of_a_scratch_array_and_play_the_same(monkeypatch):
+    """parents = 10000 once cost 3.6 GiB per worker (a networks x 3^9 scratch array)."""
+    from evoplay.recipes.fogel import nets
+
+    pool = init_population(60, rng(21))
+    u = rng(22).random((60, 32, 9))
+    payoffs, wld = evolve.eval_networks(pool, u, "logic")
+    monkeypatch.setattr(nets, "SCRATCH_LIMIT", 0)
+    payoffs_sorted, wld_sorted = evolve.eval_networks(pool, u, "logic")
+    assert np.array_equal(payoffs, payoffs_sorted) and np.array_equal(wld, wld_sorted)
+    keys = rng(23).integers(0, 50, 400)
+    first, inverse = nets.distinct(keys, 50)
+    assert np.array_equal(keys[first][inverse], keys) and len(first) == len(np.unique(keys))

@@ -122,6 +122,8 @@ def _check_value(schema, section, key, value):
         raise ConfigError(f"config key '{name}' must be {kind.__name__}, got {type(value).__name__} {shown}")
     if kind is float and not math.isfinite(value):
         raise ConfigError(f"config key '{name}' must be a finite number, got {value!r}")
+    if kind is float:
+        value = value + 0.0  # -0.0 is 0.0 (numpy refuses a scale of -0.0)
     if kind is int and abs(value) > 2**63:
         raise ConfigError(f"config key '{name}' is out of range (a {len(str(abs(value)))}-digit integer)")
     if rule is not None:

@@ -249,15 +249,22 @@ class NetBatch:
 
 
 _SCRATCH = np.empty(0, dtype=np.int64)
+#: Largest key space served by the scratch array (32 MiB, about 200 networks' boards).
+SCRATCH_LIMIT = 1 << 22
 
 
 def distinct(keys: np.ndarray, key_space: int):
     """(positions of one copy of each distinct key, index of each key's copy among them).
 
     Like ``np.unique(..., return_inverse=True)`` without sorting: a scratch array over
-    the key space remembers, for each key, one position that holds it.
+    the key space remembers, for each key, one position that holds it. Beyond
+    ``SCRATCH_LIMIT`` keys (big populations in one chunk) it sorts, so memory stays
+    linear in the number of keys; either way every key gets the same move.
     """
     global _SCRATCH
+    if key_space > SCRATCH_LIMIT:  # a big population: sort instead, memory linear in the keys
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        return first, inverse.reshape(-1)
     if len(_SCRATCH) < key_space:
         _SCRATCH = np.empty(key_space, dtype=np.int64)
     n = len(keys)
