@@ -217,6 +217,17 @@ def test_big_player_files_are_refused_before_reading(tmp_path):
     assert peak < 1e6
 
 
+@pytest.mark.parametrize("version", [True, 1.0, "1"])
+def test_a_player_file_version_must_be_the_integer_1(tmp_path, version):
+    """Found by the long fuzz run: JSON true passed for version 1 (True == 1 in Python)."""
+    doc = json.loads((ROOT / "results/baselines/ga-value-net.json").read_text())
+    doc["version"] = version
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(PlayerFileError, match="unsupported version"):
+        load_player(path)
+
+
 def test_special_player_files_are_refused_without_blocking(tmp_path):
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)

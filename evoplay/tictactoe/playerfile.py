@@ -111,7 +111,7 @@ def read_envelope(path) -> dict:
     doc = read_json(path, "player file")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise PlayerFileError(f"player file {path} is not an {FORMAT} file (missing or wrong 'format')")
-    if doc.get("version") != VERSION:
+    if type(doc.get("version")) is not int or doc["version"] != VERSION:  # true and 1.0 are not 1
         raise PlayerFileError(f"player file {path}: unsupported version {doc.get('version')!r}")
     for key, kind in (("kind", str), ("architecture", dict), ("weights", dict), ("sha256", str)):
         if not isinstance(doc.get(key), kind):
