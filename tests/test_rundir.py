@@ -160,3 +160,31 @@ def test_verbose_logs_each_checkpoint(tmp_path):
     assert "trial 0 at generation 10" in out.stderr and "trial 0 at generation 20" in out.stderr
     quiet = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 20, "--out", tmp_path / "q", "-q")
     assert "trial 0 at generation" not in quiet.stderr
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 64 KiB tmpfs (root only; skipped where mounting is not allowed)."""
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("needs root and mount to make a small disk")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+def test_a_full_disk_is_one_line_naming_the_file(small_disk):
+    out = evoplay("evolve", "configs/quick.toml", "--trials", 2, "--generations", 20, "--out", small_disk / "run",
+                  "--quiet", check=False)
+    one_line_exit_2(out, "cannot write", str(small_disk / "run"), "No space left on device")
+
+
+def test_a_read_only_disk_is_refused_before_ray_starts(small_disk):
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    t = time.time()
+    out = evoplay("evolve", *QUICK, "--out", small_disk / "run", check=False)
+    one_line_exit_2(out, str(small_disk / "run"), "Read-only file system")
+    assert time.time() - t < 20

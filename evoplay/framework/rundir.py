@@ -81,9 +81,14 @@ class RunDir:
         self._check_writable()
 
     def _check_writable(self):
-        parent = self.root if self.root.is_dir() else next((p for p in self.root.parents if p.is_dir()), Path("."))
-        if not os.access(parent, os.W_OK | os.X_OK):
-            raise EvoplayError(f"cannot write to {parent}: permission denied (choose another --out)")
+        """Create the directory and a probe file in it, so a refusal comes now, in one line."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            probe = self.root / f".probe-{os.getpid()}"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as e:
+            raise EvoplayError(f"cannot write to {self.root}: {e.strerror or e} (choose another --out)") from None
 
     def claim(self):
         """Create the directory and take its lock (held until ``release`` or the process ends)."""
