@@ -1,4 +1,4 @@
-"""A real multi-node Ray cluster on this machine (SPEC section 5): a head and a worker node
+"""A real multi-node Ray cluster on this machine: a head and a worker node
 started with ``ray start`` on 127.0.0.1, token authentication on. Work lands on both
 nodes, an evolution run through the cluster gives the same results as local runs, and a
 node killed mid-run loses no work. Also: the cluster/ manifests are valid YAML."""

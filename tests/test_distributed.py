@@ -1,5 +1,5 @@
 """evoplay.distributed on a real embedded Ray session (2 CPUs): ordering, streaming,
-chunked map, retries after a killed worker, and a bad cluster address (SPEC section 5)."""
+chunked map, retries after a killed worker, and a bad cluster address."""
 
 import json
 import os

@@ -1,4 +1,4 @@
-"""`evoplay evolve / plot / export` end to end, on real embedded Ray (SPEC sections 3, 5, 7)."""
+"""`evoplay evolve / plot / export` end to end, on real embedded Ray."""
 
 import json
 import os

@@ -1,4 +1,4 @@
-"""Fogel network encoding and operator invariants (SPEC section 3)."""
+"""Fogel network encoding and operator invariants."""
 
 import pickle
 import subprocess
