@@ -83,6 +83,23 @@ def _current_jobs_env() -> Path:
     return JOBS_VENV
 
 
+def checkout_copy(dest: Path) -> Path:
+    """A copy of what ``--working-dir .`` uploads: every file git does not ignore.
+
+    Ray hashes the directory twice, once to name the package and once to upload it; a
+    file that changes in between (another process writing results/, an editor saving)
+    makes the job fail to find its package. The copy holds still.
+    """
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    return dest
+
+
 def test_readme_gives_the_side_environment_and_submits_without_ray_address():
     readme = (ROOT / "cluster" / "README.md").read_text()
     assert install_command() in readme
@@ -100,13 +117,14 @@ def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
     assert probe.returncode != 0 and "No module named 'evoplay'" in probe.stderr
 
     job_out, direct_out = tmp_path / "job", tmp_path / "direct"
+    checkout = checkout_copy(tmp_path / "checkout")
     quick = ["configs/quick.toml", "--trials", "2", "--generations", "5", "--quiet"]
     with raycluster.local_cluster(nodes=2, cpus_per_node=1, ray=ray, dashboard=True) as cluster:
         env = {**cluster.env, "RAY_ADDRESS": cluster.address, "RAY_API_SERVER_ADDRESS": cluster.dashboard_url}
         job = subprocess.run(
             [str(ray), "job", "submit", "--working-dir", ".", "--",
              "python", "-m", "evoplay", "evolve", *quick, "--out", str(job_out)],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+            cwd=checkout, env=env, capture_output=True, text=True, timeout=300,
         )
         assert job.returncode == 0, (job.stdout + job.stderr)[-3000:]
         assert "Uploading package gcs://" in job.stdout + job.stderr
@@ -115,7 +133,7 @@ def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
         # Same shell, no --address: RAY_ADDRESS takes evoplay to the same cluster.
         direct = subprocess.run(
             [sys.executable, "-m", "evoplay", "evolve", *quick, "--out", str(direct_out)],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+            cwd=checkout, env=env, capture_output=True, text=True, timeout=300,
         )
         assert direct.returncode == 0, direct.stderr[-3000:]
 
