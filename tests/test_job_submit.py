@@ -6,7 +6,7 @@ side environment, ``.venv-jobs``: the same pins plus ``ray[default]``'s extras. 
 builds it if it is missing or stale (about 30 s from pip's cache; skipped, with pip's
 last line as the reason, if pip cannot install it), starts the head (with its dashboard
 and jobs API) and a worker from it, and submits the quick experiment with
-``--working-dir .`` and ``python -m evoplay``. evoplay is not installed in that
+``--working-dir .`` and ``python -m evoplay`` from a copy of the checkout. evoplay is not installed in that
 environment, so the job can only succeed by importing the uploaded copy of the
 repository, as on a real cluster.
 
