@@ -16,6 +16,9 @@ os.umask(_UMASK)
 def write_bytes(path, data: bytes) -> Path:
     """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one."""
     path = Path(path)
+    if (path.exists() or path.is_symlink()) and not path.is_file():
+        # A rename would replace a device, a folder or a dangling link (as root, even /dev/null).
+        raise EvoplayError(f"cannot write {path}: it exists and is not a regular file")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

@@ -1,9 +1,6 @@
 """One test per defect of the command line found by trying it as a new user would.
 
 Each refusal is one line ``evoplay: error: ...`` with exit code 2, before any work.
-Tests marked ``xfail(strict=True)`` cover fixes that belong in files of the lead's
-(evoplay/cli/run.py, evoplay/cli/__init__.py, evoplay/__main__.py); they turn into failures
-(XPASS) as soon as the fix lands, and the marker goes.
 """
 
 from __future__ import annotations
@@ -29,13 +26,11 @@ from evoplay.tictactoe import board as B
 from evoplay.tictactoe.players import TablePlayer, make_player, uniform_table
 from evoplay.tictactoe.playerfile import MAX_FILE_BYTES, load_player
 
-from test_fuzz_cli import FuzzEnv, problem, run_in_process, runfiles_wired
+from test_fuzz_cli import FuzzEnv, problem, run_in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 EVOPLAY = Path(sys.executable).with_name("evoplay")
-WIRED = pytest.mark.xfail(not runfiles_wired(), strict=True,
-                          reason="evoplay/cli/run.py does not call runfiles.plot/export yet")
 
 
 @pytest.fixture
@@ -101,7 +96,6 @@ def test_out_devices_and_folders_are_refused(env):
     assert Path("/dev/null").is_char_device()
 
 
-@WIRED
 def test_plot_and_export_refuse_bad_outs_in_the_cli(env):
     link = env.fresh(".png")
     link.symlink_to("/dev/null")
@@ -352,7 +346,6 @@ def test_long_matches_show_progress(env, monkeypatch):
     assert code == 0 and "game" in err and "6.00k" in err
 
 
-@WIRED
 def test_plot_and_export_in_the_cli(env):
     code, out, err = run_in_process(["plot", str(env.run), str(env.run), "--out", str(env.fresh(".pdf"))])
     assert code == 0 and out.strip().endswith(".pdf"), err
@@ -360,14 +353,12 @@ def test_plot_and_export_in_the_cli(env):
     assert code == 0 and "champion of trial 1" in out, err
 
 
-@pytest.mark.xfail(strict=True, reason="needs the lead's change in evoplay/cli/__init__.py main()")
 def test_bare_evoplay_prints_its_help_on_many_lines():
     proc = subprocess.run([str(EVOPLAY)], capture_output=True, text=True, timeout=60)
     assert "Commands:" in proc.stdout and proc.stdout.count("\n") > 10
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="needs the lead's change in evoplay/__main__.py (or cli/__init__.py)")
 def test_python_m_evoplay_from_the_checkouts_parent(tmp_path):
     """From the folder holding a checkout named evoplay, that folder shadows the package."""
     (tmp_path / "evoplay").symlink_to(ROOT)

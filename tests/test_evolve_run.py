@@ -89,9 +89,11 @@ def test_export_plays_in_match_and_analyze(quick_run, tmp_path):
 def test_plot_overlays_runs(quick_run, tmp_path):
     out = tmp_path / "both.png"
     evoplay("plot", quick_run, quick_run, "--out", out)
-    assert out.stat().st_size > 10_000 and (tmp_path / "both.svg").read_text().startswith("<?xml")
+    assert out.stat().st_size > 10_000 and not (tmp_path / "both.svg").exists(), "only the format asked for"
+    evoplay("plot", quick_run, "--out", tmp_path / "one.svg")
+    assert (tmp_path / "one.svg").read_text().startswith("<?xml")
     bad = evoplay("plot", tmp_path, check=False)
-    assert bad.returncode == 2 and "not a run directory" in bad.stderr
+    assert bad.returncode == 2 and str(tmp_path) in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
 
 def test_sigkilled_run_resumes_to_the_same_result(tmp_path):

@@ -448,20 +448,7 @@ def gen_run_dir(rng, env):
 # ---------------------------------------------------------------- running
 
 
-def runfiles_wired() -> bool:
-    """Whether ``evoplay plot`` and ``export`` run the checked code of evoplay.cli.runfiles."""
-    import inspect
-
-    import evoplay.cli.run as run
-
-    return "runfiles.plot(" in inspect.getsource(run) and "runfiles.export(" in inspect.getsource(run)
-
-
-#: Commands whose cases are left out of the default run until plot/export are wired.
-UNWIRED = () if runfiles_wired() else ("plot", "export")
-
-
-def make_cases(seed: int, n: int, env: FuzzEnv, skip=UNWIRED, only=None):
+def make_cases(seed: int, n: int, env: FuzzEnv, skip=(), only=None):
     """``n`` cases drawn in turn from the generators (commands in ``skip`` drawn again)."""
     rng = random.Random(seed)
     gens = [g for g in GENERATORS if only is None or g in only_generators(only)]
@@ -546,10 +533,8 @@ def test_fuzz_cases_are_refused_with_one_line(tmp_path, monkeypatch):
     assert not failures, f"{len(failures)} of {DEFAULT_CASES} cases:\n" + "\n".join(failures[:40])
 
 
-@pytest.mark.xfail(not runfiles_wired(), strict=True,
-                   reason="evoplay/cli/run.py does not call runfiles.plot/export yet")
 def test_fuzz_plot_and_export(tmp_path, monkeypatch):
-    n = 300 if runfiles_wired() else 40  # unwired, the old commands render (slow) and fail anyway
+    n = 300
     failures = fuzz(n, tmp_path, monkeypatch, skip=(), only=("plot", "export"))
     assert not failures, f"{len(failures)} of {n} cases:\n" + "\n".join(failures[:40])
 

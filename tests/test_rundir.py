@@ -188,3 +188,17 @@ def test_a_read_only_disk_is_refused_before_ray_starts(small_disk):
     out = evoplay("evolve", *QUICK, "--out", small_disk / "run", check=False)
     one_line_exit_2(out, str(small_disk / "run"), "Read-only file system")
     assert time.time() - t < 20
+
+
+def test_an_atomic_write_never_replaces_a_device_or_a_folder(tmp_path):
+    """As root, a rename once replaced /dev/null itself with a regular file."""
+    from evoplay.atomic import write_text
+    from evoplay.errors import EvoplayError
+
+    link = tmp_path / "null"
+    link.symlink_to("/dev/null")
+    (tmp_path / "folder").mkdir()
+    for target in (link, tmp_path / "folder"):
+        with pytest.raises(EvoplayError, match="not a regular file"):
+            write_text(target, "x")
+    assert Path("/dev/null").is_char_device() and link.is_symlink()

@@ -35,6 +35,9 @@ def main(argv=None):
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
         fail("aborted", 130)
+    except click.exceptions.NoArgsIsHelpError as e:  # bare ``evoplay``: the help, as written
+        click.echo(e.ctx.get_help())
+        sys.exit(0)
     except click.UsageError as e:
         fail(e.format_message().replace("\n", " "))
     except click.ClickException as e:

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from evoplay.cli import cli
+from evoplay.cli.checks import BoundedInt
 from evoplay.errors import EvoplayError
 
 
@@ -78,36 +79,21 @@ def _leave(code: int):
 
 @cli.command()
 @click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]", type=click.Path(file_okay=False))
-@click.option("--out", type=click.Path(dir_okay=False), help="Output image (PNG; an SVG is written beside it).")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Output image: .png, .pdf or .svg, written in that format (default curve.png here).")
 def plot(run_dirs, out):
-    """Plot the mean max-payoff curve of one or more runs (overlaid)."""
-    from evoplay.framework.plotting import plot_runs
+    """Plot the mean max-payoff curve of one or more runs (overlaid), finished or still running."""
+    from evoplay.cli import runfiles
 
-    for d in run_dirs:
-        if not (Path(d) / "trials").is_dir():
-            raise EvoplayError(f"{d} is not a run directory (no trials/)")
-    out = Path(out or Path(run_dirs[0]) / "curve.png")
-    for path in plot_runs(run_dirs, out):
-        click.echo(str(path))
+    runfiles.echo_paths(runfiles.plot(run_dirs, out))
 
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@click.option("--trial", type=click.IntRange(min=0), help="Which trial's champion (default: the best).")
+@click.option("--trial", type=BoundedInt(0, 9999), help="Which trial's champion (default: the best).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Player file to write (default champion.json here).")
 def export(run_dir, trial, out):
     """Export a champion network as a player file for match, analyze and game."""
-    from evoplay.atomic import write_text
-    from evoplay.tictactoe.playerfile import load_player
-    from evoplay.framework.rundir import RunDir
+    from evoplay.cli import runfiles
 
-    rd = RunDir(run_dir)
-    summary = rd.read_summary()
-    trial = summary["best_trial"] if trial is None else trial
-    if trial >= summary["trials"]:
-        raise EvoplayError(f"--trial {trial}: the run has trials 0..{summary['trials'] - 1}")
-    src = rd.champion(trial)
-    load_player(src)  # validate before copying
-    out = Path(out or "champion.json")
-    write_text(out, src.read_text())
-    click.echo(f"{out}: champion of trial {trial} of {run_dir}")
+    click.echo(runfiles.export(run_dir, trial, out))
