@@ -310,3 +310,16 @@ def test_a_stale_ray_address_file_does_not_break_embedded_ray(tmp_path):
         assert out.returncode == 0
     finally:
         stale.unlink()
+
+
+def test_plot_follows_an_interrupted_run(two_workers, tmp_path):
+    """Logbooks grow with checkpoints, so an unfinished run plots up to where all trials are."""
+    run = tmp_path / "run"
+    shutil.copytree(two_workers / "recipe", run)
+    for name in ("summary.json", "champion.json", "curve.png", "curve.svg"):
+        (run / name).unlink()
+    log = run / "trials/trial_01/logbook.csv"
+    log.write_text("\n".join(log.read_text().splitlines()[:1 + 15]) + "\n")  # trial 1 at generation 15
+    evoplay("plot", run, "--out", tmp_path / "now.svg")
+    svg = (tmp_path / "now.svg").read_text()
+    assert "running or interrupted, generation 15" in svg

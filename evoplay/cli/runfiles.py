@@ -96,6 +96,24 @@ def read_curves(root, summary: dict) -> np.ndarray:
     return np.array(curves)
 
 
+def read_unfinished(rd: RunDir) -> tuple[dict, np.ndarray]:
+    """(name and seed, curves) of a run still running or interrupted: each trial's logbook
+    so far, cut to the generations every trial has reached."""
+    from evoplay.framework.config import load
+
+    try:
+        cfg = load(rd.config)
+    except EvoplayError as e:
+        raise EvoplayError(f"run {rd.root} has not finished and its config cannot be read: {e}") from None
+    trials = rd.trials_present()
+    if not trials:
+        raise EvoplayError(f"run {rd.root} has no logbook yet (its first checkpoint has not landed)")
+    curves = [read_max_curve(rd, t) for t in trials]
+    n = min(len(c) for c in curves)
+    info = {"name": f"{cfg['']['name']} (running or interrupted, generation {n})", "seed": cfg[""]["seed"]}
+    return info, np.array([c[:n] for c in curves])
+
+
 def champion_file(root, summary: dict, trial: int) -> Path:
     """The player file of a trial's champion (existence checked; contents by the loader)."""
     if not 0 <= trial < summary["trials"]:
@@ -125,8 +143,12 @@ def plot(run_dirs, out=None) -> list[Path]:
     out = check_output(Path(out), suffixes=tuple(plotting.FORMATS))
     runs, labels = [], []
     for d in run_dirs:
-        summary = read_summary(d)
-        curves = read_curves(d, summary)
+        rd = _run_dir(d)
+        if rd.summary.exists() or not rd.is_run():
+            summary = read_summary(d)
+            curves = read_curves(d, summary)
+        else:  # a running or interrupted run: the generations every trial has reached
+            summary, curves = read_unfinished(rd)
         runs.append(curves)
         labels.append(plotting.run_label(summary, Path(d), len(curves)))
     labelled = list(zip(plotting.distinct_labels(labels, list(run_dirs)), runs))
