@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export RAY_USAGE_STATS_ENABLED := 0
 
-.PHONY: setup run test bench baselines clean
+.PHONY: setup run test bench bench-study baselines clean
 
 setup: $(STAMP)
 
@@ -16,9 +16,10 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
+# `make run` (re)makes the reference reproduction: it replaces the run in results/fogel1993.
 run: $(STAMP)
-	$(BIN)/evoplay evolve configs/fogel1993.toml --out results/fogel1993
-	$(BIN)/python -m evoplay.recipes.fogel.report results/fogel1993
+	$(BIN)/evoplay evolve configs/fogel1993.toml --out results/fogel1993 --overwrite
+	$(BIN)/evoplay report results/fogel1993
 
 # The browser test (tests/test_web_browser.py) drives the system's Chromium: installed
 # here with apt-get when run as root (as in CI), else named in one line and skipped.
@@ -37,8 +38,11 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fogel.py
 
+bench-study: $(STAMP)
+	$(BIN)/python benchmarks/bench_study.py
+
 baselines: $(STAMP)
-	$(BIN)/python -m evoplay.baselines
+	$(BIN)/evoplay baselines
 
 clean:
 	rm -rf $(VENV)
