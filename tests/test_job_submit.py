@@ -84,7 +84,9 @@ def _current_jobs_env() -> Path:
 
 
 def checkout_copy(dest: Path) -> Path:
-    """A copy of what ``--working-dir .`` uploads: every file git does not ignore.
+    """A copy of what ``--working-dir .`` uploads: every file git does not ignore, less
+    results/ (run directories, which the quick experiment never reads and a working
+    checkout can fill with tens of MB).
 
     Ray hashes the directory twice, once to name the package and once to upload it; a
     file that changes in between (another process writing results/, an editor saving)
@@ -93,6 +95,8 @@ def checkout_copy(dest: Path) -> Path:
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                             cwd=ROOT, capture_output=True, check=True).stdout
     for name in filter(None, listed.decode().split("\0")):
+        if name.startswith("results/"):
+            continue
         source = ROOT / name
         if source.is_file():
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
