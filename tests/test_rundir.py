@@ -202,3 +202,24 @@ def test_an_atomic_write_never_replaces_a_device_or_a_folder(tmp_path):
         with pytest.raises(EvoplayError, match="not a regular file"):
             write_text(target, "x")
     assert Path("/dev/null").is_char_device() and link.is_symlink()
+
+
+def test_embedded_ray_leaves_no_world_readable_token(tmp_path):
+    """Ray 2.60 wrote ~/.ray/auth_token (mode 644) for every embedded run."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**ENV, "HOME": str(home)}
+    env.pop("RAY_AUTH_TOKEN", None)
+    run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", *map(str, QUICK), "--out", str(tmp_path / "run")],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert not (home / ".ray").exists()
+
+
+def test_a_jobs_api_url_is_not_a_cluster_address_and_leaves_the_folder_reusable(tmp_path):
+    env = {**ENV, "RAY_ADDRESS": "http://127.0.0.1:8265"}
+    out = subprocess.run([sys.executable, "-m", "evoplay", "evolve", *map(str, QUICK), "--out", str(tmp_path / "run")],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    one_line_exit_2(out, "RAY_ADDRESS=http://127.0.0.1:8265", "HOST:6379", "RAY_API_SERVER_ADDRESS")
+    # Nothing ran, so nothing is refused next time (a failed join once left a 'run' behind).
+    evoplay("evolve", *QUICK, "--out", tmp_path / "run")

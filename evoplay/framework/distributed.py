@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import secrets
 import signal
 import socket
 
@@ -50,11 +51,18 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
         return describe_cluster()
     address = address or os.environ.get("RAY_ADDRESS") or None
     if address and address.startswith(("http://", "https://")):
+        where = f"RAY_ADDRESS={address}" if address == os.environ.get("RAY_ADDRESS") else f"--address {address}"
         raise EvoplayError(
-            f"{address} is a Ray dashboard / job-submission address, not a cluster address: "
-            "give --address HEAD:6379 (and use `ray job submit --address http://...` for jobs)"
+            f"{where} is the Ray jobs API's URL, not a cluster address: give the head's GCS address, HOST:6379 "
+            "(the URL is for `ray job submit`, through RAY_API_SERVER_ADDRESS)"
         )
     if address in (None, "local"):
+        # Token authentication needs a token; without one Ray 2.60 writes ~/.ray/auth_token
+        # readable by everyone. An embedded cluster is this process's own: a fresh token
+        # in the environment (inherited by its processes) leaves no file behind.
+        if not (os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+                or os.path.exists(os.path.expanduser("~/.ray/auth_token"))):
+            os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
         # Ray 2.60 turns token authentication on for a local cluster and warns about
         # it on every start; the warning is noise for embedded use.
         auth_log = logging.getLogger("ray._private.authentication.authentication_token_setup")

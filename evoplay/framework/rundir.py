@@ -72,7 +72,7 @@ class RunDir:
         """Refuse (one line) a location a fresh run must not write into."""
         if self.root.exists() and not self.root.is_dir():
             raise EvoplayError(f"--out {self.root} exists and is not a directory")
-        if not self.root.is_dir() or not any(p.name != ".lock" for p in self.root.iterdir()):
+        if not self.root.is_dir() or not any(p.name not in (".lock", MARKER) for p in self.root.iterdir()):
             return self._check_writable()
         if not self.is_run():
             raise EvoplayError(f"{self.root} is not empty and is not an evoplay run directory: choose another --out")

@@ -102,7 +102,6 @@ def evolve(cfg: dict | None, out, address=None, workers=None, resume=False, over
     rd.claim()
     try:
         states = _prepare(rd, cfg, resume, overwrite)  # again, under the lock: no other run got in between
-        rd.mark()
         return _evolve_claimed(rd, cfg, address, workers, resume, log_detail, progress, states)
     finally:
         rd.release()
@@ -114,6 +113,7 @@ def _evolve_claimed(rd, cfg, address, workers, resume, log_detail, progress, sta
     t0 = time.time()
     info = distributed.init_ray(address=address, workers=workers)
     t_ray = time.time() - t0
+    rd.mark()  # only now: a Ray that fails to start leaves no run behind to refuse
     run_pool([job], info, progress)
     return job.finish(info, t_ray, time.time() - t0 - t_ray)
 

@@ -195,11 +195,12 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
     write_text(out / MARKER, json.dumps({"format": "evoplay-study", "version": 1}) + "\n")
     for rd in dirs:
         rd.claim()
-        rd.mark()
     try:
         t0 = time.time()
         info = distributed.init_ray(address=address, workers=workers)
         t_ray = time.time() - t0
+        for rd in dirs:
+            rd.mark()
         jobs = [RunJob(rd, v["config"], s, resume=resume) for rd, v, s in zip(dirs, study["variants"], states)]
         run_pool(jobs, info, progress)
         t_pool = time.time() - t0 - t_ray
