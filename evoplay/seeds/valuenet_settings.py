@@ -32,7 +32,8 @@ from evoplay.tictactoe.trained import value_net as V
 GAMES = 150_000
 SEEDS = (0, 1)
 EXACT_EVERY = 1000
-SMOOTH = 20  # blocks per point of the smoothed sampled curve
+SMOOTH = 50  # blocks per point of the smoothed sampled curve
+EXACT_MEAN = 10  # exact checkpoints per running mean in the figure
 
 #: name -> (label, value_net.train keyword arguments); each differs from the default in one thing.
 SETTINGS = {
@@ -143,32 +144,38 @@ def table(runs: list[dict]) -> str:
 
 
 def plot_curves(runs: list[dict], path) -> None:
-    """Two panels: the exact curve (comparable across settings) and the smoothed sampled curve."""
+    """Overlaid curves, one line per setting (mean over its seeds).
+
+    Left: the exact curve (comparable across settings), as a running mean of ``EXACT_MEAN``
+    checkpoints; a greedy net's exact strength jumps whenever one of its moves flips.
+    Right: the sampled curve of the games each setting played, in means of ``SMOOTH`` blocks.
+    """
     plt = pyplot()
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5), sharey=True)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5.2), sharey=True)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for k, (name, group) in enumerate(by_setting(runs).items()):
         color = colors[k % len(colors)]
-        for j, r in enumerate(group):
-            label = SETTINGS[name][0] if j == 0 else None
-            style = "-" if j == 0 else ":"
-            exact = np.asarray(r["exact_good_per_100"])
-            x = (np.arange(len(exact)) + 1) * r["settings"].get("exact_every", EXACT_EVERY)
-            ax1.plot(x, exact, style, color=color, lw=1.2, label=label)
-            blocks = np.asarray(r["good_per_100"], dtype=float)
-            n = len(blocks) // SMOOTH * SMOOTH
-            if n:
-                smooth = blocks[:n].reshape(-1, SMOOTH).mean(1)
-                xs = (np.arange(len(smooth)) + 1) * SMOOTH * 100
-                ax2.plot(xs, smooth, style, color=color, lw=1.2, label=label)
-    ax1.set_title("exact expected good games per 100 (standard cycle)")
-    ax2.set_title(f"sampled good games per 100 of the games played (mean of {SMOOTH} blocks)")
+        style = "--" if k >= len(colors) else "-"
+        step = group[0]["settings"].get("exact_every", EXACT_EVERY)
+        exact = np.mean([r["exact_good_per_100"] for r in group], axis=0)
+        w = min(EXACT_MEAN, len(exact))
+        if w:
+            ax1.plot((np.arange(w - 1, len(exact)) + 1) * step, np.convolve(exact, np.ones(w) / w, "valid"),
+                     style, color=color, lw=1.4, label=SETTINGS[name][0])
+        blocks = np.mean([r["good_per_100"] for r in group], axis=0)
+        n = len(blocks) // SMOOTH * SMOOTH
+        if n:
+            ax2.plot((np.arange(n // SMOOTH) + 1) * SMOOTH * 100, blocks[:n].reshape(-1, SMOOTH).mean(1), style,
+                     color=color, lw=1.4, label=SETTINGS[name][0])
+    seeds = len({r["seed"] for r in runs})
+    ax1.set_title(f"exact good games per 100, standard cycle\n(running mean of {EXACT_MEAN} checkpoints)", fontsize=10)
+    ax2.set_title(f"sampled good games per 100 of the games played\n(means of {SMOOTH} blocks of 100)", fontsize=10)
     for ax in (ax1, ax2):
         ax.set_xlabel("training games")
         ax.grid(alpha=0.3)
         ax.set_ylim(0, 100)
-    ax1.set_ylabel("good games per 100")
-    ax1.legend(loc="lower right", fontsize=8, title="solid: seed 0, dotted: seed 1", title_fontsize=8)
+    ax1.set_ylabel(f"good games per 100 (mean of {seeds} seed{'s' if seeds > 1 else ''})")
+    ax2.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9)
     save_figure(fig, path)
 
 
