@@ -26,7 +26,9 @@ With ``coevolution.explore = eps``, in the games that score a network its oppone
 probability ``eps``, so the network meets lines its peers would not play; the network
 itself plays as it is. Each pairing is then played ``coevolution.games`` times from each
 seat with the generation's EVALUATE stream; ``eps = 0`` (the default) is Blondie24's
-deterministic play.
+deterministic play. ``coevolution.exact = true`` replaces the sampled games by the exact
+expected points against each exploring opponent (``exact_fitness.population_outcomes``
+with the opponent's move distribution computed on the boards reached).
 """
 
 from __future__ import annotations
@@ -78,19 +80,25 @@ def points_of(as_x: np.ndarray, as_o: np.ndarray, points=(1.0, 0.0, -2.0)):
 
 
 def coevolve_chunk(args):
-    """``toolbox.map`` unit of work: (w1, w2, first, opponents, points, explore, games, key) -> (points, wld).
+    """``toolbox.map`` unit of work: (w1, w2, first, opponents, points, explore, games, key[, exact]) -> (points, wld).
 
     ``w1``, ``w2`` are the whole pool's stacked weights (any member may be an opponent);
     ``opponents`` (n, k) those of members ``first..first+n-1``. Each pairing is played
     ``games`` times from each seat. With ``explore > 0`` every move of the opponent is
-    random with that probability (the member under evaluation plays as it is), and member ``i`` owns draws ``i * k * games * 2 * 9`` onwards of the
-    generation's EVALUATE stream (``key`` = (seed, trial, generation)): its games as X
-    first, then as O; the result does not depend on how the pool is cut into chunks.
+    random with that probability (the member under evaluation plays as it is), and
+    member ``i`` owns draws ``i * k * games * 2 * 9`` onwards of the generation's
+    EVALUATE stream (``key`` = (seed, trial, generation)): its games as X first, then as
+    O; the result does not depend on how the pool is cut into chunks. With ``exact`` the
+    points are the exact expected points against each exploring opponent (no games).
     """
-    w1, w2, first, opp, points, explore, games, key = args[:8]
+    with np.errstate(over="ignore"):  # a logistic unit of a huge sum saturates to 0 or 1, as it should
+        return _coevolve(*args)
+
+
+def _coevolve(w1, w2, first, opp, points, explore, games, key, exact=False):
     n, k = opp.shape
     player = NetBatch(w1, w2)
-    if len(args) > 8 and args[8]:  # exact: expected points against each opponent exploring
+    if exact:  # expected points against each opponent exploring
         me, them = np.repeat(np.arange(first, first + n), k), opp.ravel()
         probs = exploring_network(player, them, explore)
         as_x = population_outcomes(player, len(me), probs, B.X, rows=me).reshape(n, k, 3)
