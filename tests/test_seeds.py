@@ -106,7 +106,7 @@ def test_gibson_sampled_points_are_seeded_and_sampled_from_the_same_game():
 
 
 @pytest.mark.skipif(not (RESULTS / "gibson" / "gibson.json").exists(), reason="no committed gibson figures")
-def test_committed_gibson_figures_reproduce():
+def test_committed_gibson_figures_reproduce(tmp_path):
     data = json.loads((RESULTS / "gibson" / "gibson.json").read_text())
     assert data["games_per_point"] == 1000 and data["t_o"] == list(G.T_O) and data["t_x"] == list(G.T_X)
     assert len(data["t_o"]) == 31 and data["t_o"][0] == 0.01 and data["t_o"][-1] == 10.0
@@ -118,9 +118,12 @@ def test_committed_gibson_figures_reproduce():
         sampled = G.sampled_point(panel["t_x"], point["t_o"], data["games_per_point"], data["seed"], (i, j))
         assert json.loads(json.dumps(sampled)) == point["sampled"]
     assert (RESULTS / "gibson" / "table.md").read_text() == G.table(data)
+    G.plot_wins(data, tmp_path / "win_probabilities")
+    G.plot_scores(data, tmp_path / "first_move_scores")
     for name in ("win_probabilities", "first_move_scores"):
         for suffix in (".png", ".svg"):
             assert (RESULTS / "gibson" / (name + suffix)).stat().st_size > 10_000
+        assert (tmp_path / (name + ".svg")).read_bytes() == (RESULTS / "gibson" / (name + ".svg")).read_bytes()
 
 
 # ---------------------------------------------------------------- seed 003
@@ -281,7 +284,7 @@ STUDY = RESULTS / "valuenet-settings" / "study.json"
 
 
 @pytest.mark.skipif(not STUDY.exists(), reason="no committed value-net settings study")
-def test_committed_valuenet_study_is_consistent():
+def test_committed_valuenet_study_is_consistent(tmp_path):
     study = json.loads(STUDY.read_text())
     assert {r["setting"] for r in study["runs"]} == set(VS.SETTINGS)
     assert len(study["runs"]) == len(VS.SETTINGS) * len(study["seeds"])
@@ -294,6 +297,8 @@ def test_committed_valuenet_study_is_consistent():
         assert player.provenance["setting"] == r["setting"] and player.provenance["seed"] == r["seed"]
     table = (STUDY.parent / "table.md").read_text()
     assert table == VS.table(study["runs"])
+    VS.plot_curves(study["runs"], tmp_path / "curves")
+    assert (tmp_path / "curves.svg").read_bytes() == (STUDY.parent / "curves.svg").read_bytes()
 
 
 # ---------------------------------------------------------------- command line

@@ -20,14 +20,16 @@ def pyplot():
 
 
 def save_figure(fig, path) -> list[Path]:
-    """Write a figure as PNG and SVG (same stem; no timestamps, so reruns give equal SVGs)."""
+    """Write a figure as PNG and SVG (same stem; no timestamp and fixed SVG ids, so a rerun
+    gives the same SVG)."""
     plt = pyplot()
     path = Path(path)
     out = []
     for suffix in (".png", ".svg"):
         buf = io.BytesIO()
-        fig.savefig(buf, format=suffix[1:], dpi=110, bbox_inches="tight",
-                    metadata={"Date": None} if suffix == ".svg" else {})
+        with plt.rc_context({"svg.hashsalt": "evoplay"}):
+            fig.savefig(buf, format=suffix[1:], dpi=110, bbox_inches="tight",
+                        metadata={"Date": None} if suffix == ".svg" else {})
         out.append(write_bytes(path.with_suffix(suffix), buf.getvalue()))
     plt.close(fig)
     return out

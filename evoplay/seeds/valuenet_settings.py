@@ -163,13 +163,13 @@ def plot_curves(runs: list[dict], path) -> None:
             ax1.plot((np.arange(w - 1, len(exact)) + 1) * step, np.convolve(exact, np.ones(w) / w, "valid"),
                      style, color=color, lw=1.4, label=SETTINGS[name][0])
         blocks = np.mean([r["good_per_100"] for r in group], axis=0)
-        n = len(blocks) // SMOOTH * SMOOTH
-        if n:
-            ax2.plot((np.arange(n // SMOOTH) + 1) * SMOOTH * 100, blocks[:n].reshape(-1, SMOOTH).mean(1), style,
-                     color=color, lw=1.4, label=SETTINGS[name][0])
+        per = max(1, min(SMOOTH, len(blocks)))  # short runs: fewer blocks per point
+        n = len(blocks) // per * per
+        ax2.plot((np.arange(n // per) + 1) * per * 100, blocks[:n].reshape(-1, per).mean(1), style,
+                 color=color, lw=1.4, label=SETTINGS[name][0])
     seeds = len({r["seed"] for r in runs})
     ax1.set_title(f"exact good games per 100, standard cycle\n(running mean of {EXACT_MEAN} checkpoints)", fontsize=10)
-    ax2.set_title(f"sampled good games per 100 of the games played\n(means of {SMOOTH} blocks of 100)", fontsize=10)
+    ax2.set_title(f"sampled good games per 100 of the games played\n(means of {per} blocks of 100)", fontsize=10)
     for ax in (ax1, ax2):
         ax.set_xlabel("training games")
         ax.grid(alpha=0.3)
