@@ -445,6 +445,220 @@ def gen_run_dir(rng, env):
     return f"run dir: {what}", argv
 
 
+# ---------------------------------------------------------------- configs
+
+
+GOOD_CONFIG = {
+    "": {"name": "fuzz", "seed": 3, "trials": 2, "generations": 4},
+    "population": {"parents": 10, "hidden_min": 1, "hidden_max": 10, "init_scale": 0.5},
+    "mutation": {"sigma": 0.05, "p_arch": 0.5},
+    "evaluation": {"games": 32, "opponent": "logic", "payoff_win": 1.0, "payoff_draw": 0.0, "payoff_loss": -10.0},
+    "selection": {"rivals": 10},
+    "run": {"checkpoint_every": 2, "eval_chunks": 0},
+}
+#: Values no key of a config accepts (by type or range), with the keys they break.
+BAD_VALUES = {
+    "seed": [-1, 2**64, "7", 1.5, True, [], 10**5000 if False else -10**30],
+    "trials": [0, -3, 10_001, "2", 2.0, False, {}],
+    "generations": [0, 1_000_001, "4", [], None if False else -1],
+    "name": ["../escape", "/abs/path", "a/b", "x" * 300, "", "nul\u0000", "two\nlines", 7, ["n"]],
+    "recipe": ["nosuch", "", 5, "nosuch.py:Recipe", "evoplay.tictactoe.board:LINES", "os:path", "a b:C",
+               "evoplay.framework.recipe:Context", "json:loads"],
+    "population.parents": [1, 0, -5, 100_001, "10", 2.5],
+    "population.hidden_min": [0, 65, "1", 1.0],
+    "population.hidden_max": [0, 65, "10"],
+    "population.init_scale": [-0.1, 1e308, float("inf"), float("nan"), "0.5", True],
+    "mutation.sigma": [-1e-9, 1e308, float("nan"), "x", []],
+    "mutation.p_arch": [-0.1, 1.5, float("inf"), "half"],
+    "evaluation.games": [0, -1, 100_001, 3.5, "32"],
+    "evaluation.opponent": ["", "nobody", "logic:eps=2", "softmax:t=1e-320", "minimax:tiebreak=last", 5, [],
+                            [{"player": "logic"}], [{"player": "logic", "weight": 0}],
+                            [{"player": "logic", "weight": float("inf")}], [{"player": "logic", "weight": -1}],
+                            [{"player": "logic", "weight": True}], [{"player": 3, "weight": 1}],
+                            [{"player": "logic", "weight": 1, "extra": 1}], "missing.json", "nosuch.py:Player",
+                            [{"player": "random", "weight": 1}] * 101],
+    "evaluation.payoff_win": [1e308, float("nan"), float("-inf"), "1", 1e7],
+    "evaluation.payoff_loss": [-1e308, float("inf"), -1e7],
+    "selection.rivals": [0, -1, 20, 1000],
+    "run.checkpoint_every": [0, -1, "10"],
+    "run.eval_chunks": [-1, 10_001, 1.5],
+}
+
+
+def toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return {"nan": "nan", "inf": "inf", "-inf": "-inf"}.get(repr(v), repr(v))
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    return str(v)
+
+
+def config_text(cfg: dict) -> str:
+    lines = [f"{k} = {toml_value(v)}" for k, v in cfg[""].items()]
+    for sec, keys in cfg.items():
+        if sec:
+            lines += [f"[{sec}]"] + [f"{k} = {toml_value(v)}" for k, v in keys.items()]
+    return "\n".join(lines) + "\n"
+
+
+def bad_config(rng: random.Random, env: "FuzzEnv") -> tuple[str, bytes]:
+    import copy
+
+    cfg = copy.deepcopy(GOOD_CONFIG)
+    kind = rng.randrange(9)
+    if kind <= 3:  # one bad value
+        key = rng.choice(sorted(BAD_VALUES))
+        value = rng.choice(BAD_VALUES[key])
+        sec, _, name = key.rpartition(".")
+        cfg[sec][name] = value
+        return f"bad value {key} = {str(value)[:40]!r}", config_text(cfg).encode()
+    if kind == 4:  # an unknown key, at the top or in a section (or an unknown section)
+        sec = rng.choice(["", "population", "mutation", "evaluation", "selection", "run", "bogus"])
+        cfg.setdefault(sec, {})[rng.choice(["colour", "parentz", "sigma2", "x", "Games"])] = 1
+        return f"unknown key in [{sec}]", config_text(cfg).encode()
+    if kind == 5:  # keys that clash with each other
+        if rng.random() < 0.5:
+            cfg["population"].update(hidden_min=8, hidden_max=rng.randrange(1, 8))
+            return "hidden_min above hidden_max", config_text(cfg).encode()
+        cfg["selection"]["rivals"] = rng.randrange(20, 40)
+        return "rivals beyond the pool", config_text(cfg).encode()
+    if kind == 6:  # damaged TOML text
+        text = config_text(cfg)
+        cut = rng.randrange(1, len(text))
+        variants = [text[:cut] + "[[[", text.replace("=", "", 1), text.replace('"', "", 1), "= 1\n" + text,
+                    text + "[population]\nparents = 3\n", "\x00" + text]
+        return "damaged TOML", rng.choice(variants).encode()
+    if kind == 7:  # not text, too deep, too big, absurd numbers
+        choice = rng.randrange(5)
+        if choice == 0:
+            return "not UTF-8", bytes([0xFF, 0xFE]) + config_text(cfg).encode("utf-16-le")
+        if choice == 1:
+            depth = rng.choice([50, 500, 3000])
+            return f"nested {depth} deep", ("x = " + "[" * depth + "]" * depth + "\n").encode()
+        if choice == 2:
+            return "5000-digit integer", config_text(cfg).replace("seed = 3", "seed = " + "9" * 5000).encode()
+        if choice == 3:
+            return "inline table nested 500 deep", ("x = " + "{a = " * 500 + "1" + "}" * 500 + "\n").encode()
+        return "empty array of tables", b"[[population]]\n"
+    # a recipe file that is no recipe, or one that fails while loading
+    path = env.fresh(".py")
+    path.write_text(rng.choice(["raise RuntimeError('boom')\n", "class Recipe:\n    pass\n", "x = (\n",
+                                "import nosuchmodule\n", "Recipe = 5\n"]))
+    cfg[""]["recipe"] = f"{path.name}:Recipe"
+    return "user recipe file that is no recipe", config_text(cfg).encode()
+
+
+@generator
+def gen_config(rng, env):
+    label, data = bad_config(rng, env)
+    path = env.fresh(".toml")
+    path.write_bytes(data)
+    argv = ["evolve", str(path), "--out", str(env.fresh("-run")), "-q"]
+    if rng.random() < 0.2:
+        never = ["0", "-1", "abc", "1.5", "", "99999999", "nan", "9" * 5000]  # no count of trials or generations
+        argv += rng.choice([["--trials", rng.choice(never)], ["--generations", rng.choice(never)],
+                            ["--seed", rng.choice(["-1", "abc", "9" * 30])], ["--workers", rng.choice(["0", "x"])]])
+        path.write_text(config_text(GOOD_CONFIG))
+        label = f"bad option {argv[-2]} {argv[-1][:20]!r}"
+    return f"config: {label}", argv
+
+
+# ---------------------------------------------------------------- checkpoints
+
+
+def real_run(env: "FuzzEnv") -> Path:
+    """A genuine interrupted run (config, marker, checkpoints at generation 2 of 4), made without Ray."""
+    if getattr(env, "_real_run", None) is None:
+        from evoplay.framework import config as C
+        from evoplay.framework.rundir import RunDir, digest
+        from evoplay.framework.trial import TrialRun
+
+        cfg = C.resolve({**GOOD_CONFIG[""], **{k: v for k, v in GOOD_CONFIG.items() if k}})
+        rd = RunDir(env.root / "real-run")
+        rd.root.mkdir()
+        rd.mark()
+        (rd.root / "config.toml").write_text(C.to_toml(cfg))
+        recipe = C.recipe_class("fogel")(cfg)
+        for t in range(2):
+            data = TrialRun(recipe, t).run(2).to_data()
+            rd.write_logbook(t, data["logbook"])
+            rd.write_checkpoint(data, digest(cfg))
+        env._real_run = rd.root
+    return env._real_run
+
+
+def resign(body: dict) -> dict:
+    from evoplay.framework.rundir import digest
+
+    body.pop("sha256", None)
+    body["sha256"] = digest(body)
+    return body
+
+
+def damage_checkpoint(rng: random.Random, path: Path) -> str:
+    raw = path.read_bytes()
+    body = json.loads(raw)
+    kind = rng.randrange(10)
+    if kind == 0:
+        i = rng.randrange(len(raw))
+        path.write_bytes(raw[:i] + bytes([rng.choice([0xFF, 0x00, 0x22, 0x7B])]) + raw[i + 1:])
+        return "a byte changed"
+    if kind == 1:
+        path.write_bytes(raw[: rng.randrange(len(raw))])
+        return "truncated"
+    if kind == 2:
+        path.write_text(rng.choice(["{}", "[]", "null", '"x"', "1", ""]))
+        return "not a checkpoint"
+    if kind == 3:
+        field = rng.choice(["trial", "generation", "config_sha256"])
+        body[field] = junk_other_than(rng, body[field])
+        path.write_text(json.dumps(resign(body)))
+        return "header field replaced (signed again)"
+    if kind == 4:
+        del body[rng.choice(["state", "logbook", "format", "version"])]
+        path.write_text(json.dumps(resign(body)))
+        return "field missing (signed again)"
+    if kind == 5:
+        net = body["state"]["parents"][rng.randrange(len(body["state"]["parents"]))]
+        key = rng.choice(["w1", "w2", "h", "fitness", "id"])
+        if key == "id":  # only ids no run can have: negative, beyond next_id, or not integers
+            net[key] = rng.choice([-5, 10**30, True, "x", 1.5, None, [3]])
+        else:
+            net[key] = rng.choice([junk_other_than(rng, None), float("nan"), [[1.0]], 99])
+        path.write_text(json.dumps(resign(body)))
+        return f"network field {key} damaged (signed again)"
+    if kind == 6:
+        field = rng.choice(["parents", "hof", "next_id", "champion"])
+        body["state"][field] = junk_other_than(rng, body["state"][field])
+        path.write_text(json.dumps(resign(body)))
+        return "state field damaged (signed again)"
+    if kind == 7:
+        body["logbook"] = body["logbook"][: rng.randrange(len(body["logbook"]))] + [{"gen": "x"}]
+        path.write_text(json.dumps(resign(body)))
+        return "logbook damaged (signed again)"
+    if kind == 8:
+        body["state"]["parents"] = body["state"]["parents"][:3]
+        path.write_text(json.dumps(resign(body)))
+        return "too few parents (signed again)"
+    path.unlink()
+    path.mkdir()
+    return "a folder in its place"
+
+
+@generator
+def gen_checkpoint(rng, env):
+    run = env.fresh("-ckpt")
+    shutil.copytree(real_run(env), run)
+    what = damage_checkpoint(rng, run / "checkpoints" / f"trial_{rng.randrange(2):02d}.json")
+    return f"checkpoint: {what}", ["evolve", str(run / "config.toml"), "--out", str(run), "--resume", "-q"]
+
+
 # ---------------------------------------------------------------- running
 
 
@@ -480,11 +694,24 @@ def _alarm(signum, frame):
     raise TookTooLong(f"still running after {CASE_SECONDS} s")
 
 
+class Exited(Exception):
+    """``os._exit`` called by a command that ran to its end (evolve leaves that way)."""
+
+
+def _no_exit(code):
+    raise Exited(f"the command ran and left with os._exit({code})")
+
+
 def run_in_process(argv) -> tuple[object, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = 0
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(CASE_SECONDS)
+    from evoplay.framework import distributed
+
+    # An accepted evolve must not end the test run, nor kill this process's Ray for the next case.
+    real_exit, os._exit = os._exit, _no_exit
+    real_stop, distributed.stop_now = distributed.stop_now, lambda: None
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -492,6 +719,8 @@ def run_in_process(argv) -> tuple[object, str, str]:
             except SystemExit as e:
                 code = e.code
     finally:
+        os._exit, distributed.stop_now = real_exit, real_stop
+        distributed.shutdown_ray()
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
     return code, out.getvalue(), err.getvalue()

@@ -7,17 +7,18 @@ from pathlib import Path
 import click
 
 from evoplay.cli import cli
+from evoplay.cli.checks import BoundedInt
 
 
 @cli.command()
 @click.argument("study_file", metavar="STUDY", type=click.Path(dir_okay=False))
 @click.option("--out", type=click.Path(), help="Study directory (default results/NAME).")
 @click.option("--address", envvar="RAY_ADDRESS", help="Join this Ray cluster (default: embedded local Ray).")
-@click.option("--workers", type=click.IntRange(1, 4096), help="CPUs of local Ray to use (default: all).")
+@click.option("--workers", type=BoundedInt(1, 4096), help="CPUs of local Ray to use (default: all).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted study from its checkpoints.")
 @click.option("--overwrite", is_flag=True, help="Replace an earlier study in the directory.")
-@click.option("--trials", type=click.IntRange(1, 10_000), help="Override every variant's trials (a quick look).")
-@click.option("--generations", type=click.IntRange(1, 1_000_000), help="Override every variant's generations.")
+@click.option("--trials", type=BoundedInt(1, 10_000), help="Override every variant's trials (a quick look).")
+@click.option("--generations", type=BoundedInt(1, 1_000_000), help="Override every variant's generations.")
 @click.option("-v", "--verbose", count=True, help="Log what the study does.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def study(study_file, out, address, workers, resume, overwrite, trials, generations, verbose, quiet):

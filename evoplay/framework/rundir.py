@@ -183,7 +183,7 @@ class RunDir:
             raise EvoplayError(f"checkpoint {path} is damaged: its sha256 does not match its content")
         if body.get("config_sha256") != config_digest:
             raise EvoplayError(f"checkpoint {path} belongs to another config than {self.config}")
-        if body.get("trial") != trial:
+        if type(body.get("trial")) is not int or body["trial"] != trial:
             raise EvoplayError(f"checkpoint {path} holds trial {body.get('trial')!r}, not trial {trial}")
         gen, logbook = body.get("generation"), body.get("logbook")
         if not isinstance(gen, int) or isinstance(gen, bool) or gen < 1 or not isinstance(logbook, list) or len(logbook) != gen:

@@ -80,7 +80,18 @@ def _prepare(rd: RunDir, cfg: dict, resume: bool, overwrite: bool) -> dict | Non
         keys = ", ".join(differences(stored, cfg)) or "recipe"
         raise EvoplayError(f"--resume: the config differs from the one stored in {rd.config} (keys: {keys})")
     key = digest(stored)
-    return {t: rd.read_checkpoint(t, key) for t in range(stored[""]["trials"])}
+    states = {t: rd.read_checkpoint(t, key) for t in range(stored[""]["trials"])}
+    recipe = make_recipe(stored)
+    for t, data in states.items():  # the recipe's state too, here rather than on a worker
+        if data is not None:
+            try:
+                TrialRun(recipe, t, data)
+            except EvoplayError as e:
+                raise EvoplayError(f"checkpoint {rd.checkpoint(t)}: {e}") from None
+            if data["generation"] > stored[""]["generations"]:
+                raise EvoplayError(f"checkpoint {rd.checkpoint(t)} is at generation {data['generation']}, "
+                                   f"beyond the run's {stored['']['generations']}")
+    return states
 
 
 def check_run_dir(cfg: dict | None, out, resume=False, overwrite=False):

@@ -32,11 +32,15 @@ class TrialRun:
         else:
             try:
                 state = recipe.from_data(data["state"])
+                records = [dict(rec) for rec in data["logbook"]]
+                if [r.get("gen") for r in records] != list(range(1, data["generation"] + 1)):
+                    raise ValueError("its logbook does not count generations 1..N")
             except EvoplayError:
                 raise
-            except (KeyError, TypeError, ValueError, IndexError) as e:
-                raise EvoplayError(f"the checkpoint of trial {trial} does not fit recipe {type(recipe).__name__}: {type(e).__name__}: {e}") from None
-            for rec in data["logbook"]:
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
+                raise EvoplayError(f"the state of trial {trial} does not fit recipe {type(recipe).__name__}: "
+                                   f"{type(e).__name__}: {str(e)[:200]}") from None
+            for rec in records:
                 self.logbook.record(**rec)
             self.trial = TrialState(trial, data["generation"], state, self.logbook)
 

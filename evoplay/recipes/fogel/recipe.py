@@ -228,22 +228,33 @@ def net_to_dict(net: FogelNet) -> dict:
     }
 
 
+def _whole(d: dict, key: str) -> int:
+    v = d[key]
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ValueError(f"{key!r} is not an integer: {str(v)[:40]}")
+    return v
+
+
 def net_from_dict(d: dict, hmax: int) -> FogelNet:
-    """A network from checkpoint data, every shape and value checked."""
+    """A network from checkpoint data, every field, shape and value checked."""
     try:
-        h = int(d["h"])
+        if not isinstance(d, dict):
+            raise TypeError(f"a network is a table, not {type(d).__name__}")
+        h = _whole(d, "h")
         w1 = np.array(d["w1"], dtype=np.float64)
         w2 = np.array(d["w2"], dtype=np.float64)
-        net = FogelNet(h, w1, w2, int(d["id"]), int(d["parent"]))
-        fitness = tuple(float(x) for x in d["fitness"])
+        net = FogelNet(h, w1, w2, _whole(d, "id"), _whole(d, "parent"))
+        fitness = d["fitness"]
+        if not isinstance(fitness, list) or len(fitness) != 1 or isinstance(fitness[0], bool):
+            raise ValueError("'fitness' is not a list of one number")
+        fitness = (float(fitness[0]),)
     except (KeyError, TypeError, ValueError) as e:
-        raise EvoplayError(f"a network in the checkpoint is malformed ({type(e).__name__}: {e})") from None
+        raise EvoplayError(f"a network in the checkpoint is malformed ({type(e).__name__}: {str(e)[:120]})") from None
     if not 1 <= h <= hmax or w1.shape != (10, hmax) or w2.shape != (hmax + 1, 9):
         raise EvoplayError(f"a network in the checkpoint has the wrong shape (H={h}, w1 {w1.shape}, w2 {w2.shape})")
     if not (np.isfinite(w1).all() and np.isfinite(w2).all() and np.isfinite(fitness).all()):
         raise EvoplayError("a network in the checkpoint has a non-finite weight or fitness")
-    if fitness:
-        net.fitness.values = fitness
+    net.fitness.values = fitness
     return net
 
 
@@ -389,14 +400,31 @@ class FogelRecipe(Recipe):
         }
 
     def from_data(self, d: dict) -> FogelState:
+        """The state of a checkpoint (generation 1 or later), every part checked."""
+        if not isinstance(d, dict) or set(d) != {"next_id", "parents", "hof", "champion"}:
+            raise EvoplayError("the checkpoint's state does not hold exactly next_id, parents, hof and champion")
+        n = self.cfg["population"]["parents"]
+        if not isinstance(d["parents"], list) or len(d["parents"]) != n:
+            raise EvoplayError(f"the checkpoint's parents are not a list of {n} networks (the config's population)")
+        if not isinstance(d["hof"], list) or len(d["hof"]) != 1 or not isinstance(d["champion"], dict):
+            raise EvoplayError("the checkpoint's hall of fame and champion are not one network each")
+        try:
+            next_id = _whole(d, "next_id")
+        except ValueError as e:
+            raise EvoplayError(f"the checkpoint's state: {e}") from None
+        if not n <= next_id <= n * (self.cfg[""]["generations"] + 1):
+            raise EvoplayError(f"the checkpoint's next_id {str(next_id)[:30]} is not what {n} parents make in the run's generations")
         hof = tools.HallOfFame(1)
-        for n in d["hof"]:
-            hof.insert(net_from_dict(n, self.hmax))
-        champ = net_from_dict(d["champion"], self.hmax) if d["champion"] else None
-        parents = Population([net_from_dict(n, self.hmax) for n in d["parents"]])
-        if len(parents) != self.cfg["population"]["parents"]:
-            raise EvoplayError(f"the checkpoint holds {len(parents)} parents, the config {self.cfg['population']['parents']}")
-        return FogelState(parents, int(d["next_id"]), hof, champ)
+        hof.insert(net_from_dict(d["hof"][0], self.hmax))
+        parents = Population([net_from_dict(x, self.hmax) for x in d["parents"]])
+        champion = net_from_dict(d["champion"], self.hmax)
+        ids = [p.ident for p in parents]
+        for net in (*parents, hof[0], champion):
+            if not (0 <= net.ident < next_id and -1 <= net.parent < next_id):
+                raise EvoplayError(f"the checkpoint holds a network id ({net.ident}, parent {net.parent}) outside 0..{next_id - 1}")
+        if len(set(ids)) != len(ids):
+            raise EvoplayError("the checkpoint's parents do not have distinct ids")
+        return FogelState(parents, next_id, hof, champion)
 
     # -- the end of a trial
     def expected_payoff(self, player) -> float:
