@@ -1,4 +1,4 @@
-"""outcome-net: a classifier of final results trained on random games (SPEC §4).
+"""outcome-net: a classifier of final results trained on random games (a baseline player).
 
 Data: every board of N random-vs-random games (the board after each move, so the empty
 board is left out), labelled with how that game ended: X win, draw or O win. Duplicates

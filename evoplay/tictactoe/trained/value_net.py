@@ -1,4 +1,4 @@
-"""value-net: a 9-18-9-3-1 tanh network that learns position values by self-play (SPEC §4).
+"""value-net: a 9-18-9-3-1 tanh network that learns position values by self-play (a baseline player).
 
 Input: the board seen by the player who just moved: its marks 1, the other's -1, empty
 0.01. Output: how good the board is for that player (-1..1). To move, the network rates
