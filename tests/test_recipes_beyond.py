@@ -434,3 +434,21 @@ def test_only_the_exploring_copies_explore():
     # above eps an exploring copy plays its member's move
     moves = Exploring(batch, 0.5, members=4).choose(codes, np.full(8, 0.9), rows)
     assert moves[4:].tolist() == plain.tolist()
+
+
+def test_yardstick_figure_and_table_of_runs_and_a_run_without_yardstick_is_refused(tmp_path, capsys):
+    from evoplay.recipes import beyond_figure
+
+    toml = tmp_path / "ex.toml"
+    toml.write_text('recipe = "fogel-exact"\nname = "ex"\nseed = 3\ntrials = 2\ngenerations = 5\n[population]\nparents = 6\n[selection]\nrivals = 3\n')
+    evoplay_cli("evolve", toml, "--out", tmp_path / "ex", "--workers", "1", "--quiet")
+    out = tmp_path / "fig.png"
+    assert beyond_figure.main(["--analyze", "--table", str(out), str(tmp_path / "ex")]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and (tmp_path / "ex" / "analysis.md").exists()
+    line = capsys.readouterr().out.splitlines()[-1]
+    analysis = json.loads((tmp_path / "ex" / "analysis.json").read_text())
+    mean = np.mean([c["expected_payoff_32_vs_logic"] for c in analysis["champions"]])
+    assert line.startswith("| `ex` | 5 | ") and f"| {mean:.2f} |" in line
+    assert beyond_figure.main([str(tmp_path / "no.png"), str(ROOT / "results/fogel1993")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no yardstick columns" in err and not (tmp_path / "no.png").exists()

@@ -7,7 +7,9 @@ the mean over trials of the best network's exact payoff per 32 games against ``l
 (with a 95% band), and the share of trials whose best network is unbeatable as X and as
 O. The references are ``minimax``'s payoff against ``logic`` and the best-response ceiling.
 With ``--analyze`` it also writes each run's per-champion exact table (analysis.md and
-analysis.json, as ``evoplay report``) before drawing.
+analysis.json, as ``evoplay report``) before drawing; with ``--table`` it prints one
+Markdown line per run: its champions' mean and best exact payoff against ``logic``, how
+many are unbeatable as X, as O and from both seats, and their draws against ``minimax``.
 """
 
 from __future__ import annotations
@@ -82,12 +84,46 @@ def figure(out, roots) -> Path:
     return out
 
 
+def champion_table(roots) -> str:
+    """Markdown: per run, its champions' exact payoff per 32 games against logic (mean, best), unbeatable counts, draws against minimax.
+
+    Reads each run's analysis.json (``evoplay report`` / ``--analyze``) and champion files.
+    """
+    import json
+
+    from evoplay.recipes import yardstick
+    from evoplay.recipes.fogel.nets import net_from_file
+    from evoplay.tictactoe.playerfile import read_document
+
+    lines = [
+        "| run | generations | mean payoff / 32 vs logic | best | unbeatable as X | unbeatable as O | both seats | mean P(draw) vs minimax as X / as O |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for root in roots:
+        rd = RunDir(root)
+        analysis = json.loads((rd.root / "analysis.json").read_text())
+        summary = rd.read_summary()
+        yards = []
+        for t in range(summary["trials"]):
+            doc = read_document(rd.champion(t))
+            yards.append(yardstick.record(net_from_file(doc["architecture"], doc["weights"])))
+        pay = np.array([c["expected_payoff_32_vs_logic"] for c in analysis["champions"]])
+        ux = np.array([y["yard_unbeat_x"] for y in yards])
+        uo = np.array([y["yard_unbeat_o"] for y in yards])
+        n = len(pay)
+        lines.append(
+            f"| `{summary['name']}` | {summary['generations']} | {pay.mean():.2f} | {pay.max():.2f} | {ux.sum()}/{n} | {uo.sum()}/{n} | {(ux & uo).sum()}/{n} | "
+            f"{np.mean([y['yard_mm_x_draw'] for y in yards]):.2f} / {np.mean([y['yard_mm_o_draw'] for y in yards]):.2f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    analyze = "--analyze" in argv
-    args = [a for a in argv if a != "--analyze"]
+    analyze, table = "--analyze" in argv, "--table" in argv
+    args = [a for a in argv if a not in ("--analyze", "--table")]
     if len(args) < 2:
-        print("usage: python -m evoplay.recipes.beyond_figure [--analyze] OUT.png RUN_DIR...", file=sys.stderr)
+        print("usage: python -m evoplay.recipes.beyond_figure [--analyze] [--table] OUT.png RUN_DIR...", file=sys.stderr)
         return 2
     try:
         if analyze:
@@ -96,6 +132,8 @@ def main(argv=None) -> int:
             for root in args[1:]:
                 analyze_run(root)
         print(figure(args[0], args[1:]))
+        if table:
+            print(champion_table(args[1:]), end="")
     except EvoplayError as e:
         print(f"evoplay: error: {e}", file=sys.stderr)
         return 2
