@@ -141,6 +141,21 @@ def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
         )
         assert direct.returncode == 0, direct.stderr[-3000:]
 
+        # A study of a user's recipe (a file of the working directory), submitted the same way.
+        (checkout / "study.toml").write_text(
+            'name = "job-study"\nbase = "examples/minimax_fitness.toml"\ntrials = 2\ngenerations = 4\n'
+            '[[variants]]\nname = "paper"\n[[variants]]\nname = "no architecture mutation"\nmutation.p_arch = 0.0\n')
+        study_job, study_direct = tmp_path / "study-job", tmp_path / "study-direct"
+        job = subprocess.run(
+            [str(ray), "job", "submit", "--working-dir", ".", "--",
+             "python", "-m", "evoplay", "study", "study.toml", "--out", str(study_job), "--quiet"],
+            cwd=checkout, env=env, capture_output=True, text=True, timeout=300,
+        )
+        assert job.returncode == 0 and re.search(r"Job '[^']+' succeeded", job.stdout), (job.stdout + job.stderr)[-3000:]
+        direct = subprocess.run([sys.executable, "-m", "evoplay", "study", "study.toml", "--out", str(study_direct), "--quiet"],
+                                cwd=checkout, env=env, capture_output=True, text=True, timeout=300)
+        assert direct.returncode == 0, direct.stderr[-3000:]
+
     for run_dir in (job_out, direct_out):
         ray_env = json.loads((run_dir / "environment.json").read_text())["ray"]
         assert ray_env["address"].endswith(f":{cluster.port}")
@@ -148,3 +163,10 @@ def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
     expected = results_of(direct_out)
     assert any(name.startswith("trials") for name in expected)
     assert results_of(job_out) == expected
+    # The job's copy of the user's file sits elsewhere than the direct run's, so the stored
+    # configs name different paths; every result is the same.
+    study = json.loads((study_job / "study.json").read_text())
+    assert [v["name"] for v in study["variants"]] == ["paper", "no architecture mutation"]
+    assert (study_job / "study.json").read_bytes() == (study_direct / "study.json").read_bytes()
+    for variant in ("paper", "no-architecture-mutation"):
+        assert results_of(study_job / variant) == results_of(study_direct / variant)
