@@ -66,3 +66,18 @@ def test_dependencies_have_the_locked_versions_as_lower_bounds():
     for name, spec in declared().items():
         assert name in pins, f"{name} is not in requirements.lock"
         assert spec == f">={pins[name]}", f"{name}{spec}: expected {name}>={pins[name]}"
+
+
+def test_configs_ship_with_the_package_and_are_found_by_name(tmp_path, monkeypatch):
+    """Configs were not shipped: an installed evoplay had no fogel1993.toml to run."""
+    import tomllib
+
+    from evoplay.framework import config
+
+    py = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert py["tool"]["setuptools"]["data-files"] == {"share/evoplay/configs": ["configs/*.toml"]}
+    monkeypatch.chdir(tmp_path)  # not the checkout: the name alone must find it
+    assert config.find("fogel1993") == ROOT / "configs" / "fogel1993.toml"
+    assert config.load("quick.toml")[""]["name"] == "quick"
+    with pytest.raises(config.ConfigError, match="configs that come with evoplay: .*fogel1993"):
+        config.find("nosuch")

@@ -176,11 +176,36 @@ def resolve(raw: dict, base=None) -> dict:
     return cfg
 
 
-def load(path) -> dict:
-    """Read and validate a TOML config file; relative paths in it are read from its folder."""
+def shipped_configs() -> dict[str, Path]:
+    """The configs that come with evoplay, by name: the checkout's configs/ or an installed copy."""
+    found = {}
+    for folder in (Path(__file__).resolve().parents[2] / "configs", Path(sys.prefix) / "share" / "evoplay" / "configs"):
+        if folder.is_dir():
+            for p in sorted(folder.glob("*.toml")):
+                found.setdefault(p.stem, p)
+    return found
+
+
+def find(path) -> Path:
+    """A config file by path, or by the name of a config that comes with evoplay (``fogel1993``)."""
     path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"config file not found: {path}")
+    if path.is_file():
+        return path
+    if len(path.parts) == 1:
+        shipped = shipped_configs().get(path.name.removesuffix(".toml"))
+        if shipped is not None:
+            return shipped
+    names = ", ".join(shipped_configs()) or "none"
+    raise ConfigError(f"config file not found: {path} (configs that come with evoplay: {names})")
+
+
+def load(path) -> dict:
+    """Read and validate a TOML config file; relative paths in it are read from its folder.
+
+    A bare name (``fogel1993`` or ``quick.toml``) that is no file here names one of the
+    configs that come with evoplay.
+    """
+    path = find(path)
     try:
         if path.stat().st_size > MAX_CONFIG_BYTES:
             raise ConfigError(f"config file {path} is larger than {MAX_CONFIG_BYTES} bytes")

@@ -98,9 +98,10 @@ def _flat(overrides: dict, prefix: str = "") -> dict:
 
 def load_study(path, trials=None, generations=None) -> dict:
     """Read and check a study file: every variant's config resolved, before any work starts."""
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"study file not found: {path}")
+    try:
+        path = C.find(path)
+    except ConfigError:
+        raise ConfigError(f"study file not found: {path}") from None
     try:
         doc = tomllib.loads(path.read_text())
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError, ValueError) as e:
