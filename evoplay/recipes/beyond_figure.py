@@ -60,9 +60,12 @@ def figure(out, roots) -> Path:
     ceiling = 32 * exact.best_response_payoff(logic)
     mm = 32 * exact.expected_payoff(make_player("minimax"), logic)
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 8), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    floor = -60.0  # far below this a curve is off the scale; its label says where it ends
     for i, c in enumerate(curves):
         color = f"C{i}"
         label = f"{c['name']} ({c['trials']} trials)"
+        if c["logic32"][-1] < floor:
+            label += f": ends at {c['logic32'][-1]:.1f}, below the axis"
         top.plot(c["gen"], c["logic32"], color=color, lw=1.2, label=label)
         top.fill_between(c["gen"], c["logic32"] - c["band"], c["logic32"] + c["band"], color=color, alpha=0.15, lw=0)
         bottom.plot(c["gen"], 100 * c["unbeat_x"], color=color, lw=1.2, label=f"{c['name']}: as X")
@@ -71,7 +74,7 @@ def figure(out, roots) -> Path:
     top.axhline(mm, color="k", ls="--", lw=1, label=f"minimax {mm:.2f}")
     top.set_ylabel("best network: exact payoff / 32 games vs logic")
     lo = min(float(np.min(c["logic32"][len(c["gen"]) // 10 :])) for c in curves)
-    top.set_ylim(max(lo - 10, -300), ceiling + 5)
+    top.set_ylim(max(lo - 10, floor), ceiling + 5)
     top.legend(fontsize=8, loc="lower right")
     top.set_title("Yardstick of every generation's best network (exact; selection never sees it)")
     bottom.set_ylabel("% of trials unbeatable")
