@@ -17,10 +17,10 @@ from evoplay.framework import config as C
 from evoplay.framework.config import recipe_class
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes import yardstick
-from evoplay.recipes.coevolution import PAIRING, CoevolutionRecipe, coevolve_chunk, draw_opponents, points_of, round_robin
+from evoplay.recipes.coevolution import PAIRING, coevolve_chunk, draw_opponents, points_of, round_robin
 from evoplay.recipes.exact_fitness import exact_weights, population_outcomes
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, init_population, net_player, stack
-from evoplay.recipes.fogel.recipe import eval_weights, game_uniforms
+from evoplay.recipes.fogel.recipe import eval_weights
 from evoplay.recipes.fogel.report import champion_row
 from evoplay.recipes.selfadaptive import SANet, init_sa_population, mut_selfadaptive, n_weights, sa_from_dict, sa_to_dict, step_sizes
 from evoplay.framework.recipe import Context
@@ -211,28 +211,37 @@ def test_step_sizes_are_updated_log_normally_before_the_weights_move():
 
 def test_a_new_unit_has_zero_weights_and_its_own_step_sizes_and_a_deleted_unit_takes_its_step_sizes_along():
     parents = sa_parents(300, seed=12)
+    for p in parents:  # unit j of every parent gets step sizes 0.001 * (j + 1): each unit recognisable
+        p.s1[:, : p.h] = 0.001 * (np.arange(p.h) + 1)
+        p.s2[: p.h] = 0.001 * (np.arange(p.h) + 1)[:, None]
     rng = np.random.default_rng(13)
-    children = mut_selfadaptive(parents, rng, sigma_new=0.123, p_arch=1.0, h_range=(1, HMAX))
+    # tau ~ 0: step sizes keep their values, so where each unit went can be read off them
+    children = mut_selfadaptive(parents, rng, tau=1e-12, sigma_new=0.123, p_arch=1.0, h_range=(1, HMAX))
     grew = shrank = 0
     for p, c in zip(parents, children):
+        unit = np.round(c.s1[0, : c.h] / 0.001, 6)  # which parent unit each child unit is (0.123 / 0.001 for a new one)
+        assert np.array_equal(np.round(c.s2[: c.h, 0] / 0.001, 6), unit)  # a unit's in and out step sizes travel together
+        assert (c.s1[:, c.h :] == 0).all() and (c.w1[:, c.h :] == 0).all() and (c.s2[c.h : HMAX] == 0).all() and (c.w2[c.h : HMAX] == 0).all()
         if c.h == p.h + 1:
             grew += 1
-            u = p.h  # the new unit's slot
-            assert (c.w1[:, u] == 0).all() and (c.w2[u] == 0).all()
-            assert (c.s1[:, u] == 0.123).all() and (c.s2[u] == 0.123).all()
+            assert unit.tolist() == list(range(1, p.h + 1)) + [123.0]
+            assert (c.w1[:, p.h] == 0).all() and (c.w2[p.h] == 0).all()  # the new unit's weights are zero
+            assert (c.s1[:, p.h] == 0.123).all() and (c.s2[p.h] == 0.123).all()  # with step sizes of its own
         elif c.h == p.h - 1:
             shrank += 1
-            # the parent's last unit, if it survived, moved with its step sizes: ratio child/parent
-            # of the step sizes is the log-normal factor, whose log is far below 10 * tau
-            kept = [j for j in range(p.h) if not np.allclose(c.s1[:, j], 0)]
-            assert len(kept) == c.h
-            assert (c.s1[:, c.h:] == 0).all() and (c.w1[:, c.h:] == 0).all() and (c.s2[c.h:HMAX] == 0).all()
-            for j in range(c.h):
-                # each surviving unit's step sizes come from one parent unit (the same slot, or the last one)
-                ratios = [np.abs(np.log(c.s1[:, j] / p.s1[:, src])).max() for src in (j, p.h - 1)]
-                assert min(ratios) < 2.0
+            gone = sorted(set(range(1, p.h + 1)) - set(unit.tolist()))
+            assert len(gone) == 1  # one unit left, with its step sizes; the others kept theirs
+            victim = gone[0] - 1
+            want = list(range(1, p.h + 1))
+            want[victim] = p.h  # the last unit moved into the deleted unit's slot
+            assert unit.tolist() == [float(x) for x in want[: c.h]]
+            # weights went with their step sizes: each child unit is near its parent unit (steps of at most ~6 s)
+            for j, src in enumerate(want[: c.h]):
+                assert np.abs(c.w1[:, j] - p.w1[:, src - 1]).max() < 0.006 * src
+                assert np.abs(c.w2[j] - p.w2[src - 1]).max() < 0.006 * src
         else:
-            assert c.h == p.h and (p.h in (1, HMAX))
+            assert c.h == p.h and p.h in (1, HMAX)  # a change that would leave 1..10 is skipped
+            assert unit.tolist() == list(range(1, p.h + 1))
     assert grew > 50 and shrank > 50
 
 
