@@ -495,6 +495,9 @@ def test_serve_command_listens_on_localhost_and_stops(tmp_path):
     proc = subprocess.Popen(
         [EVOPLAY, "serve", "r", "--port", "0", "--quiet"], cwd=tmp_path,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # A runner started in the background ignores SIGINT, and children inherit that;
+        # a user's terminal does not.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         line = proc.stdout.readline()
