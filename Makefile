@@ -33,7 +33,7 @@ test: $(STAMP)
 	    echo "make test: browser test skipped (no Chromium): sudo apt-get install chromium, or set EVOPLAY_CHROMIUM=/path/to/chromium"; \
 	  fi; \
 	fi
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fogel.py
