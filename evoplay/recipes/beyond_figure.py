@@ -68,8 +68,8 @@ def figure(out, roots) -> Path:
             label += f": ends at {c['logic32'][-1]:.1f}, below the axis"
         top.plot(c["gen"], c["logic32"], color=color, lw=1.2, label=label)
         top.fill_between(c["gen"], c["logic32"] - c["band"], c["logic32"] + c["band"], color=color, alpha=0.15, lw=0)
-        bottom.plot(c["gen"], 100 * c["unbeat_x"], color=color, lw=1.2, label=f"{c['name']}: as X")
-        bottom.plot(c["gen"], 100 * c["unbeat_o"], color=color, lw=1.2, ls="--", label=f"{c['name']}: as O")
+        bottom.plot(c["gen"], 100 * c["unbeat_x"], color=color, lw=1.2)
+        bottom.plot(c["gen"], 100 * c["unbeat_o"], color=color, lw=1.2, ls="--")
     top.axhline(ceiling, color="k", ls=":", lw=1, label=f"best response to logic {ceiling:.2f}")
     top.axhline(mm, color="k", ls="--", lw=1, label=f"minimax {mm:.2f}")
     top.set_ylabel("best network: exact payoff / 32 games vs logic")
@@ -80,7 +80,9 @@ def figure(out, roots) -> Path:
     bottom.set_ylabel("% of trials unbeatable")
     bottom.set_xlabel("generation")
     bottom.set_ylim(-3, 103)
-    bottom.legend(fontsize=7, ncol=2, loc="upper left")
+    bottom.plot([], [], color="k", lw=1.2, label="unbeatable as X")
+    bottom.plot([], [], color="k", lw=1.2, ls="--", label="unbeatable as O")
+    bottom.legend(fontsize=8, loc="center right")  # colours as above
     fig.tight_layout()
     write_bytes(out, render(fig, out.suffix))
     plt.close(fig)
