@@ -209,6 +209,20 @@ def test_step_sizes_are_updated_log_normally_before_the_weights_move():
     assert abs(np.log(r).std() - 0.3) < 0.01
 
 
+def test_cauchy_steps_are_cauchy_and_gaussian_steps_gaussian():
+    parents = sa_parents(200, seed=22)
+    _, w1p, _ = stack(parents)
+    for step, median_abs in (("gauss", 0.6745), ("cauchy", 1.0)):  # median of |N(0,1)| and of |Cauchy(0,1)|
+        children = mut_selfadaptive(parents, np.random.default_rng(23), p_arch=0.0, h_range=(1, HMAX), step=step)
+        _, w1c, _ = stack(children)
+        s1c = step_sizes(children)[0]
+        z = np.abs((w1c - w1p)[s1c > 0] / s1c[s1c > 0])
+        assert abs(np.median(z) - median_abs) < 0.03
+        assert (z > 20).mean() > 0.02 if step == "cauchy" else (z > 20).sum() == 0  # the long jumps
+    with pytest.raises(ConfigError, match="mutation.step"):
+        cfg("fogel-selfadaptive", mutation={"step": "levy"})
+
+
 def test_a_new_unit_has_zero_weights_and_its_own_step_sizes_and_a_deleted_unit_takes_its_step_sizes_along():
     parents = sa_parents(300, seed=12)
     for p in parents:  # unit j of every parent gets step sizes 0.001 * (j + 1): each unit recognisable

@@ -77,13 +77,15 @@ def init_sa_population(n: int, rng: np.random.Generator, h_range=(1, 10), init_s
     return with_step_sizes(init_population(n, rng, h_range, init_scale, ident0), sigma_init)
 
 
-def mut_selfadaptive(parents, rng: np.random.Generator, tau=0.0, sigma_new=0.05, sigma_min=1e-6, p_arch=0.5, h_range=(1, 10), ident0=0):
+def mut_selfadaptive(parents, rng: np.random.Generator, tau=0.0, sigma_new=0.05, sigma_min=1e-6, p_arch=0.5, h_range=(1, 10), ident0=0, step="gauss"):
     """One child per parent: step sizes log-normally, then every weight by its own step size, then maybe +/- one unit.
 
     ``tau = 0`` means ``1 / sqrt(2 sqrt(W))`` per network (W its weights and biases);
     step sizes never fall below ``sigma_min``. Architecture changes as in Fogel's
     mutation (probability ``p_arch``, add or delete with equal chance, skipped outside
     ``h_range``); a new unit's weights are zero and its step sizes ``sigma_new``.
+    ``step = "cauchy"`` moves the weights by ``s' * Cauchy(0, 1)`` instead of
+    ``s' * N(0, 1)`` (Yao, Liu and Lin's fast evolutionary programming: rare long jumps).
     Parent ``i`` uses row ``i`` of every draw.
     """
     n = len(parents)
@@ -94,8 +96,9 @@ def mut_selfadaptive(parents, rng: np.random.Generator, tau=0.0, sigma_new=0.05,
     t = (1.0 / np.sqrt(2.0 * np.sqrt(n_weights(h)))) if tau == 0 else np.full(n, float(tau))
     s1 = np.maximum(s1 * np.exp(t[:, None, None] * rng.normal(size=s1.shape)), sigma_min) * m1[h]
     s2 = np.maximum(s2 * np.exp(t[:, None, None] * rng.normal(size=s2.shape)), sigma_min) * m2[h]
-    w1 = w1 + s1 * rng.normal(size=w1.shape)
-    w2 = w2 + s2 * rng.normal(size=w2.shape)
+    draw = rng.normal if step == "gauss" else rng.standard_cauchy
+    w1 = w1 + s1 * draw(size=w1.shape)
+    w2 = w2 + s2 * draw(size=w2.shape)
     change = rng.random(n) < p_arch
     grow = rng.random(n) < 0.5
     victim = (rng.random(n) * h).astype(np.int64)
@@ -144,6 +147,7 @@ MUTATION_SCHEMA = {
     "sigma_init": (float, 0.05, C._range(1e-9, 1e3)),
     "sigma_new": (float, 0.05, C._range(1e-9, 1e3)),
     "sigma_min": (float, 1e-6, C._range(1e-12, 1e3)),
+    "step": (str, "gauss", (lambda v: v in ("gauss", "cauchy"), "'gauss' or 'cauchy'")),
 }
 
 
@@ -166,7 +170,7 @@ class SelfAdaptiveRecipe(ExactFogelRecipe):
             pop, mut = cfg["population"], cfg["mutation"]
             h_range = (pop["hidden_min"], pop["hidden_max"])
             self.toolbox.register("population", init_sa_population, pop["parents"], h_range=h_range, init_scale=pop["init_scale"], sigma_init=mut["sigma_init"])
-            self.toolbox.register("mutate", mut_selfadaptive, tau=mut["tau"], sigma_new=mut["sigma_new"], sigma_min=mut["sigma_min"], p_arch=mut["p_arch"], h_range=h_range)
+            self.toolbox.register("mutate", mut_selfadaptive, tau=mut["tau"], sigma_new=mut["sigma_new"], sigma_min=mut["sigma_min"], p_arch=mut["p_arch"], h_range=h_range, step=mut["step"])
 
     def start(self, ctx: Context) -> FogelState:
         return FogelState(self.toolbox.population(ctx.stream(INIT)), self.cfg["population"]["parents"])
