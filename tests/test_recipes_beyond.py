@@ -475,3 +475,21 @@ def test_yardstick_figure_and_table_of_runs_and_a_run_without_yardstick_is_refus
     assert beyond_figure.main([str(tmp_path / "no.png"), str(ROOT / "results/fogel1993")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no yardstick columns" in err and not (tmp_path / "no.png").exists()
+
+
+def test_opening_values_are_the_best_response_after_each_opening():
+    from evoplay.recipes.beyond_figure import opening_values
+
+    for spec in ("logic", "random", "logic:eps=0.3,develop=other"):
+        opp = make_player(spec)
+        v = opening_values(opp)
+        assert v.max() == pytest.approx(exact.best_response_payoff(opp), abs=1e-12)
+        # the board's symmetries: every corner alike, every edge alike (logic's rules are symmetric)
+        assert v[0] == pytest.approx(v[2]) and v[0] == pytest.approx(v[6]) and v[0] == pytest.approx(v[8])
+        assert v[1] == pytest.approx(v[3]) and v[1] == pytest.approx(v[5]) and v[1] == pytest.approx(v[7])
+    # against logic a centre opening caps the payoff below minimax's (25.59 per 32 games)
+    v = 32 * opening_values(make_player("logic"))
+    assert v[4] < 32 * exact.expected_payoff(make_player("minimax"), make_player("logic")) < v[1] < v[0]
+    # a deterministic X that opens in the centre never gets more than the centre's value
+    champ = net_player(preference_net([4, 0, 2, 6, 8, 1, 3, 5, 7]))
+    assert 32 * exact.expected_payoff(champ, make_player("logic")) <= v[4] + 1e-9

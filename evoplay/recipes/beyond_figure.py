@@ -9,7 +9,9 @@ O. The references are ``minimax``'s payoff against ``logic`` and the best-respon
 With ``--analyze`` it also writes each run's per-champion exact table (analysis.md and
 analysis.json, as ``evoplay report``) before drawing; with ``--table`` it prints one
 Markdown line per run: its champions' mean and best exact payoff against ``logic``, how
-many are unbeatable as X, as O and from both seats, and their draws against ``minimax``.
+many are unbeatable as X, as O and from both seats, and their draws against ``minimax``;
+with ``--openings``, the champions of all the runs by opening square beside the best
+payoff any policy gets against ``logic`` after that opening.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from evoplay.framework.plotting import FORMATS, plt, render
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.stats import mean_band
 from evoplay.atomic import write_bytes
+from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.players import make_player
 
@@ -123,12 +126,51 @@ def champion_table(roots) -> str:
     return "\n".join(lines) + "\n"
 
 
+def opening_values(opponent, table=exact.FOGEL_PAYOFF) -> np.ndarray:
+    """Best-response payoff per game of X against ``opponent`` after each opening square (9 values).
+
+    ``exact.best_response_payoff`` is the largest of them: the expectimax value of the
+    empty board; these are the values of its nine children.
+    """
+    win, draw, loss = table
+    value = np.zeros(B.N_CODES)
+    value[B.OUTCOME == B.DRAW], value[B.OUTCOME == B.X_WIN], value[B.OUTCOME == B.O_WIN] = draw, win, loss
+    probs = opponent.probs(np.arange(B.N_CODES))
+    for n in range(8, 0, -1):
+        layer = np.flatnonzero((B.N_MARKS == n) & (B.OUTCOME == B.ONGOING))
+        kids = np.where(B.LEGAL[layer], value[np.maximum(B.CHILD[layer], 0)], np.nan)
+        best = np.nanmax(kids, axis=1)
+        mean = np.nansum(kids * probs[layer], axis=1)
+        value[layer] = np.where(B.TO_MOVE[layer] == B.X, best, mean)
+    return value[B.CHILD[0]]
+
+
+def opening_table(roots) -> str:
+    """Markdown: champions of the runs by opening square, with the best any policy can do after that opening."""
+    from evoplay.tictactoe.playerfile import build_player, read_document
+
+    logic = make_player("logic")
+    ceiling = 32 * opening_values(logic)
+    rows = {}
+    for root in roots:
+        rd = RunDir(root)
+        for t in range(rd.read_summary()["trials"]):
+            player = build_player(read_document(rd.champion(t)), rd.champion(t))
+            rows.setdefault(int(np.argmax(player.probs([0])[0])), []).append(32 * exact.expected_payoff(player, logic))
+    kinds = {0: "corner", 2: "corner", 6: "corner", 8: "corner", 4: "centre"}
+    lines = ["| opening | champions | their mean | their best | best response after this opening |", "|---|---:|---:|---:|---:|"]
+    for sq in sorted(rows):
+        v = np.array(rows[sq])
+        lines.append(f"| {sq} ({kinds.get(sq, 'edge')}) | {len(v)} | {v.mean():.2f} | {v.max():.2f} | {ceiling[sq]:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    analyze, table = "--analyze" in argv, "--table" in argv
-    args = [a for a in argv if a not in ("--analyze", "--table")]
+    analyze, table, openings = "--analyze" in argv, "--table" in argv, "--openings" in argv
+    args = [a for a in argv if a not in ("--analyze", "--table", "--openings")]
     if len(args) < 2:
-        print("usage: python -m evoplay.recipes.beyond_figure [--analyze] [--table] OUT.png RUN_DIR...", file=sys.stderr)
+        print("usage: python -m evoplay.recipes.beyond_figure [--analyze] [--table] [--openings] OUT.png RUN_DIR...", file=sys.stderr)
         return 2
     try:
         if analyze:
@@ -139,6 +181,8 @@ def main(argv=None) -> int:
         print(figure(args[0], args[1:]))
         if table:
             print(champion_table(args[1:]), end="")
+        if openings:
+            print(opening_table(args[1:]), end="")
     except EvoplayError as e:
         print(f"evoplay: error: {e}", file=sys.stderr)
         return 2
