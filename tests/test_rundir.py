@@ -223,3 +223,29 @@ def test_a_jobs_api_url_is_not_a_cluster_address_and_leaves_the_folder_reusable(
     one_line_exit_2(out, "RAY_ADDRESS=http://127.0.0.1:8265", "HOST:6379", "RAY_API_SERVER_ADDRESS")
     # Nothing ran, so nothing is refused next time (a failed join once left a 'run' behind).
     evoplay("evolve", *QUICK, "--out", tmp_path / "run")
+
+
+@pytest.mark.parametrize("raw, key", [
+    ({"population": {"init_scale": 1e308}}, "population.init_scale"),
+    ({"evaluation": {"opponent": [{"player": "logic", "weight": float("inf")}]}}, "evaluation.opponent"),
+    ({"evaluation": {"payoff_win": 1e308}}, "evaluation.payoff_win"),
+    ({"seed": 2**64}, "seed"),
+])
+def test_values_that_once_crashed_workers_are_refused_when_read(raw, key):
+    from evoplay.errors import ConfigError
+    from evoplay.framework import config
+
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
+        config.resolve(raw)
+
+
+def test_sigma_minus_zero_is_zero_and_evolves():
+    """``sigma = -0.0`` passed validation and then crashed every worker (numpy: scale < 0)."""
+    from evoplay.framework import config
+    from evoplay.framework.trial import TrialRun
+    from evoplay.recipes.fogel.recipe import FogelRecipe
+
+    cfg = config.resolve({"population": {"parents": 4}, "mutation": {"sigma": -0.0}})
+    assert str(cfg["mutation"]["sigma"]) == "0.0"
+    run = TrialRun(FogelRecipe(cfg), 0).run(2)
+    assert run.generation == 2
