@@ -245,7 +245,7 @@ def test_sigma_minus_zero_is_zero_and_evolves():
     from evoplay.framework.trial import TrialRun
     from evoplay.recipes.fogel.recipe import FogelRecipe
 
-    cfg = config.resolve({"population": {"parents": 4}, "mutation": {"sigma": -0.0}})
+    cfg = config.resolve({"population": {"parents": 4}, "selection": {"rivals": 3}, "mutation": {"sigma": -0.0}})
     assert str(cfg["mutation"]["sigma"]) == "0.0"
     run = TrialRun(FogelRecipe(cfg), 0).run(2)
     assert run.generation == 2
