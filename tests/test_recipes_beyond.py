@@ -493,3 +493,18 @@ def test_opening_values_are_the_best_response_after_each_opening():
     # a deterministic X that opens in the centre never gets more than the centre's value
     champ = net_player(preference_net([4, 0, 2, 6, 8, 1, 3, 5, 7]))
     assert 32 * exact.expected_payoff(champ, make_player("logic")) <= v[4] + 1e-9
+
+
+def test_coevolution_champion_analysis_for_studies_is_its_yardstick():
+    from evoplay.tictactoe.playerfile import read_document
+
+    c = cfg("coevolution")
+    r = recipe_class("coevolution")(c)
+    doc = read_document(ROOT / "results/coevolution/trials/trial_00/champion.json")
+    got = r.champion_analysis(doc)
+    assert got["expected_payoff"] == pytest.approx(doc["provenance"]["expected_payoff_32_vs_logic"], abs=1e-9)
+    assert got["unbeatable_as_x"] is False and got["hidden"] == doc["architecture"]["hidden"] and r.payoff_scale() == 1.0
+    # the exact-fitness recipes keep Fogel's analysis: per 32 games against their opponent
+    e = recipe_class("fogel-exact")(cfg("fogel-exact"))
+    fogel_doc = read_document(ROOT / "results/fogel-exact/trials/trial_00/champion.json")
+    assert e.champion_analysis(fogel_doc)["expected_payoff"] == pytest.approx(32 * fogel_doc["provenance"]["expected_payoff_per_game"], abs=1e-9)

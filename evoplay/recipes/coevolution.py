@@ -242,6 +242,22 @@ class CoevolutionRecipe(SelfAdaptiveRecipe):
     def expected_payoff(self, player) -> float:
         raise NotImplementedError("co-evolution has no configured opponent; see the yardstick")
 
+    def payoff_scale(self) -> float:
+        """Points stay points: there is no games-per-evaluation to rescale by."""
+        return 1.0
+
+    def champion_analysis(self, champion: dict) -> dict:
+        """A champion's yardstick for study tables: ``expected_payoff`` is per 32 games against ``logic`` as X."""
+        from evoplay.recipes.fogel.nets import net_from_file
+
+        y = yardstick.facts(net_from_file(champion["architecture"], champion["weights"], self.hmax))
+        return {
+            "expected_payoff": y["champion_logic32"],
+            "unbeatable_as_x": y["champion_unbeatable_as_x"],
+            "unbeatable_as_o": y["champion_unbeatable_as_o"],
+            "hidden": int(champion["architecture"]["hidden"]),
+        }
+
     def finish(self, st, trial: int, logbook: list[dict]):
         _, w1, w2 = stack(st.parents)
         rr = round_robin(w1, w2, self.points)
