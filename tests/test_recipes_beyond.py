@@ -508,3 +508,38 @@ def test_coevolution_champion_analysis_for_studies_is_its_yardstick():
     e = recipe_class("fogel-exact")(cfg("fogel-exact"))
     fogel_doc = read_document(ROOT / "results/fogel-exact/trials/trial_00/champion.json")
     assert e.champion_analysis(fogel_doc)["expected_payoff"] == pytest.approx(32 * fogel_doc["provenance"]["expected_payoff_per_game"], abs=1e-9)
+
+
+BEYOND_RUNS = ["fogel1993-yardstick", "fogel-exact", "fogel-selfadaptive", "fogel-exact-sa", "fogel-exact-sa-2000", "fogel-exact-sa-h30",
+               "fogel-exact-sa-h30-p100", "fogel-exact-sa-h30-cauchy", "coevolution", "coevolution-hof"]
+
+
+@pytest.mark.parametrize("run", ["coevolution-hof", "fogel-exact-sa-h30"])
+def test_committed_runs_reproduce_their_first_generations(tmp_path, run):
+    committed = ROOT / "results" / run
+    evoplay_cli("evolve", ROOT / "configs" / f"{run}.toml", "--trials", 1, "--generations", 30, "--out", tmp_path / "run", "--quiet")
+    head = (committed / "trials/trial_00/logbook.csv").read_text().splitlines()[:31]
+    assert (tmp_path / "run/trials/trial_00/logbook.csv").read_text().splitlines() == head
+
+
+def test_committed_analyses_agree_with_the_champions_and_the_yardstick():
+    from evoplay.recipes.fogel.nets import net_from_file
+    from evoplay.tictactoe.playerfile import read_document
+
+    for run in BEYOND_RUNS:
+        root = ROOT / "results" / run
+        analysis = json.loads((root / "analysis.json").read_text())
+        summary = json.loads((root / "summary.json").read_text())
+        assert summary["trials"] == 20 and len(analysis["champions"]) == 20 and (root / "config.toml").exists()
+        for t, row in enumerate(analysis["champions"]):
+            doc = read_document(root / f"trials/trial_{t:02d}/champion.json")
+            prov = doc["provenance"]
+            want = prov.get("expected_payoff_32_vs_logic", 32 * prov.get("expected_payoff_per_game", np.nan))
+            assert row["expected_payoff_32_vs_logic"] == pytest.approx(want, abs=1e-9), (run, t)
+            y = yardstick.record(net_from_file(doc["architecture"], doc["weights"], 30))
+            assert bool(y["yard_unbeat_x"]) == row["unbeatable_as_x"], (run, t)
+        if not run.startswith("coevolution"):
+            # the champion is the last generation's best: the logbook's last yardstick is its exact payoff
+            last = (root / "trials/trial_00/logbook.csv").read_text().splitlines()
+            cols = last[0].split(",")
+            assert float(last[-1].split(",")[cols.index("yard_logic32")]) == pytest.approx(analysis["champions"][0]["expected_payoff_32_vs_logic"], abs=1e-9)
