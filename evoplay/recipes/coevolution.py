@@ -171,11 +171,8 @@ class CoevolutionRecipe(SelfAdaptiveRecipe):
 
     @classmethod
     def check(cls, cfg: dict):
+        super().check(cfg)
         pop = cfg["population"]
-        if pop["hidden_min"] > pop["hidden_max"]:
-            raise ConfigError("config key 'population.hidden_min' must not exceed 'population.hidden_max'")
-        if cfg["selection"]["rivals"] >= 2 * pop["parents"]:
-            raise ConfigError("config key 'selection.rivals' must be below the pool size (2 x population.parents)")
         if cfg["coevolution"]["opponents"] >= 2 * pop["parents"]:
             raise ConfigError("config key 'coevolution.opponents' must be below the pool size (2 x population.parents)")
         if cfg["coevolution"]["games"] > 1 and (cfg["coevolution"]["explore"] == 0 or cfg["coevolution"]["exact"]):
