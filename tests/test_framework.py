@@ -323,3 +323,36 @@ def test_plot_follows_an_interrupted_run(two_workers, tmp_path):
     evoplay("plot", run, "--out", tmp_path / "now.svg")
     svg = (tmp_path / "now.svg").read_text()
     assert "running or interrupted, generation 15" in svg
+
+
+def test_a_failing_user_recipe_shows_its_traceback_once(tmp_path):
+    (tmp_path / "broken.py").write_text(
+        "from evoplay.recipes.fogel.recipe import FogelRecipe\n\n"
+        "class Broken(FogelRecipe):\n"
+        "    def step(self, state, ctx):\n"
+        "        if ctx.generation == 3:\n"
+        "            raise ValueError('my recipe broke at generation 3')\n"
+        "        return super().step(state, ctx)\n")
+    (tmp_path / "broken.toml").write_text('recipe = "broken.py:Broken"\ntrials = 2\ngenerations = 5\n'
+                                          "[population]\nparents = 10\n")
+    out = evoplay("evolve", tmp_path / "broken.toml", "--out", tmp_path / "run", "--quiet", check=False)
+    assert out.returncode == 1
+    assert out.stderr.count("Traceback") == 1 and "Unhandled error" not in out.stderr
+    assert out.stderr.rstrip().endswith("ValueError: my recipe broke at generation 3")
+    assert f'{tmp_path / "broken.py"}", line 6, in step' in out.stderr, "the worker's frames, the user's line"
+
+
+def dies(x):
+    os._exit(3)  # the worker process dies, every time
+
+
+def test_ray_retries_used_up_is_one_line():
+    import evoplay
+    from evoplay.framework import distributed
+
+    evoplay.init_ray(workers=1)
+    try:
+        with pytest.raises(evoplay.EvoplayError, match="retries are used up"):
+            distributed.run_tasks(dies, [(1,)], max_retries=1)
+    finally:
+        evoplay.shutdown_ray()
