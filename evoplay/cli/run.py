@@ -10,7 +10,6 @@ import click
 
 from evoplay.cli import cli
 from evoplay.cli.checks import BoundedInt
-from evoplay.errors import EvoplayError
 
 
 @cli.command()

@@ -43,8 +43,6 @@ def in_range(lo=None, hi=None):
     return check, text
 
 
-_range = in_range  # the name recipes written before in_range was public use
-
 
 
 

@@ -66,15 +66,20 @@ def plan_chunks(cfg: dict, cpus: int, trials_left: int, work: float | None = Non
     return int(max(1, min(cpus, work // 20_000)))
 
 
-def _prepare(rd: RunDir, cfg: dict, resume: bool, overwrite: bool) -> dict | None:
-    """Check the run directory before any work; return the states to resume from (None: fresh)."""
-    if not resume:
-        rd.check_fresh(overwrite)
-        return None
+def _resumable(rd: RunDir):
+    """The cheap checks of a resume: a run directory with its stored config."""
     if not rd.config.is_file():
         raise EvoplayError(f"nothing to resume in {rd.root} (no config.toml)")
     if not rd.is_run():
         raise EvoplayError(f"{rd.root} is not an evoplay run directory (no {rd.marker.name})")
+
+
+def _prepare(rd: RunDir, cfg: dict | None, resume: bool, overwrite: bool) -> tuple[dict | None, dict | None]:
+    """Check the run directory before any work; return (config, states to resume from; None: fresh)."""
+    if not resume:
+        rd.check_fresh(overwrite)
+        return cfg, None
+    _resumable(rd)
     stored = load(rd.config)
     if cfg is not None and stored != cfg:
         keys = ", ".join(differences(stored, cfg)) or "recipe"
@@ -91,7 +96,7 @@ def _prepare(rd: RunDir, cfg: dict, resume: bool, overwrite: bool) -> dict | Non
             if data["generation"] > stored[""]["generations"]:
                 raise EvoplayError(f"checkpoint {rd.checkpoint(t)} is at generation {data['generation']}, "
                                    f"beyond the run's {stored['']['generations']}")
-    return states
+    return stored, states
 
 
 def check_run_dir(cfg: dict | None, out, resume=False, overwrite=False):
@@ -107,12 +112,13 @@ def evolve(cfg: dict | None, out, address=None, workers=None, resume=False, over
     check of the run directory happens before Ray starts.
     """
     rd = RunDir(out)
-    states = _prepare(rd, cfg, resume, overwrite)
-    if resume:
-        cfg = load(rd.config)
+    if resume:  # the cheap checks before the lock file is made
+        _resumable(rd)
+    else:
+        rd.check_fresh(overwrite)
     rd.claim()
     try:
-        states = _prepare(rd, cfg, resume, overwrite)  # again, under the lock: no other run got in between
+        cfg, states = _prepare(rd, cfg, resume, overwrite)  # in full under the lock: no other run got in between
         return _evolve_claimed(rd, cfg, address, workers, resume, log_detail, progress, states)
     finally:
         rd.release()

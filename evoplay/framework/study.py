@@ -188,7 +188,7 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
     states = []
     for rd, v in zip(dirs, study["variants"]):
         if resume and rd.config.is_file():
-            states.append(_prepare(rd, v["config"], True, False))
+            states.append(_prepare(rd, v["config"], True, False)[1])
         else:
             rd.check_fresh(overwrite=True) if rd.root.exists() else None
             states.append(None)
@@ -363,16 +363,9 @@ def markdown(result: dict, env: dict) -> str:
 
 def plot_study(result: dict, dirs: list[RunDir], out: Path):
     """Mean max-payoff curves of all variants overlaid, with 95% bands; legend from variant names."""
-    import io
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from evoplay.atomic import write_bytes
+    from evoplay.framework.plotting import plt, render
 
-    plt.rcParams["svg.hashsalt"] = "evoplay"
     fig, ax = plt.subplots(figsize=(9, 5.5))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"] + ["#444444", "#bb8800", "#008888"]
     for k, (v, rd) in enumerate(zip(result["variants"], dirs)):
@@ -392,7 +385,5 @@ def plot_study(result: dict, dirs: list[RunDir], out: Path):
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     for suffix in (".png", ".svg"):
-        buf = io.BytesIO()
-        fig.savefig(buf, format=suffix[1:], dpi=120, metadata={"Date": None} if suffix == ".svg" else {})
-        write_bytes(out.with_suffix(suffix), buf.getvalue())
+        write_bytes(out.with_suffix(suffix), render(fig, suffix))
     plt.close(fig)

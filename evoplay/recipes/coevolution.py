@@ -52,7 +52,7 @@ from evoplay.tictactoe.playerfile import player_document
 #: Stream purpose of the pairing (after the framework's INIT..VARIATE).
 PAIRING = 5
 
-_POINTS = C._range(-1e6, 1e6)
+_POINTS = C.in_range(-1e6, 1e6)
 
 
 def draw_opponents(n: int, k: int, rng: np.random.Generator) -> np.ndarray:
@@ -130,10 +130,10 @@ SCHEMA_COEVOLUTION = {
     "population": SCHEMA["population"],
     "mutation": MUTATION_SCHEMA,
     "coevolution": {
-        "opponents": (int, 5, C._range(1, 10_000)),
-        "games": (int, 1, C._range(1, 10_000)),
+        "opponents": (int, 5, C.in_range(1, 10_000)),
+        "games": (int, 1, C.in_range(1, 10_000)),
         "explore": (float, 0.0, (lambda v: 0.0 <= v < 1.0, "in [0, 1)")),
-        "hall_of_fame": (int, 0, C._range(0, 10_000)),
+        "hall_of_fame": (int, 0, C.in_range(0, 10_000)),
         "exact": (object, False, (lambda v: isinstance(v, bool), "true or false")),
         "points_win": (float, 1.0, _POINTS),
         "points_draw": (float, 0.0, _POINTS),
@@ -263,11 +263,7 @@ class CoevolutionRecipe(SelfAdaptiveRecipe):
         yard = yardstick.facts(champ)
         arch, weights = file_parts(champ)
         provenance = {
-            "config": self.cfg[""]["name"],
-            "seed": self.seed,
-            "trial": trial,
-            "generation": logbook[-1]["gen"],
-            "network_id": champ.ident,
+            **self.provenance(champ, trial, logbook),
             "round_robin_points": float(rr[best]),
             "round_robin_opponents": len(st.parents) - 1,
             "expected_payoff_32_vs_logic": yard["champion_logic32"],

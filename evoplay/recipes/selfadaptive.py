@@ -143,10 +143,10 @@ def sa_from_dict(d: dict, hmax: int) -> SANet:
 MUTATION_SCHEMA = {
     **EXACT_SCHEMA["mutation"],
     "self_adaptive": (object, True, (lambda v: isinstance(v, bool), "true or false")),
-    "tau": (float, 0.0, C._range(0.0, 10.0)),
-    "sigma_init": (float, 0.05, C._range(1e-9, 1e3)),
-    "sigma_new": (float, 0.05, C._range(1e-9, 1e3)),
-    "sigma_min": (float, 1e-6, C._range(1e-12, 1e3)),
+    "tau": (float, 0.0, C.in_range(0.0, 10.0)),
+    "sigma_init": (float, 0.05, C.in_range(1e-9, 1e3)),
+    "sigma_new": (float, 0.05, C.in_range(1e-9, 1e3)),
+    "sigma_min": (float, 1e-6, C.in_range(1e-12, 1e3)),
     "step": (str, "gauss", (lambda v: v in ("gauss", "cauchy"), "'gauss' or 'cauchy'")),
 }
 

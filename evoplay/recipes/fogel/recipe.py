@@ -305,6 +305,7 @@ class FogelRecipe(Recipe):
     name = "fogel"
     default_name = "fogel1993"
     schema = SCHEMA
+    _map = map  # the map registered in the toolbox (make_toolbox's default)
 
     def __init__(self, cfg: dict):
         super().__init__(cfg)
@@ -352,7 +353,9 @@ class FogelRecipe(Recipe):
         return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
 
     def step(self, st: FogelState, ctx: Context) -> dict:
-        self.toolbox.register("map", ctx.map)
+        if ctx.map is not self._map:  # toolbox.map is the seam; the runner's map rarely changes
+            self.toolbox.register("map", ctx.map)
+            self._map = ctx.map
         gen = ctx.generation
         parents = st.parents
         t0 = time.perf_counter()
@@ -433,16 +436,17 @@ class FogelRecipe(Recipe):
         weights = np.ones(1) if per_game is None else np.bincount(per_game) / len(per_game)
         return float(sum(w * exact.expected_payoff(player, p, self.payoff) for w, p in zip(weights, players)))
 
+    def provenance(self, champ: FogelNet, trial: int, logbook: list[dict]) -> dict:
+        """Where a champion comes from: the head of its player file's provenance."""
+        return {"config": self.cfg[""]["name"], "seed": self.seed, "trial": trial,
+                "generation": logbook[-1]["gen"], "network_id": champ.ident}
+
     def finish(self, st: FogelState, trial: int, logbook: list[dict]) -> tuple[dict, dict]:
         champ = st.champion
         expected = self.expected_payoff(net_player(champ))
         arch, weights = file_parts(champ)
         provenance = {
-            "config": self.cfg[""]["name"],
-            "seed": self.seed,
-            "trial": trial,
-            "generation": logbook[-1]["gen"],
-            "network_id": champ.ident,
+            **self.provenance(champ, trial, logbook),
             "payoff": champ.fitness.values[0],
             "games": self.cfg["evaluation"]["games"],
             "expected_payoff_per_game": expected,
