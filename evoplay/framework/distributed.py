@@ -153,8 +153,8 @@ def run_chains(fn, args_list, follow, max_retries: int = 3) -> None:
     is called (completion order) and returns the arguments of the chain's next task, or
     None to end it. Chains never wait for each other. A task whose worker process or node
     dies is resubmitted up to ``max_retries`` times; an exception raised by ``fn`` is not
-    retried, cancels the tasks in flight, and propagates (an EvoplayError as itself, so
-    the command line can print its one line).
+    retried: the tasks in flight finish (their chains go no further) and the exception
+    propagates (an EvoplayError as itself, so the command line can print its one line).
     """
     _ensure_ray()
     fn_ref = _by_value(fn)
@@ -168,9 +168,7 @@ def run_chains(fn, args_list, follow, max_retries: int = 3) -> None:
                 following = follow(i, _get(ref))
                 if following is not None:
                     chain_of[task.remote(fn_ref, tuple(following))] = i
-    except Exception:  # not on Ctrl-C: cancelling while replies arrive trips a Ray check
-        for ref in chain_of:
-            ray.cancel(ref)
+    except Exception:
         _settle(list(chain_of))
         raise
 
@@ -211,8 +209,8 @@ class RayMap:
     two chunks per cluster CPU); each chunk is one task that applies ``fn`` to its items
     in order, and the results come back in input order, so the outcome is that of the
     builtin ``map`` (as a list) whatever ran where. A chunk whose worker process or node
-    dies is retried (``max_retries``). An exception raised by ``fn`` cancels the other
-    chunks and is re-raised once, as its own type, with the worker's traceback attached
+    dies is retried (``max_retries``). An exception raised by ``fn`` lets the other
+    chunks finish and is re-raised once, as its own type, with the worker's traceback attached
     as a note. Prints and logs of ``fn`` on the workers appear in the driver's output.
     Functions and classes of user modules (scripts, files named in configs) travel by
     value, so workers need no copy of them.
@@ -243,9 +241,7 @@ class RayMap:
         try:
             parts = [[fn(*args) for args in chunk] for chunk in inline]
             parts += [_get(ref) for ref in refs]
-        except Exception:  # not on Ctrl-C, as in run_chains
-            for ref in refs:
-                ray.cancel(ref)
+        except Exception:
             _settle(refs)
             raise
         return [r for part in parts for r in part]
@@ -295,11 +291,18 @@ _RETRIES_TEXT = "and its task's retries are used up (check the cluster's nodes, 
 
 
 def _settle(refs):
-    """Wait out tasks that were cancelled after a failure, so Ray reports none of them again."""
+    """Let the other tasks in flight finish after a failure, and take their results.
+
+    They are not cancelled: in Ray 2.60 ``ray.cancel`` racing a task's reply crashes the
+    driver (a failed check in the task manager: "Tried to complete task that was not
+    pending"), which a failing chunk among running ones triggered about one time in
+    six. Taking every result also keeps Ray from reporting another failure later: the
+    first one is the one raised.
+    """
     for ref in refs:
         try:
-            ray.get(ref, timeout=30)
-        except Exception:  # cancelled, failed too, or slow: the first failure is the one reported
+            ray.get(ref)
+        except Exception:  # failed too: the first failure is the one reported
             pass
 
 
