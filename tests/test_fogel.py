@@ -174,21 +174,43 @@ def test_network_outputs_do_not_depend_on_the_rest_of_the_batch():
         boards = np.flatnonzero((B.N_MARKS == k) & (B.OUTCOME == B.ONGOING) & B.REACHABLE)
         c = g.choice(boards, 500)
         r = g.integers(0, 40, 500)
-        _, whole = batch.outputs(r, c)
+        whole = batch.outputs(r, c)
         for part in (slice(0, 1), slice(3, 200, 7), slice(250, 500)):
-            _, alone = batch.outputs(r[part], c[part])
-            assert np.array_equal(alone, whole[part]), "bitwise identical whatever the batch"
+            alone = batch.outputs(r[part], c[part])
+            assert np.array_equal(alone, whole[part], equal_nan=True), "bitwise identical whatever the batch"
 
 
-def test_sparse_outputs_agree_with_the_dense_forward_pass():
-    from evoplay.recipes.fogel.nets import INPUTS, forward
+def test_compiled_outputs_are_the_bits_of_a_plain_python_twin():
+    """The kernel's order (hidden sums over occupied squares, outputs over units, bias last) by hand."""
+    from evoplay.recipes.fogel.nets import INPUTS
+    from numerics_twin import exp as twin_exp
 
-    net = init_population(1, rng(14))[0]
-    batch = NetBatch(net.w1[None], net.w2[None])
-    codes = np.flatnonzero((B.N_MARKS == 3) & (B.OUTCOME == B.ONGOING))
-    squares, y = batch.outputs(np.zeros(len(codes), dtype=np.int64), codes)
-    dense = forward(INPUTS[codes], net.w1, net.w2)
-    assert np.allclose(np.take_along_axis(dense, squares, 1), y, rtol=0, atol=1e-12)
+    def sig(z):
+        return 1.0 / (1.0 + twin_exp(-z))
+
+    pop = init_population(6, rng(14), init_scale=3.0)
+    _, w1, w2 = pop.arrays
+    batch = NetBatch(w1, w2)
+    codes = np.flatnonzero((B.OUTCOME == B.ONGOING) & B.REACHABLE)[::37]
+    for r, net in enumerate(pop):
+        got = batch.outputs(np.full(len(codes), r), codes)
+        for row, c in zip(got, codes):
+            x = INPUTS[c]
+            hid = []
+            for u in range(net.h):
+                z = 0.0
+                for sq in range(9):
+                    if x[sq] != 0:
+                        z += x[sq] * net.w1[sq, u]
+                hid.append(sig(z + net.w1[9, u]))
+            for sq in range(9):
+                if x[sq] != 0:
+                    assert np.isnan(row[sq])
+                    continue
+                y = 0.0
+                for u in range(net.h):
+                    y += net.w2[u, sq] * hid[u]
+                assert row[sq] == sig(y + net.w2[-1, sq]), (r, c, sq)
 
 
 def test_evaluation_chunks_change_nothing():

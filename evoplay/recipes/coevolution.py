@@ -40,6 +40,7 @@ import numpy as np
 from evoplay.errors import ConfigError
 from evoplay.framework import config as C
 from evoplay.framework.recipe import Context, Recipe
+from evoplay.numerics import weighted_rows
 from evoplay.recipes import yardstick
 from evoplay.recipes.exact_fitness import exploring_network, population_outcomes
 from evoplay.recipes.fogel.nets import NetBatch, file_parts, stack
@@ -106,7 +107,7 @@ def _coevolve(w1, w2, first, opp, points, explore, games, key, exact=False):
         win = as_x[..., 0].sum(1) + as_o[..., 2].sum(1)
         draw = as_x[..., 1].sum(1) + as_o[..., 1].sum(1)
         loss = as_x[..., 2].sum(1) + as_o[..., 0].sum(1)
-        return np.array(points) @ np.stack([win, draw, loss]), np.stack([win, loss, draw], axis=1)
+        return weighted_rows(np.stack([win, draw, loss], axis=1), points), np.stack([win, loss, draw], axis=1)
     me = np.repeat(np.arange(first, first + n), k * games)
     them = np.repeat(opp.ravel(), games)
     if explore > 0:

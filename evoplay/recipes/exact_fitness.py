@@ -23,6 +23,7 @@ import json
 import numpy as np
 
 from evoplay.framework.recipe import Context
+from evoplay.numerics import weighted_rows
 from evoplay.recipes import yardstick
 from evoplay.recipes.fogel.nets import NetBatch, stack
 from evoplay.recipes.fogel.recipe import SCHEMA, FogelRecipe, opponent_games
@@ -103,7 +104,7 @@ def exact_weights(w1, w2, opponent, payoff=(1.0, 0.0, -10.0), games: int = 32):
     batch = NetBatch(w1, w2)
     probs = sum(w * population_outcomes(batch, n, t, B.X) for w, t in zip(weights, tables))
     win, draw, loss = payoff
-    payoffs = games * (probs @ np.array([win, draw, loss], dtype=float))
+    payoffs = games * weighted_rows(probs, (win, draw, loss))
     return payoffs, games * probs[:, [0, 2, 1]]
 
 

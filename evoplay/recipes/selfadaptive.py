@@ -22,6 +22,7 @@ from evoplay.errors import EvoplayError
 from evoplay.framework import config as C
 from evoplay.framework.recipe import Context
 from evoplay.framework.streams import INIT
+from evoplay.numerics import exp_array
 from evoplay.recipes.exact_fitness import EXACT_SCHEMA, ExactFogelRecipe
 from evoplay.recipes.fogel.nets import FogelNet, Population, _mask_tables, init_population, stack
 from evoplay.recipes.fogel.recipe import FogelState, net_from_dict, net_to_dict
@@ -94,8 +95,8 @@ def mut_selfadaptive(parents, rng: np.random.Generator, tau=0.0, sigma_new=0.05,
     s1, s2 = step_sizes(parents)
     m1, m2 = _mask_tables(w1.shape[2])
     t = (1.0 / np.sqrt(2.0 * np.sqrt(n_weights(h)))) if tau == 0 else np.full(n, float(tau))
-    s1 = np.maximum(s1 * np.exp(t[:, None, None] * rng.normal(size=s1.shape)), sigma_min) * m1[h]
-    s2 = np.maximum(s2 * np.exp(t[:, None, None] * rng.normal(size=s2.shape)), sigma_min) * m2[h]
+    s1 = np.maximum(s1 * exp_array(t[:, None, None] * rng.normal(size=s1.shape)), sigma_min) * m1[h]
+    s2 = np.maximum(s2 * exp_array(t[:, None, None] * rng.normal(size=s2.shape)), sigma_min) * m2[h]
     draw = rng.normal if step == "gauss" else rng.standard_cauchy
     w1 = w1 + s1 * draw(size=w1.shape)
     w2 = w2 + s2 * draw(size=w2.shape)

@@ -15,6 +15,7 @@ import functools
 
 import numpy as np
 
+from evoplay.numerics import plain_rows
 from evoplay.recipes.fogel.nets import NetBatch
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe.exact import FOGEL_PAYOFF
@@ -44,7 +45,7 @@ def measure_weights(w1: np.ndarray, w2: np.ndarray) -> dict:
     rnd_o = population_outcomes(batch, n, _table("random"), B.O)
     win, draw, loss = FOGEL_PAYOFF
     return {
-        "yard_logic32": GAMES * (logic @ np.array([win, draw, loss])),
+        "yard_logic32": GAMES * plain_rows(logic, (win, draw, loss)),
         "yard_mm_x_draw": mm_x[:, 1],
         "yard_mm_x_loss": mm_x[:, 2],
         "yard_mm_o_draw": mm_o[:, 1],

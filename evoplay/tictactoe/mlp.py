@@ -5,12 +5,16 @@ and ReLU activations, mean squared error and softmax cross-entropy, plain SGD an
 Layers hold no state: ``forward(params, x)`` returns the output and a cache that
 ``backward(params, cache, dy)`` turns into the input gradient and the parameter gradients,
 so every piece can be checked against finite differences. Randomness comes from an
-explicit ``numpy.random.Generator``.
+explicit ``numpy.random.Generator``. Products and activations go through
+``evoplay.numerics`` (fixed-order loops, a fixed ``exp``), never a BLAS kernel, so a
+trained network's weights are the same bits on every CPU.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from evoplay.numerics import exp_array, log_array, matmul, tanh_array
 
 
 class Dense:
@@ -26,13 +30,13 @@ class Dense:
 
     def forward(self, params, x):
         W, b = params
-        return x @ W + b, x
+        return matmul(x, W) + b, x
 
     def backward(self, params, x, dy):
         W, _ = params
         if x.ndim == 1:
-            return dy @ W.T, [np.outer(x, dy), dy]
-        return dy @ W.T, [x.T @ dy, dy.sum(0)]
+            return matmul(dy, W.T), [np.outer(x, dy), dy]
+        return matmul(dy, W.T), [matmul(x.T, dy), dy.sum(0)]
 
     def __repr__(self):
         return f"Dense({self.n_in}, {self.n_out})"
@@ -45,7 +49,7 @@ class Tanh:
         return []
 
     def forward(self, params, x):
-        y = np.tanh(x)
+        y = tanh_array(x)
         return y, y
 
     def backward(self, params, y, dy):
@@ -92,7 +96,7 @@ def mse(y: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
 def softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise softmax, numerically stable."""
     z = logits - logits.max(-1, keepdims=True)
-    e = np.exp(z)
+    e = exp_array(z)
     return e / e.sum(-1, keepdims=True)
 
 
@@ -102,10 +106,10 @@ def softmax_cross_entropy(logits: np.ndarray, labels: np.ndarray) -> tuple[float
     labels = np.atleast_1d(labels)
     n = len(logits)
     z = logits - logits.max(1, keepdims=True)
-    log_p = z - np.log(np.exp(z).sum(1, keepdims=True))
+    log_p = z - log_array(exp_array(z).sum(1, keepdims=True))
     rows = np.arange(n)
     loss = -float(log_p[rows, labels].mean())
-    grad = np.exp(log_p)
+    grad = exp_array(log_p)
     grad[rows, labels] -= 1.0
     return loss, grad / n
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from evoplay.tictactoe import board as B
 from evoplay.errors import SpecError
+from evoplay.numerics import exp_array
 
 
 class Player:
@@ -232,7 +233,7 @@ def _softmax_weights(layer, value, t_x, t_o):
     temp = np.where(x_moves, t_x, t_o)[:, None]
     logits = np.where(B.LEGAL[layer], sign * kids / temp, -np.inf)
     logits -= logits.max(1, keepdims=True)
-    w = np.exp(logits)
+    w = exp_array(logits)
     return w / w.sum(1, keepdims=True)
 
 

@@ -14,6 +14,7 @@ import functools
 import numpy as np
 from deap import base
 
+from evoplay.recipes.fogel import kernels
 from evoplay.tictactoe import board as B
 from evoplay.errors import PlayerFileError
 from evoplay.tictactoe.players import TablePlayer, onehot_table
@@ -172,10 +173,6 @@ def mut_population(parents, rng: np.random.Generator, sigma=0.05, p_arch=0.5, h_
     return Population([FogelNet(h[i], w1[i], w2[i], ident0 + i, parents[i].ident) for i in range(n)], (h, w1, w2))
 
 
-def sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
-
-
 def _square_tables():
     """Per board: occupied squares as keys (square, +9 if the opponent's) and empty squares.
 
@@ -196,6 +193,7 @@ def _square_tables():
 
 
 OCCUPIED, FREE = _square_tables()
+N_MARKS = np.ascontiguousarray(B.N_MARKS, dtype=np.int64)
 
 
 class NetBatch:
@@ -203,9 +201,9 @@ class NetBatch:
 
     ``choose(codes, u, rows)`` moves for game boards ``codes`` where network ``rows[g]``
     plays game ``g``. Each distinct (network, board) pair is computed once, and only what
-    the move needs: the hidden sums over occupied squares (inputs are +1/-1 there, 0
-    elsewhere) and the outputs of empty squares. Every sum runs in a fixed order per row,
-    so a network's move never depends on what else is in the batch.
+    the move needs (``kernels.net_moves``): the hidden sums over occupied squares (inputs
+    are +1/-1 there, 0 elsewhere) and the outputs of empty squares, in a fixed order per
+    pair, so a network's move depends neither on what else is in the batch nor on the CPU.
     """
 
     deterministic = True
@@ -213,30 +211,25 @@ class NetBatch:
     def __init__(self, w1: np.ndarray, w2: np.ndarray):
         n, _, hmax = w1.shape
         # Row 18 * net + square (+ 9 for an opponent's mark) holds that input's signed weights.
-        self.w1s = np.concatenate([w1[:, :9], -w1[:, :9]], axis=1).reshape(n * 18, hmax)
-        self.b1 = w1[:, 9]
+        self.w1s = np.ascontiguousarray(np.concatenate([w1[:, :9], -w1[:, :9]], axis=1).reshape(n * 18, hmax))
+        self.b1 = np.ascontiguousarray(w1[:, 9])
         # Row 9 * net + square holds that output's weights from every hidden unit, bias last.
         self.w2t = np.ascontiguousarray(w2.transpose(0, 2, 1)).reshape(n * 9, hmax + 1)
+        # Units past the last one with a nonzero weight add exactly nothing: they are skipped.
+        used = (w1 != 0).any(axis=1) | (w2[:, :hmax] != 0).any(axis=2)
+        self.h = np.where(used.any(1), hmax - np.argmax(used[:, ::-1], axis=1), 0).astype(np.int64)
 
-    def outputs(self, r: np.ndarray, c: np.ndarray):
-        """(empty squares, their outputs) of networks ``r`` on boards ``c`` with equal mark counts."""
-        k = int(B.N_MARKS[c[0]])
-        z = np.einsum("nkh->nh", self.w1s[OCCUPIED[c, :k] + 18 * r[:, None]]) + self.b1[r]
-        hid = np.concatenate([sigmoid(z), np.ones((len(r), 1))], axis=1)
-        squares = FREE[c, : 9 - k]
-        return squares, sigmoid(np.einsum("nmj,nj->nm", self.w2t[squares + 9 * r[:, None]], hid))
+    def outputs(self, r: np.ndarray, c: np.ndarray) -> np.ndarray:
+        """(pairs, 9) outputs of networks ``r`` on boards ``c``, by square (NaN where occupied)."""
+        r = np.ascontiguousarray(r, dtype=np.int64)
+        c = np.ascontiguousarray(c, dtype=np.int64)
+        return kernels.net_outputs(self.w1s, self.b1, self.w2t, self.h, r, c, OCCUPIED, FREE, N_MARKS)
 
     def moves(self, r: np.ndarray, c: np.ndarray) -> np.ndarray:
-        """Moves of networks ``r`` on boards ``c``: the empty square with the highest output."""
-        ks = B.N_MARKS[c]
-        if (ks != ks[0]).any():
-            out = np.empty(len(c), dtype=np.int64)
-            for k in np.unique(ks):
-                at = np.flatnonzero(ks == k)
-                out[at] = self.moves(r[at], c[at])
-            return out
-        squares, y = self.outputs(r, c)
-        return squares[np.arange(len(r)), np.argmax(y, axis=1)]  # ties: the lowest square
+        """Moves of networks ``r`` on boards ``c``: the empty square with the highest output (ties: the lowest)."""
+        r = np.ascontiguousarray(r, dtype=np.int64)
+        c = np.ascontiguousarray(c, dtype=np.int64)
+        return kernels.net_moves(self.w1s, self.b1, self.w2t, self.h, r, c, OCCUPIED, FREE, N_MARKS)
 
     def choose(self, codes, u, rows):
         moves = B.FIRST_LEGAL[codes]  # right wherever the move is forced
@@ -284,12 +277,6 @@ def net_player(net: FogelNet, spec: str = "fogel-net") -> TablePlayer:
     moves = np.full(B.N_CODES, -1)
     moves[codes] = batch.moves(np.zeros(len(codes), dtype=np.int64), codes)
     return TablePlayer(spec, onehot_table(moves))
-
-
-def forward(x: np.ndarray, w1: np.ndarray, w2: np.ndarray) -> np.ndarray:
-    """Dense reference forward pass: outputs for inputs ``x`` (n, 10), weights (10, H), (H+1, 9)."""
-    hid = sigmoid(x @ w1)
-    return sigmoid(hid @ w2[:-1] + w2[-1])
 
 
 # ---------------------------------------------------------------- player files

@@ -23,6 +23,7 @@ from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as C
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import EVALUATE, INIT, MUTATE, SELECT, stream
+from evoplay.numerics import weighted_rows
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine, exact
@@ -96,7 +97,7 @@ def eval_weights(w1, w2, u, opponent, payoff=(1.0, 0.0, -10.0)):
     result = result.reshape(n, games)
     wld = np.stack([(result == B.X_WIN).sum(1), (result == B.O_WIN).sum(1), (result == B.DRAW).sum(1)], axis=1)
     win, draw, loss = payoff
-    return wld @ np.array([win, loss, draw], dtype=float), wld
+    return weighted_rows(wld, (win, loss, draw)), wld
 
 
 def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):

@@ -1,0 +1,67 @@
+"""Fixed-order arithmetic: the compiled kernels equal their plain-Python twins bit for bit."""
+
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import numerics_twin as twin
+from evoplay import numerics as N
+
+
+def sample(seed=0, n=4000):
+    g = np.random.default_rng(seed)
+    edges = [0.0, -0.0, 1e-300, -1e-20, 2.0**-28, -(2.0**-29), N._HALF_LN2, np.nextafter(N._HALF_LN2, 1), N._THREE_HALF_LN2,
+             -N._THREE_HALF_LN2, 709.0, 709.78, -744.0, -745.2, 710.0, 800.0, -800.0, 1.0, -1.0]
+    return np.concatenate([edges, g.normal(0, 3, n), g.uniform(-745, 709, n)])
+
+
+def test_exp_is_the_bits_of_its_twin_and_within_one_ulp_of_the_c_library():
+    x = sample()
+    ours = N.exp_array(x)
+    assert [float(v) for v in ours] == [twin.exp(float(v)) for v in x]
+    finite = (x < 709) & (x > -708)
+    ref = np.array([math.exp(v) for v in x[finite]])
+    assert (np.abs(ours[finite] - ref) <= np.spacing(ref)).all()
+    assert N.exp(800.0) == math.inf and N.exp(-800.0) == 0.0 and N.exp(0.0) == 1.0 and math.isnan(N.exp(math.nan))
+
+
+def test_log_is_the_bits_of_its_twin_and_within_one_ulp_of_the_c_library():
+    x = np.concatenate([[1.0, 2.0, 0.5, 5e-324, 1e-310, 1e308, math.e], np.exp(np.random.default_rng(1).uniform(-700, 700, 6000))])
+    ours = N.log_array(x)
+    assert [float(v) for v in ours] == [twin.log(float(v)) for v in x]
+    ref = np.array([math.log(v) for v in x])
+    assert (np.abs(ours - ref) <= np.spacing(np.abs(ref))).all() and N.log(1.0) == 0.0
+    assert N.log(0.0) == -math.inf and math.isnan(N.log(-1.0))
+
+
+def test_tanh_and_sigmoid_limits_and_symmetry():
+    z = np.array([-1000.0, -20.0, -1.0, 0.0, 1.0, 20.0, 1000.0])
+    t = N.tanh_array(z)
+    assert t[0] == -1.0 and t[-1] == 1.0 and t[3] == 0.0 and np.array_equal(t, -t[::-1])
+    assert np.allclose(t, np.tanh(z), rtol=0, atol=2e-16)
+    assert N.sigmoid(1000.0) == 1.0 and N.sigmoid(-1000.0) == 0.0 and N.sigmoid(0.0) == 0.5
+
+
+def test_fused_rows_round_once_per_step_in_column_order():
+    g = np.random.default_rng(2)
+    values, table = g.normal(size=(500, 3)), np.array([1.0, 0.3, -10.7])
+    want = [twin.fma(r[2], table[2], twin.fma(r[1], table[1], r[0] * table[0])) for r in values]
+    assert N.weighted_rows(values, table).tolist() == want
+    # a case where one rounding and two differ: 0.1 * 10 - 1 is 5.55e-17 exactly rounded, 0 in two steps
+    assert N.fma(0.1, 10.0, -1.0) == twin.fma(0.1, 10.0, -1.0) != 0.1 * 10.0 - 1.0
+
+
+def test_matmul_sums_in_order_and_plain_rows_round_every_product():
+    g = np.random.default_rng(3)
+    a, b = g.normal(size=(6, 5)), g.normal(size=(5, 4))
+    want = [[sum((a[i, q] * b[q, j] for q in range(5)), 0.0) for j in range(4)] for i in range(6)]
+    assert N.matmul(a, b).tolist() == want
+    assert N.matmul(a[0], b).tolist() == want[0] and N.matmul(a, b[:, 1]).tolist() == [w[1] for w in want]
+    with pytest.raises(ValueError, match="do not align"):
+        N.matmul(a, a)
+    p = g.random((50, 3))
+    assert N.plain_rows(p, (1.0, 0.0, -10.0)).tolist() == [(r[0] * 1.0 + r[1] * 0.0) + r[2] * -10.0 for r in p]
