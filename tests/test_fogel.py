@@ -1,5 +1,6 @@
 """Fogel network encoding and operator invariants."""
 
+import json
 import pickle
 import subprocess
 import sys
@@ -256,3 +257,22 @@ def test_big_populations_sort_instead_of_a_scratch_array_and_play_the_same(monke
     keys = rng(23).integers(0, 50, 400)
     first, inverse = nets.distinct(keys, 50)
     assert np.array_equal(keys[first][inverse], keys) and len(first) == len(np.unique(keys))
+
+
+@pytest.mark.parametrize("opponent", ["logic:eps=0.1", [{"player": "logic", "weight": 3}, {"player": "random", "weight": 1}]])
+def test_compiled_games_against_a_table_player_are_the_batched_engine_games(opponent):
+    from evoplay.tictactoe import engine
+
+    pool = init_population(40, rng(24))
+    pool += [FogelNet(n.h, 200 * n.w1, 200 * n.w2) for n in pool[:10]]  # large weights: many exact ties broken low
+    n, games = len(pool), 32
+    u = rng(25).random((n * games, 9))
+    o_player, per_game = evolve._opponent_player(json.dumps(opponent), games)
+    o_rows = None if per_game is None else np.tile(per_game, n)
+    x_rows = np.repeat(np.arange(n), games)
+    batch = NetBatch(np.stack([p.w1 for p in pool]), np.stack([p.w2 for p in pool]))
+    expected = engine.play(batch, o_player, u, x_rows=x_rows, o_rows=o_rows)
+    o_base = np.zeros(n * games, dtype=np.int64) if o_rows is None else o_rows * B.N_CODES
+    compiled = batch.play_vs_table(x_rows, u, o_player.keep, o_player.alias, o_base)
+    assert np.array_equal(compiled, expected)
+    assert len(np.unique(expected)) == 3  # wins, losses and draws all occur

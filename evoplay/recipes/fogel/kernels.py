@@ -64,3 +64,57 @@ def net_moves(w1s, b1, w2t, h, rows, codes, occupied, free, n_marks):
                 best = j
         out[i] = free[c, best]
     return out
+
+
+@numba.njit(**JIT)
+def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, child, outcome, n_legal, first_legal, occupied, free, n_marks):
+    """Outcomes of games of networks ``x_rows[g]`` (X) against a table player (O), one game at a time.
+
+    O samples from flattened Walker alias tables exactly as ``players.sample_moves``: with
+    uniform ``u[g, ply]``, slot ``floor(9u)`` of row ``o_base[g] + board``. X's move on a
+    board with one legal move is that move, else the network's; a network's moves are
+    remembered per board while consecutive games are its own. The same games, moves and
+    outcomes as ``engine.play`` with ``NetBatch`` and the table player.
+    """
+    n_codes = len(outcome)
+    memo = np.full(n_codes, -1, dtype=np.int64)
+    seen = np.empty(n_codes, dtype=np.int64)
+    n_seen = 0
+    hid = np.empty(b1.shape[1])
+    y = np.empty(9)
+    result = np.empty(len(x_rows), dtype=np.int8)
+    last = -1
+    for g in range(len(x_rows)):
+        r = x_rows[g]
+        if r != last:
+            for i in range(n_seen):
+                memo[seen[i]] = -1
+            n_seen = 0
+            last = r
+        code = 0
+        for ply in range(9):
+            if ply % 2 == 0:
+                if n_legal[code] > 1:
+                    move = memo[code]
+                    if move < 0:
+                        m = _outputs(w1s, b1, w2t, h, r, code, occupied, free, n_marks, hid, y)
+                        best = 0
+                        for j in range(1, m):
+                            if y[j] > y[best]:
+                                best = j
+                        move = free[code, best]
+                        memo[code] = move
+                        seen[n_seen] = code
+                        n_seen += 1
+                else:
+                    move = first_legal[code]
+            else:
+                scaled = u[g, ply] * 9.0
+                slot = min(int(scaled), 8)
+                at = (o_base[g] + code) * 9 + slot
+                move = slot if scaled - slot < keep[at] else alias[at]
+            code = child[code, move]
+            if outcome[code] != 0:
+                break
+        result[g] = outcome[code]
+    return result

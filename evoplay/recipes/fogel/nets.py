@@ -231,6 +231,13 @@ class NetBatch:
         c = np.ascontiguousarray(c, dtype=np.int64)
         return kernels.net_moves(self.w1s, self.b1, self.w2t, self.h, r, c, OCCUPIED, FREE, N_MARKS)
 
+    def play_vs_table(self, x_rows, u, keep, alias, o_base) -> np.ndarray:
+        """Outcomes of games of networks ``x_rows`` (X) against a table player's alias tables (O); see ``kernels.play_vs_table``."""
+        return kernels.play_vs_table(
+            self.w1s, self.b1, self.w2t, self.h, np.ascontiguousarray(x_rows, dtype=np.int64), np.ascontiguousarray(u, dtype=np.float64),
+            keep, alias, np.ascontiguousarray(o_base, dtype=np.int64), B.CHILD, B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL, OCCUPIED, FREE, N_MARKS,
+        )
+
     def choose(self, codes, u, rows):
         moves = B.FIRST_LEGAL[codes]  # right wherever the move is forced
         todo = np.flatnonzero(B.N_LEGAL[codes] > 1)

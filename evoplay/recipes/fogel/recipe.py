@@ -28,7 +28,7 @@ from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_part
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine, exact
 from evoplay.tictactoe.playerfile import player_document, read_document
-from evoplay.tictactoe.players import make_player, provide_files, sample_moves
+from evoplay.tictactoe.players import TablePlayer, make_player, provide_files, sample_moves
 from evoplay.tictactoe.userplayer import split_user_spec
 
 
@@ -93,7 +93,12 @@ def eval_weights(w1, w2, u, opponent, payoff=(1.0, 0.0, -10.0)):
     o_player, per_game = _opponent_player(json.dumps(opponent), games)
     o_rows = None if per_game is None else np.tile(per_game, n)
     x_rows = np.repeat(np.arange(n), games)
-    result = engine.play(NetBatch(w1, w2), o_player, u.reshape(n * games, 9), x_rows=x_rows, o_rows=o_rows)
+    u = u.reshape(n * games, 9)
+    if isinstance(o_player, (TablePlayer, MixedOpponent)):  # the whole games in compiled code
+        o_base = np.zeros(n * games, dtype=np.int64) if o_rows is None else o_rows * B.N_CODES
+        result = NetBatch(w1, w2).play_vs_table(x_rows, u, o_player.keep, o_player.alias, o_base)
+    else:
+        result = engine.play(NetBatch(w1, w2), o_player, u, x_rows=x_rows, o_rows=o_rows)
     result = result.reshape(n, games)
     wld = np.stack([(result == B.X_WIN).sum(1), (result == B.O_WIN).sum(1), (result == B.DRAW).sum(1)], axis=1)
     win, draw, loss = payoff
