@@ -2,7 +2,8 @@
 
 Prints, measured here and now:
 - games per second per core against `logic`, and ms per generation split into
-  evaluation, mutation and selection;
+  evaluation, mutation and selection, beside the compiled floor (`floor.py`: a minimal
+  compiled evaluation of the same networks' games) and their ratio;
 - the per-game Python reference implementation of one Fogel generation, side by side,
   and the speed-up;
 - how evaluation time grows with population size and games per network;
@@ -45,11 +46,32 @@ def full_run() -> dict:
     }
 
 
+def floor_figures(generations: int = 200) -> dict:
+    """The compiled floor on a warm trial's pool (same networks, same games) beside that trial's generations."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from floor import floor_outcomes
+
+    from evoplay import bench
+    from evoplay.framework import config
+    from evoplay.recipes.fogel import recipe as evolve
+
+    cfg = config.defaults()
+    evo = bench.warm_trial(cfg, generations)
+    split = bench.generation_split(cfg, evo, generations)
+    pool = bench._pool(evo)
+    games = cfg["evaluation"]["games"]
+    u = evolve.game_uniforms((0, 0, 0), 0, len(pool), games)
+    opponent, _ = evolve._opponent_player(json.dumps(cfg["evaluation"]["opponent"]), games)
+    floor_ms = 1e3 * bench._timed(lambda: floor_outcomes(pool, u, opponent), 50)
+    return {"floor_ms": floor_ms, "generation_ms": split["total_ms"], "ratio": split["total_ms"] / floor_ms}
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     from evoplay import bench
 
     result = bench.engine_figures()
+    result["floor"] = floor_figures()
     result["ray_scaling_s"] = bench.ray_scaling()
     if "--no-full" not in argv:
         result["full_run"] = full_run()
@@ -61,6 +83,9 @@ def main(argv=None) -> int:
           f"({result['games_per_second_per_core_engine_alone']:,.0f} for the engine alone)")
     print(f"generation: {g['total_ms']:.2f} ms = evaluation {g['evaluation_ms']:.2f} + mutation {g['mutation_ms']:.2f}"
           f" + selection {g['selection_ms']:.2f} + bookkeeping")
+    fl = result["floor"]
+    print(f"compiled floor (floor.py, same networks and games): {fl['floor_ms']:.2f} ms; a whole generation"
+          f" {fl['generation_ms']:.2f} ms = {fl['ratio']:.2f} x the floor")
     print(f"per-game Python reference, one generation's evaluation: {ref['reference_ms']:.0f} ms vs {ref['engine_ms']:.2f} ms"
           f" (x{ref['speedup']:.0f})")
     sc = result["scaling_evaluation_ms"]

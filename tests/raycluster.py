@@ -47,7 +47,7 @@ class LocalCluster:
     so the cluster does not collide with another on the machine.
     """
 
-    def __init__(self, cpus_per_node: int = 1, ray: Path = RAY, dashboard: bool = False):
+    def __init__(self, cpus_per_node: int = 1, ray: Path = RAY, dashboard: bool = False, node_envs=()):
         # Short path: Ray's unix sockets live under it and their names are length-limited.
         self.root = Path(tempfile.mkdtemp(prefix="evray-", dir="/tmp"))
         self.port = free_port()
@@ -57,6 +57,8 @@ class LocalCluster:
         self.dashboard_port = free_port() if dashboard else None
         self.dashboard_url = f"http://127.0.0.1:{self.dashboard_port}" if dashboard else None
         self.groups: list[int] = []
+        #: Extra environment of the n-th node started (head first): say, another BLAS kernel.
+        self.node_envs = list(node_envs)
         env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
         env["PATH"] = os.pathsep.join(filter(None, [str(self.ray.parent), env.get("PATH")]))
         self.env = {
@@ -85,8 +87,9 @@ class LocalCluster:
             cmd += [f"--{name}={free_port()}" for name in (
                 "dashboard-agent-listen-port", "dashboard-agent-grpc-port", "runtime-env-agent-port",
                 "metrics-export-port")]
+        node_env = self.node_envs[len(self.groups)] if len(self.groups) < len(self.node_envs) else {}
         with open(log, "w") as out:
-            proc = subprocess.Popen(cmd, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            proc = subprocess.Popen(cmd, env={**self.env, **node_env}, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         self.groups.append(proc.pid)
         if proc.wait(timeout=120) != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed:\n{log.read_text()[-3000:]}")
@@ -156,9 +159,11 @@ class LocalCluster:
 
 
 @contextmanager
-def local_cluster(nodes: int = 2, cpus_per_node: int = 1, ray: Path = RAY, dashboard: bool = False):
-    """A running cluster of ``nodes`` nodes (head included); torn down however the body ends."""
-    cluster = LocalCluster(cpus_per_node, ray=ray, dashboard=dashboard)
+def local_cluster(nodes: int = 2, cpus_per_node: int = 1, ray: Path = RAY, dashboard: bool = False, node_envs=()):
+    """A running cluster of ``nodes`` nodes (head included); torn down however the body ends.
+
+    ``node_envs``: extra environment variables of each node in turn, head first."""
+    cluster = LocalCluster(cpus_per_node, ray=ray, dashboard=dashboard, node_envs=node_envs)
     try:
         cluster.start_head()
         for _ in range(nodes - 1):

@@ -20,9 +20,17 @@ ROOT = Path(__file__).resolve().parents[1]
 CLUSTER_DIR = ROOT / "cluster"
 
 
+def node_machines() -> list[dict]:
+    """Two different machines under the same code: other OpenBLAS kernels, and numba compiling for a generic x86-64 on one."""
+    from test_any_cpu import cpu_flags
+
+    second = "SkylakeX" if "avx512f" in cpu_flags() else "Sandybridge"
+    return [{"OPENBLAS_CORETYPE": "Haswell"}, {"OPENBLAS_CORETYPE": second, "NUMBA_CPU_NAME": "generic"}]
+
+
 @pytest.fixture(scope="module")
 def cluster():
-    with raycluster.local_cluster(nodes=2, cpus_per_node=1) as c:
+    with raycluster.local_cluster(nodes=2, cpus_per_node=1, node_envs=node_machines()) as c:
         yield c
 
 
@@ -83,6 +91,20 @@ def test_evolve_through_the_cluster_matches_local_runs(cluster, tmp_path):
     assert any(name.startswith("trials") for name in expected)
     assert results_of(two) == expected
     assert results_of(one) == expected
+
+
+@pytest.mark.cluster
+def test_nodes_of_different_machines_give_the_committed_bytes(cluster, tmp_path):
+    """Two trials of a committed self-adaptive exact run, one per node (each node its own BLAS kernel)."""
+    out = tmp_path / "sa"
+    run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", "configs/fogel-exact-sa-h30.toml", "--trials", "2",
+                          "--generations", "4", "--out", str(out), "--quiet", "--address", cluster.address],
+                         capture_output=True, text=True, cwd=ROOT, env=cluster.env, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    for trial in ("trial_00", "trial_01"):
+        got = (out / "trials" / trial / "logbook.csv").read_text().splitlines()
+        committed = (ROOT / "results/fogel-exact-sa-h30/trials" / trial / "logbook.csv").read_text().splitlines()
+        assert len(got) == 5 and got == committed[:5], trial
 
 
 @pytest.mark.cluster

@@ -214,6 +214,39 @@ def test_compiled_outputs_are_the_bits_of_a_plain_python_twin():
                 assert row[sq] == sig(y + net.w2[-1, sq]), (r, c, sq)
 
 
+@pytest.mark.parametrize("scale", [0.5, 5.0, 60.0, 1e3, 1e306])
+def test_moves_are_the_argmax_of_every_output(scale):
+    """The move kernel passes only outputs that could tie through the sigmoid; its moves are those of all outputs."""
+    pop = init_population(50, rng(26), init_scale=scale)
+    _, w1, w2 = pop.arrays
+    if scale == 60.0:  # outputs of equal sums: exact ties, broken low
+        w2 = w2.copy()
+        w2[:, :, 5] = w2[:, :, 2]
+    batch = NetBatch(w1, w2)
+    codes = np.flatnonzero((B.OUTCOME == B.ONGOING) & B.REACHABLE)
+    g = rng(27)
+    r = g.integers(0, 50, 20_000)
+    c = g.choice(codes, 20_000)
+    with np.errstate(invalid="ignore"):
+        y = np.where(np.isnan(batch.outputs(r, c)), -np.inf, batch.outputs(r, c))
+    assert np.array_equal(batch.moves(r, c), np.argmax(y, axis=1))
+
+
+def test_a_memo_carried_from_generation_to_generation_changes_no_game():
+    from evoplay.recipes.fogel import kernels
+
+    cfg = config.override(config.load("configs/quick.toml"), generations=30)
+    carried = TrialRun(evolve.FogelRecipe(cfg), 2)
+    carried.run(30)
+    fresh_recipe = evolve.FogelRecipe(cfg)
+    fresh_recipe.toolbox.register("evaluate", lambda job: evolve.eval_chunk(job[:5]))  # no memo
+    fresh = TrialRun(fresh_recipe, 2)
+    fresh.run(30)
+    assert list(carried.logbook) == list(fresh.logbook)
+    memo_codes = carried.trial.state.parents.memo[0]
+    assert (memo_codes >= 0).sum(1).max() > 0 and memo_codes.shape[1] == kernels.MEMO_SLOTS
+
+
 def test_evaluation_chunks_change_nothing():
     cfg = config.override(config.load("configs/quick.toml"), generations=25)
     one = TrialRun(evolve.FogelRecipe(cfg), 1).run(25)

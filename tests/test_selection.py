@@ -63,3 +63,27 @@ def test_selection_scales_to_large_pools():
     selected, scores, rivals = sel_tournament_score(payoffs, 2000, np.random.default_rng(6))
     assert len(selected) == 2000 and rivals.shape == (4000, 10)
     assert (np.sort(rivals, 1)[:, 1:] != np.sort(rivals, 1)[:, :-1]).all(), "rivals are distinct"
+
+
+def test_compiled_tournament_is_the_draws_of_a_plain_numpy_twin():
+    """Floyd's sampling and the scores by whole-array numpy steps: the same rivals, scores and survivors."""
+
+    def twin(payoffs, k, rng, rivals):
+        n = len(payoffs)
+        top = np.arange(n - 1 - rivals, n - 1)
+        picks = rng.integers(0, top + 1, size=(n, rivals))
+        for c in range(1, rivals):
+            taken = (picks[:, :c] == picks[:, c, None]).any(1)
+            picks[taken, c] = top[c]
+        opp = picks + (picks >= np.arange(n)[:, None])
+        scores = (payoffs[opp] < payoffs[:, None]).sum(1)
+        order = np.lexsort((rng.random(n), -scores))
+        return np.sort(order[:k]), scores, opp
+
+    g = np.random.default_rng(5)
+    for n, rivals in ((100, 10), (7, 6), (300, 1), (40, 39)):
+        payoffs = g.integers(-50, 5, n).astype(float)
+        got = sel_tournament_score(payoffs, n // 2, np.random.default_rng(n), rivals)
+        want = twin(payoffs, n // 2, np.random.default_rng(n), rivals)
+        for a, b in zip(got, want):
+            assert np.array_equal(a, b)

@@ -50,62 +50,107 @@ def net_outputs(w1s, b1, w2t, h, rows, codes, occupied, free, n_marks):
 
 
 @numba.njit(**JIT)
-def net_moves(w1s, b1, w2t, h, rows, codes, occupied, free, n_marks):
-    """Moves of networks ``rows`` on boards ``codes``: the empty square with the highest output (ties: the lowest)."""
-    out = np.empty(len(rows), dtype=np.int64)
-    hid = np.empty(b1.shape[1])
-    y = np.empty(9)
-    for i in range(len(rows)):
-        c = codes[i]
-        m = _outputs(w1s, b1, w2t, h, rows[i], c, occupied, free, n_marks, hid, y)
+def _move(w1s, b1, w2t, h, r, c, occupied, free, n_marks, hid, z):
+    """Network ``r``'s move on board ``c``: the empty square with the highest output (ties: the lowest).
+
+    The same move as the argmax over ``_outputs``, with fewer sigmoids: the output sums
+    ``z`` are compared first, and only the sums that could round to the largest output
+    pass through the sigmoid (those within 1e-6 relative of the largest, or above 8,
+    where the sigmoid's rounding can tie different sums; elsewhere its slope keeps
+    outputs of such different sums apart by far more than their rounding error).
+    Non-finite sums or a largest sum below -700 take the sigmoid of every output.
+    """
+    k = n_marks[c]
+    units = h[r]
+    bias = w2t.shape[1] - 1
+    for u in range(units):
+        s = 0.0
+        for q in range(k):
+            s += w1s[occupied[c, q] + 18 * r, u]
+        hid[u] = sigmoid(s + b1[r, u])
+    m = 9 - k
+    top = 0
+    finite = True
+    for j in range(m):
+        row = free[c, j] + 9 * r
+        s = 0.0
+        for u in range(units):
+            s += w2t[row, u] * hid[u]
+        z[j] = s + w2t[row, bias]
+        finite = finite and abs(z[j]) < np.inf
+        if z[j] > z[top]:
+            top = j
+    zmax = z[top]
+    if not finite or zmax < -700.0:
         best = 0
+        y_best = sigmoid(z[0])
         for j in range(1, m):
-            if y[j] > y[best]:
-                best = j
-        out[i] = free[c, best]
-    return out
+            y = sigmoid(z[j])
+            if y > y_best:
+                best, y_best = j, y
+        return free[c, best]
+    near = zmax - 1e-6 * max(1.0, abs(zmax))
+    y_top = sigmoid(zmax)
+    for j in range(top):  # an earlier square whose output rounds to the same value wins the tie
+        if (z[j] >= near or z[j] >= 8.0) and sigmoid(z[j]) == y_top:
+            return free[c, j]
+    return free[c, top]
 
 
 @numba.njit(**JIT)
-def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, child, outcome, n_legal, first_legal, occupied, free, n_marks):
+def net_moves(w1s, b1, w2t, h, rows, codes, occupied, free, n_marks):
+    """Moves of networks ``rows`` on boards ``codes`` (``_move``)."""
+    out = np.empty(len(rows), dtype=np.int64)
+    hid = np.empty(b1.shape[1])
+    z = np.empty(9)
+    for i in range(len(rows)):
+        out[i] = _move(w1s, b1, w2t, h, rows[i], codes[i], occupied, free, n_marks, hid, z)
+    return out
+
+
+#: Slots of a network's move memo (an open-addressing table of board codes and moves).
+MEMO_SLOTS = 128
+
+
+def new_memo(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Empty move memos of ``n`` networks: (board codes, -1 where free; moves)."""
+    return np.full((n, MEMO_SLOTS), -1, dtype=np.int16), np.zeros((n, MEMO_SLOTS), dtype=np.int8)
+
+
+@numba.njit(**JIT)
+def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, memo_codes, memo_moves, child, outcome, n_legal, first_legal, occupied, free, n_marks):
     """Outcomes of games of networks ``x_rows[g]`` (X) against a table player (O), one game at a time.
 
     O samples from flattened Walker alias tables exactly as ``players.sample_moves``: with
     uniform ``u[g, ply]``, slot ``floor(9u)`` of row ``o_base[g] + board``. X's move on a
-    board with one legal move is that move, else the network's; a network's moves are
-    remembered per board while consecutive games are its own. The same games, moves and
-    outcomes as ``engine.play`` with ``NetBatch`` and the table player.
+    board with one legal move is that move, else the network's (``_move``), looked up
+    first in the network's memo row (``memo_codes``/``memo_moves``, updated in place; a
+    network's moves depend on nothing but its weights, so a memo may be carried from
+    generation to generation with the network). The same games, moves and outcomes as
+    ``engine.play`` with ``NetBatch`` and the table player.
     """
-    n_codes = len(outcome)
-    memo = np.full(n_codes, -1, dtype=np.int64)
-    seen = np.empty(n_codes, dtype=np.int64)
-    n_seen = 0
+    slots = memo_codes.shape[1]
     hid = np.empty(b1.shape[1])
-    y = np.empty(9)
+    z = np.empty(9)
     result = np.empty(len(x_rows), dtype=np.int8)
-    last = -1
     for g in range(len(x_rows)):
         r = x_rows[g]
-        if r != last:
-            for i in range(n_seen):
-                memo[seen[i]] = -1
-            n_seen = 0
-            last = r
         code = 0
         for ply in range(9):
             if ply % 2 == 0:
                 if n_legal[code] > 1:
-                    move = memo[code]
-                    if move < 0:
-                        m = _outputs(w1s, b1, w2t, h, r, code, occupied, free, n_marks, hid, y)
-                        best = 0
-                        for j in range(1, m):
-                            if y[j] > y[best]:
-                                best = j
-                        move = free[code, best]
-                        memo[code] = move
-                        seen[n_seen] = code
-                        n_seen += 1
+                    at = (code * 40503) % slots
+                    for _ in range(slots):
+                        if memo_codes[r, at] == code or memo_codes[r, at] < 0:
+                            break
+                        at = (at + 1) % slots
+                    if memo_codes[r, at] == code:
+                        move = memo_moves[r, at]
+                    else:
+                        move = _move(w1s, b1, w2t, h, r, code, occupied, free, n_marks, hid, z)
+                        if memo_codes[r, at] < 0:  # a full memo keeps what it has
+                            memo_codes[r, at] = code
+                            memo_moves[r, at] = move
                 else:
                     move = first_legal[code]
             else:
@@ -118,3 +163,58 @@ def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, child, outcom
                 break
         result[g] = outcome[code]
     return result
+
+
+@numba.njit(**JIT)
+def prepare(w1, w2):
+    """The kernels' layout of stacked padded weights: (w1s, b1, w2t, h); see ``NetBatch``."""
+    n, _, hmax = w1.shape
+    w1s = np.empty((n * 18, hmax))
+    b1 = np.empty((n, hmax))
+    w2t = np.empty((n * 9, hmax + 1))
+    h = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        for q in range(9):
+            for u in range(hmax):
+                w1s[18 * r + q, u] = w1[r, q, u]
+                w1s[18 * r + 9 + q, u] = -w1[r, q, u]
+        for u in range(hmax):
+            b1[r, u] = w1[r, 9, u]
+        for q in range(9):
+            for u in range(hmax + 1):
+                w2t[9 * r + q, u] = w2[r, u, q]
+        for u in range(hmax):  # units past the last one with a nonzero weight add exactly nothing
+            for q in range(10):
+                if w1[r, q, u] != 0.0:
+                    h[r] = u + 1
+            for q in range(9):
+                if w2[r, u, q] != 0.0:
+                    h[r] = u + 1
+    return w1s, b1, w2t, h
+
+
+@numba.njit(**JIT)
+def rival_scores(picks, top, payoffs):
+    """Fogel's tournament: rivals of each network from Floyd's draws ``picks``, and its score against them.
+
+    Row ``i`` of ``picks`` holds draws of 0..top[c] by column; a draw already taken in the
+    row becomes ``top[c]`` (Floyd's sampling without replacement), and numbers from ``i``
+    on skip ``i`` itself. A network scores a point per rival with a lower payoff.
+    """
+    n, rivals = picks.shape
+    opp = np.empty((n, rivals), dtype=np.int64)
+    scores = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        for c in range(rivals):
+            v = picks[i, c]
+            for d in range(c):
+                if opp[i, d] == v:
+                    v = top[c]
+                    break
+            opp[i, c] = v
+        for c in range(rivals):
+            o = opp[i, c] + (1 if opp[i, c] >= i else 0)
+            opp[i, c] = o
+            if payoffs[o] < payoffs[i]:
+                scores[i] += 1
+    return opp, scores

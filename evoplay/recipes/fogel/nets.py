@@ -46,7 +46,9 @@ class FogelNet:
         self.h = int(h)
         self.w1 = w1
         self.w2 = w2
-        self.fitness = FitnessMax()
+        # An empty fitness without Fitness.__init__, whose check of the class's fixed weights
+        # against collections.abc.Sequence costs a microsecond per network per generation.
+        self.fitness = FitnessMax.__new__(FitnessMax)
         self.ident = ident
         self.parent = parent
 
@@ -105,30 +107,37 @@ def init_population(n: int, rng: np.random.Generator, h_range=(1, 10), init_scal
     m1, m2 = _masks(h, hi)
     w1 = np.where(m1, rng.uniform(-init_scale, init_scale, (n, N_IN, hi)), 0.0)
     w2 = np.where(m2, rng.uniform(-init_scale, init_scale, (n, hi + 1, 9)), 0.0)
-    return Population([FogelNet(h[i], w1[i], w2[i], ident0 + i) for i in range(n)], (h, w1, w2))
+    return Population([FogelNet(h[i], w1[i], w2[i], ident0 + i) for i in range(n)], (h, w1, w2), kernels.new_memo(n))
 
 
 class Population(list):
-    """A list of networks that also carries their stacked (h, w1, w2) arrays.
+    """A list of networks that also carries their stacked (h, w1, w2) arrays and move memos.
 
     The arrays are a read-only view of the same data (each network's ``w1`` and ``w2``
     are rows of them), kept so that batched operators need not stack the list again.
+    ``memo`` (``kernels.new_memo``) remembers each network's moves on the boards it has
+    met, so a surviving parent does not compute them again; a population without one
+    (say, read from a checkpoint) starts afresh, with the same moves.
     """
 
-    def __init__(self, nets=(), arrays=None):
+    def __init__(self, nets=(), arrays=None, memo=None):
         super().__init__(nets)
         self.arrays = arrays
+        self.memo = memo
 
     def __add__(self, other):
-        both = None
+        both, memo = None, None
         if isinstance(other, Population) and self.arrays is not None and other.arrays is not None:
             both = tuple(np.concatenate([a, b]) for a, b in zip(self.arrays, other.arrays))
-        return Population(list(self) + list(other), both)
+        if isinstance(other, Population) and self.memo is not None and other.memo is not None:
+            memo = tuple(np.concatenate([a, b]) for a, b in zip(self.memo, other.memo))
+        return Population(list(self) + list(other), both, memo)
 
     def pick(self, index) -> "Population":
-        """The networks at ``index`` (an array of positions), arrays included."""
+        """The networks at ``index`` (an array of positions), arrays and memos included."""
         arrays = None if self.arrays is None else tuple(a[index] for a in self.arrays)
-        return Population([self[i] for i in index], arrays)
+        memo = None if self.memo is None else tuple(a[index] for a in self.memo)
+        return Population([self[i] for i in index], arrays, memo)
 
 
 def stack(nets):
@@ -170,7 +179,7 @@ def mut_population(parents, rng: np.random.Generator, sigma=0.05, p_arch=0.5, h_
         w2[delete, last] = 0.0
     h = h + add  # a new array: the parents' stacked arrays are never written
     h[delete] -= 1
-    return Population([FogelNet(h[i], w1[i], w2[i], ident0 + i, parents[i].ident) for i in range(n)], (h, w1, w2))
+    return Population([FogelNet(h[i], w1[i], w2[i], ident0 + i, parents[i].ident) for i in range(n)], (h, w1, w2), kernels.new_memo(n))
 
 
 def _square_tables():
@@ -209,15 +218,13 @@ class NetBatch:
     deterministic = True
 
     def __init__(self, w1: np.ndarray, w2: np.ndarray):
-        n, _, hmax = w1.shape
-        # Row 18 * net + square (+ 9 for an opponent's mark) holds that input's signed weights.
-        self.w1s = np.ascontiguousarray(np.concatenate([w1[:, :9], -w1[:, :9]], axis=1).reshape(n * 18, hmax))
-        self.b1 = np.ascontiguousarray(w1[:, 9])
-        # Row 9 * net + square holds that output's weights from every hidden unit, bias last.
-        self.w2t = np.ascontiguousarray(w2.transpose(0, 2, 1)).reshape(n * 9, hmax + 1)
-        # Units past the last one with a nonzero weight add exactly nothing: they are skipped.
-        used = (w1 != 0).any(axis=1) | (w2[:, :hmax] != 0).any(axis=2)
-        self.h = np.where(used.any(1), hmax - np.argmax(used[:, ::-1], axis=1), 0).astype(np.int64)
+        # Rows 18 * net + square (+ 9 for an opponent's mark) of w1s hold that input's signed
+        # weights; rows 9 * net + square of w2t an output's weights from every unit, bias
+        # last; h[net] counts the units up to the last with a nonzero weight (the rest add
+        # exactly nothing and are skipped).
+        w1 = np.ascontiguousarray(w1, dtype=np.float64)
+        w2 = np.ascontiguousarray(w2, dtype=np.float64)
+        self.w1s, self.b1, self.w2t, self.h = kernels.prepare(w1, w2)
 
     def outputs(self, r: np.ndarray, c: np.ndarray) -> np.ndarray:
         """(pairs, 9) outputs of networks ``r`` on boards ``c``, by square (NaN where occupied)."""
@@ -231,11 +238,16 @@ class NetBatch:
         c = np.ascontiguousarray(c, dtype=np.int64)
         return kernels.net_moves(self.w1s, self.b1, self.w2t, self.h, r, c, OCCUPIED, FREE, N_MARKS)
 
-    def play_vs_table(self, x_rows, u, keep, alias, o_base) -> np.ndarray:
-        """Outcomes of games of networks ``x_rows`` (X) against a table player's alias tables (O); see ``kernels.play_vs_table``."""
+    def play_vs_table(self, x_rows, u, keep, alias, o_base, memo=None) -> np.ndarray:
+        """Outcomes of games of networks ``x_rows`` (X) against a table player's alias tables (O); see ``kernels.play_vs_table``.
+
+        ``memo``: the networks' move memos (``kernels.new_memo``), updated in place; fresh ones if None.
+        """
+        codes, moves = kernels.new_memo(len(self.b1)) if memo is None else memo
         return kernels.play_vs_table(
             self.w1s, self.b1, self.w2t, self.h, np.ascontiguousarray(x_rows, dtype=np.int64), np.ascontiguousarray(u, dtype=np.float64),
-            keep, alias, np.ascontiguousarray(o_base, dtype=np.int64), B.CHILD, B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL, OCCUPIED, FREE, N_MARKS,
+            keep, alias, np.ascontiguousarray(o_base, dtype=np.int64), codes, moves,
+            B.CHILD, B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL, OCCUPIED, FREE, N_MARKS,
         )
 
     def choose(self, codes, u, rows):

@@ -24,6 +24,7 @@ from evoplay.framework import config as C
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import EVALUATE, INIT, MUTATE, SELECT, stream
 from evoplay.numerics import weighted_rows
+from evoplay.recipes.fogel import kernels
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine, exact
@@ -83,7 +84,7 @@ def _opponent_player(key: str, games: int):
 # ---------------------------------------------------------------- operators
 
 
-def eval_weights(w1, w2, u, opponent, payoff=(1.0, 0.0, -10.0)):
+def eval_weights(w1, w2, u, opponent, payoff=(1.0, 0.0, -10.0), memo=None):
     """Play stacked networks (as X) ``u.shape[1]`` games each; return payoffs and (win, loss, draw).
 
     ``w1``, ``w2`` are the networks' stacked padded weights and ``u`` (networks, games, 9)
@@ -96,7 +97,9 @@ def eval_weights(w1, w2, u, opponent, payoff=(1.0, 0.0, -10.0)):
     u = u.reshape(n * games, 9)
     if isinstance(o_player, (TablePlayer, MixedOpponent)):  # the whole games in compiled code
         o_base = np.zeros(n * games, dtype=np.int64) if o_rows is None else o_rows * B.N_CODES
-        result = NetBatch(w1, w2).play_vs_table(x_rows, u, o_player.keep, o_player.alias, o_base)
+        if memo is not None and not (memo[0].flags.writeable and memo[1].flags.writeable):
+            memo = tuple(a.copy() for a in memo)  # received read-only (from Ray's object store)
+        result = NetBatch(w1, w2).play_vs_table(x_rows, u, o_player.keep, o_player.alias, o_base, memo)
     else:
         result = engine.play(NetBatch(w1, w2), o_player, u, x_rows=x_rows, o_rows=o_rows)
     result = result.reshape(n, games)
@@ -112,12 +115,13 @@ def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):
 
 
 def eval_chunk(args):
-    """``toolbox.map`` unit of work: (w1, w2, (key, first, last, games), opponent, payoff) -> (payoffs, wld).
+    """``toolbox.map`` unit of work: (w1, w2, (key, first, last, games), opponent, payoff[, memo]) -> (payoffs, wld).
 
-    The chunk draws its own uniforms (``game_uniforms``) rather than receiving them.
+    The chunk draws its own uniforms (``game_uniforms``) rather than receiving them. The
+    optional move memos (``kernels.new_memo``) only save work: they change no result.
     """
-    w1, w2, rows, opponent, payoff = args
-    return eval_weights(w1, w2, game_uniforms(*rows), opponent, payoff)
+    w1, w2, rows, opponent, payoff, *memo = args
+    return eval_weights(w1, w2, game_uniforms(*rows), opponent, payoff, memo[0] if memo else None)
 
 
 def sel_tournament_score(payoffs, k: int, rng: np.random.Generator, rivals: int = 10):
@@ -126,17 +130,12 @@ def sel_tournament_score(payoffs, k: int, rng: np.random.Generator, rivals: int 
     Rivals are drawn without replacement from the others; the ``k`` best scores survive,
     ties broken at random. Returns (selected indices, scores, rival indices).
     """
-    payoffs = np.asarray(payoffs)
+    payoffs = np.ascontiguousarray(payoffs, dtype=np.float64)
     n = len(payoffs)
     # Floyd's sampling of ``rivals`` distinct numbers from 0..n-2, for every row at once:
     # column c draws from 0..j (j = n-1-rivals+c) and takes j itself if the draw is taken.
     top = np.arange(n - 1 - rivals, n - 1)
-    picks = rng.integers(0, top + 1, size=(n, rivals))
-    for c in range(1, rivals):
-        taken = (picks[:, :c] == picks[:, c, None]).any(1)
-        picks[taken, c] = top[c]
-    opp = picks + (picks >= np.arange(n)[:, None])  # skip oneself
-    scores = (payoffs[opp] < payoffs[:, None]).sum(1)
+    opp, scores = kernels.rival_scores(rng.integers(0, top + 1, size=(n, rivals)), top, payoffs)
     order = np.lexsort((rng.random(n), -scores))
     return np.sort(order[:k]), scores, opp
 
@@ -354,7 +353,12 @@ class FogelRecipe(Recipe):
         """Payoffs and (win, loss, draw) of every network, through ``toolbox.map`` in chunks."""
         games = self.cfg["evaluation"]["games"]
         _, w1, w2 = stack(pool)
+        memo = getattr(pool, "memo", None)
+        if memo is None:
+            memo = pool.memo = kernels.new_memo(len(pool)) if isinstance(pool, Population) else None
         jobs = [(w1[a:b], w2[a:b], (ctx.streams.key, a, b, games), self.opponent, self.payoff) for a, b in ctx.bounds(len(pool))]
+        if memo is not None:
+            jobs = [job + (tuple(m[a:b] for m in memo),) for job, (a, b) in zip(jobs, ctx.bounds(len(pool)))]
         parts = list(self.toolbox.map(self.toolbox.evaluate, jobs))
         return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
 
@@ -369,10 +373,11 @@ class FogelRecipe(Recipe):
         pool = parents + children
         t1 = time.perf_counter()
         payoffs, wld = self.evaluate(pool, ctx)
-        for net, p in zip(pool, payoffs):
-            net.fitness.values = (float(p),)
         t2 = time.perf_counter()
         selected, scores, rivals = self.toolbox.select(payoffs, len(parents), ctx.stream(SELECT))
+        best = int(np.argmax(payoffs))
+        for i in (*selected.tolist(), best):  # the networks that live on carry their fitness (the event has all payoffs)
+            pool[i].fitness.values = (float(payoffs[i]),)
         t3 = time.perf_counter()
         hs = np.array([n.h for n in pool])
         record = {
@@ -383,7 +388,7 @@ class FogelRecipe(Recipe):
             "mean_h": float(hs.mean()),
             "h_hist": np.bincount(hs, minlength=self.hmax + 1)[1:].tolist(),
         }
-        best = pool[int(np.argmax(payoffs))]
+        best = pool[best]
         st.hof.update([best])
         st.champion = best
         st.parents = pool.pick(selected)
