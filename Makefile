@@ -14,6 +14,8 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements.lock
 	$(BIN)/pip install --quiet --no-deps -e .
+	@# Fill numba's cache now, so that no run and no Ray worker pays compile time.
+	$(BIN)/python -c "from evoplay.bench import warm_compiled_code; warm_compiled_code()"
 	touch $(STAMP)
 
 # `make run` (re)makes the reference reproduction: it replaces the run in results/fogel1993.
