@@ -137,7 +137,7 @@ class Population(list):
         """The networks at ``index`` (an array of positions), arrays and memos included."""
         arrays = None if self.arrays is None else tuple(a[index] for a in self.arrays)
         memo = None if self.memo is None else tuple(a[index] for a in self.memo)
-        return Population([self[i] for i in index], arrays, memo)
+        return Population([self[i] for i in np.asarray(index).tolist()], arrays, memo)
 
 
 def stack(nets):

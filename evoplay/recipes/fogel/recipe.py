@@ -356,9 +356,10 @@ class FogelRecipe(Recipe):
         memo = getattr(pool, "memo", None)
         if memo is None:
             memo = pool.memo = kernels.new_memo(len(pool)) if isinstance(pool, Population) else None
-        jobs = [(w1[a:b], w2[a:b], (ctx.streams.key, a, b, games), self.opponent, self.payoff) for a, b in ctx.bounds(len(pool))]
+        bounds = ctx.bounds(len(pool))
+        jobs = [(w1[a:b], w2[a:b], (ctx.streams.key, a, b, games), self.opponent, self.payoff) for a, b in bounds]
         if memo is not None:
-            jobs = [job + (tuple(m[a:b] for m in memo),) for job, (a, b) in zip(jobs, ctx.bounds(len(pool)))]
+            jobs = [job + (tuple(m[a:b] for m in memo),) for job, (a, b) in zip(jobs, bounds)]
         parts = list(self.toolbox.map(self.toolbox.evaluate, jobs))
         return np.concatenate([p for p, _ in parts]), np.concatenate([w for _, w in parts])
 
