@@ -211,3 +211,22 @@ def _wait_listening(port, timeout=10):
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+def test_a_driver_whose_working_directory_was_extracted_anew_enters_it_again(tmp_path):
+    """Ray may replace a job's working directory while the job runs (the job-submit test's two nodes on one machine do)."""
+    from evoplay.framework.distributed import stay_in
+
+    here = os.getcwd()
+    work = tmp_path / "working_dir"
+    work.mkdir()
+    try:
+        os.chdir(work)
+        work.rmdir()
+        work.mkdir()  # the same path, a new directory
+        with pytest.raises(FileNotFoundError):
+            os.getcwd()
+        stay_in(str(work))
+        assert os.getcwd() == str(work)
+    finally:
+        os.chdir(here)

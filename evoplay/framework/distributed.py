@@ -90,6 +90,23 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
     return describe_cluster()
 
 
+def stay_in(directory: str):
+    """Enter ``directory`` again if this process's working directory was replaced while Ray ran.
+
+    A job submitted with ``--working-dir`` runs in Ray's copy of that directory, and Ray
+    may extract the copy anew while the job runs (measured: two nodes on one machine share
+    the session directory, and the second node's setup replaces it). The driver then sits
+    in a deleted directory at the same path, where relative paths and anything that asks
+    for the working directory (numba compiling a kernel does) fail; entering the path again
+    puts it in the live copy. Elsewhere this costs one system call.
+    """
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        if os.path.isdir(directory):
+            os.chdir(directory)
+
+
 def stop_now():
     """End this process's embedded Ray at once, before the process itself exits.
 

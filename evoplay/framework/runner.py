@@ -13,6 +13,7 @@ a worker would have to find.
 from __future__ import annotations
 
 import logging
+import os
 import resource
 import time
 
@@ -219,7 +220,10 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
         progress.reset(total=sum(len(j.states) * j.gens for j in jobs))
         progress.update(sum(j.done_generations() for j in jobs))
 
+    start = os.getcwd()
+
     def landed(i, result):
+        distributed.stay_in(start)
         job, t = chains[i]
         before = job.done_generations()
         following = job.land(t, result)
@@ -230,6 +234,7 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
         return following
 
     distributed.run_chains(run_segment, [job.segment(t) for job, t in chains], landed)
+    distributed.stay_in(start)
 
 
 def _config(config) -> dict:
