@@ -267,6 +267,13 @@ def run_facts(name: str) -> dict:
             "ceiling": a["references"]["best_response_32_vs_logic"], "minimax": a["references"]["minimax_32_vs_logic"],
         })
         facts["champ_best_below_minimax"] = facts["minimax"] - facts["champ_best"]
+        if name != "fogel1993" and (RESULTS / "fogel1993" / "analysis.json").is_file():
+            from evoplay.framework.stats import mean_ci
+
+            base = _champion_payoffs("fogel1993")
+            if len(base) == len(pays):
+                m, lo, hi = mean_ci([a - b for a, b in zip(pays, base)])
+                facts.update({"paired_mean": m, "paired_half": (hi - lo) / 2})
     per = s.get("per_trial", [])
     if per and "champion_unbeatable_as_o" in per[0]:
         facts["unbeatable_o"] = sum(t["champion_unbeatable_as_o"] for t in per)
@@ -274,8 +281,68 @@ def run_facts(name: str) -> dict:
     return facts
 
 
+#: The runs of the Beyond Fogel comparison, in the order of its tables; the first is Fogel's.
+BEYOND = ["fogel1993-yardstick", "fogel-exact", "fogel-selfadaptive", "fogel-exact-sa", "fogel-exact-sa-2000",
+          "fogel-exact-sa-h30", "fogel-exact-sa-h30-p100", "fogel-exact-sa-h30-cauchy", "coevolution", "coevolution-hof"]
+#: The Fogel-type runs whose champions are counted by opening (the runs of results/beyond-fogel.png but co-evolution).
+OPENINGS = ["fogel1993-yardstick", "fogel-exact", "fogel-selfadaptive", "fogel-exact-sa-2000", "fogel-exact-sa-h30",
+            "fogel-exact-sa-h30-p100", "fogel-exact-sa-h30-cauchy"]
+
+
+def _champion_payoffs(name: str) -> list[float]:
+    return [c["expected_payoff_32_vs_logic"] for c in _json(RESULTS / name / "analysis.json")["champions"]]
+
+
+def beyond_champions() -> str:
+    """Per run: its champions' exact payoff against logic, unbeatable counts, draws against minimax."""
+    lines = ["| run | generations | mean payoff / 32 vs logic | best | unbeatable as X | unbeatable as O | both seats "
+             "| mean P(draw) vs minimax as X / as O |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name in BEYOND:
+        s, f = _json(RESULTS / name / "summary.json"), run_facts(name)
+        per = s["per_trial"]
+        draw_x = statistics.fmean(t["champion_vs_minimax_as_x_draw"] for t in per)
+        draw_o = statistics.fmean(t["champion_vs_minimax_as_o_draw"] for t in per)
+        n = f["champions"]
+        lines.append(f"| [`{name}`]({name}.md) | {s['generations']} | {f['champ_mean']:.2f} | {f['champ_best']:.2f} | "
+                     f"{f['unbeatable_x']}/{n} | {f['unbeatable_o']}/{n} | {f['unbeatable_both']}/{n} | {draw_x:.2f} / {draw_o:.2f} |")
+    return "\n".join(lines)
+
+
+def beyond_paired() -> str:
+    """Champions' exact payoff, paired by trial with Fogel's (same seed, same initial populations)."""
+    from evoplay.framework.stats import mean_ci
+
+    base = _champion_payoffs("fogel1993")
+    lines = ["| run | mean | median | paired difference to Fogel's [95% CI] | trials better than Fogel's |",
+             "|---|---:|---:|---:|---:|"]
+    for name in BEYOND[1:]:
+        if name.startswith("coevolution"):
+            continue
+        pays = _champion_payoffs(name)
+        cfg = (RESULTS / name / "config.toml").read_text()
+        paired = len(pays) == len(base) and re.search(r"^parents = 50$", cfg, flags=re.M)
+        cells = "(other initial populations) | "
+        if paired:
+            diff = [a - b for a, b in zip(pays, base)]
+            m, lo, hi = mean_ci(diff)
+            cells = f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}] | {sum(d > 0 for d in diff)}/{len(diff)}"
+        lines.append(f"| [`{name}`]({name}.md) | {statistics.fmean(pays):.2f} | {statistics.median(pays):.2f} | {cells} |")
+    return "\n".join(lines)
+
+
+def beyond_openings() -> str:
+    from evoplay.recipes import beyond_figure
+
+    return beyond_figure.opening_table([RESULTS / n for n in OPENINGS]).strip()
+
+
+TABLES = {"beyond-champions": beyond_champions, "beyond-paired": beyond_paired, "beyond-openings": beyond_openings}
+
+
 def _lookup(ref: str):
     ref = ref.strip()
+    if ref.startswith("table:"):
+        return TABLES[ref[len("table:"):]]()
     if "/" in ref and ":" in ref:
         file, _, path = ref.partition(":")
         value = _json(RESULTS / file)
@@ -314,6 +381,20 @@ def _notes(name: str) -> str:
     return path.read_text().strip() + "\n" if path.is_file() else ""
 
 
+def _config_intro(name: str) -> str:
+    """A run without notes: the leading comment of its config in configs/, and the command."""
+    path = ROOT / "configs" / f"{name}.toml"
+    if not path.is_file():
+        return ""
+    head = []
+    for line in path.read_text().splitlines():
+        if not line.startswith("#"):
+            break
+        head.append(line.lstrip("# ").rstrip())
+    return (" ".join(head) + "\n\n```sh\n"
+            f"evoplay evolve configs/{name}.toml --out results/{name} --workers 2\n```\n")
+
+
 def _title(name: str, notes: str) -> tuple[str, str]:
     m = re.match(r"# (.+)\n", notes)
     if m:
@@ -326,7 +407,9 @@ def run_page(name: str) -> tuple[str, list[str]]:
 
     d = RESULTS / name
     s = _json(d / "summary.json")
-    title, notes = _title(name, _notes(name))
+    title, notes = _title(name, _notes(name) or _config_intro(name))
+    if name in BEYOND:
+        notes += "\nOne of the runs of [Beyond Fogel](beyond-fogel.md).\n"
     f = run_facts(name)
     cfg = (d / "config.toml").read_text()
     recipe = re.search(r'^recipe = "([^"]+)"', cfg, flags=re.M)
@@ -419,6 +502,9 @@ def results_index(names: list[str]) -> str:
              "| experiment | what | page |", "|---|---|---|"]
     for n in names:
         title, _ = _title(n, _notes(n))
+        intro = _config_intro(n)
+        if title.startswith("`") and intro:
+            title = re.split(r"(?<=[.:;])\s", intro, maxsplit=1)[0].rstrip(".:;")
         lines.append(f"| `results/{n}` | {title} | [{n}]({n}.md) |")
     lines += ["", "Beside them: [Beyond Fogel](beyond-fogel.md), the comparison of the recipes that go",
               "further than Fogel's, and [speed](../guide/performance.md).", ""]
