@@ -20,6 +20,7 @@ fails the build.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import statistics
@@ -191,8 +192,11 @@ def api_page() -> str:
             continue
         shown[path] = name
         alias = f" (`evoplay.{name}` is `{attr}`)" if attr != name else ""
-        lines += [f"Defined in `{module}`{alias}.", "", f"::: {path}", "    options:",
-                  "      show_root_heading: false", "      heading_level: 3", ""]
+        lines += [f"Defined in `{module}`{alias}.", ""]
+        if name == "Recipe":  # the interface is spelled out in its module's doc
+            lines += [importlib.import_module(module).__doc__.strip().split("\n", 1)[1].strip(), ""]
+        lines += [f"::: {path}", "    options:", "      show_root_heading: false", "      heading_level: 3",
+                  "      show_if_no_docstring: true", ""]
     return "\n".join(lines)
 
 
