@@ -522,11 +522,23 @@ PAGES = {"run": run_page, "study": study_page, "baselines": baselines_page, "gib
 # ---------------------------------------------------------------- MkDocs events
 
 
+def results_nav(names: list[str]) -> list:
+    """The Results section: the reference run and its study, Beyond Fogel with its runs, the rest."""
+    page = lambda n: f"results/{n}.md"  # noqa: E731
+    beyond = [n for n in names if n in BEYOND]
+    seeds = [n for n in names if kind_of(RESULTS / n) in ("gibson", "seed003", "valuenet-settings")]
+    first = [n for n in ("fogel1993", "ablation") if n in names]
+    rest = [n for n in names if n not in beyond + seeds + first]
+    return ["results/index.md", *map(page, first),
+            {"Beyond Fogel": ["results/beyond-fogel.md", *map(page, beyond)]},
+            *map(page, rest), {"Published figures": list(map(page, seeds))}]
+
+
 def on_config(config):
     """Add the results pages to the nav (one per committed experiment, found in results/)."""
     for item in config.nav:
         if isinstance(item, dict) and "Results" in item:
-            item["Results"] = ["results/index.md", *item["Results"], *(f"results/{n}.md" for n in experiments())]
+            item["Results"] = results_nav(experiments())
     return config
 
 
