@@ -175,6 +175,18 @@ def test_the_pages_show_what_they_should():
     assert {"own-recipe", "own-player", "study", "deap-on-ray", "web-app"} <= tutorials
 
 
+def readme_broken_links(text: str) -> list[str]:
+    """Relative links of the README (it is read on its own, outside the site) that name no file."""
+    links = re.findall(r"\]\(([^)\s]+)\)", text)
+    return [link for link in links
+            if not urlsplit(link).scheme and not (ROOT / unquote(urlsplit(link).path)).exists()]
+
+
+def test_the_readme_links_to_files_that_exist():
+    assert readme_broken_links((ROOT / "README.md").read_text()) == []
+    assert readme_broken_links("[a](docs/index.md) [b](docs/nope.md) [c](https://example.org/x)") == ["docs/nope.md"]
+
+
 def test_the_checker_finds_a_wrong_sample_and_honours_elisions(tmp_path):
     page = "\n".join([
         "```console",
