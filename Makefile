@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export RAY_USAGE_STATS_ENABLED := 0
 
-.PHONY: setup run test bench bench-study baselines clean
+.PHONY: setup run test docs bench bench-study baselines clean
 
 setup: $(STAMP)
 
@@ -37,6 +37,11 @@ test: $(STAMP)
 	fi
 	$(BIN)/python -m pytest -q --durations=15
 
+# The documentation site: docs/ (and pages generated from the code and results/) into site/.
+# --strict: any warning (a broken link or anchor, a missing docstring target) fails the build.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --site-dir site
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fogel.py
 
@@ -47,4 +52,4 @@ baselines: $(STAMP)
 	$(BIN)/evoplay baselines
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) site

@@ -4,8 +4,8 @@ Plays a whole game against minimax by clicking, moves a temperature slider and w
 the move probabilities change, checks that the exact outcome shown equals
 `evoplay match ... --exact`, follows a run page's "Play this champion", and checks that
 a bad spec shows an error while the page stays usable. Screenshots of both pages go to
-$EVOPLAY_SCREENSHOTS when set (the README's docs/serve-play.png and docs/serve-run.png
-come from `EVOPLAY_SCREENSHOTS=docs`), else to a temporary directory.
+$EVOPLAY_SCREENSHOTS when set (docs/serve-play.png and docs/serve-run.png, shown on the
+documentation's web-app page, come from `EVOPLAY_SCREENSHOTS=docs`), else to a temporary directory.
 
 Needs Chromium: `make test` installs it with apt-get when run as root; elsewhere install
 it (Debian/Ubuntu: `sudo apt-get install chromium`) or point EVOPLAY_CHROMIUM at one.

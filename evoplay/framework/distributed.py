@@ -211,15 +211,17 @@ def run_tasks(fn, args_list, on_result=None, max_retries: int = 3) -> list:
 class RayMap:
     """A drop-in for ``map`` (DEAP's ``toolbox.map`` seam) that runs chunks as Ray tasks.
 
-    Use it where DEAP's documentation uses ``multiprocessing.Pool.map`` or SCOOP::
+    Use it where DEAP's documentation uses ``multiprocessing.Pool.map`` or SCOOP:
 
-        from deap import algorithms, base
-        import evoplay
+    ```python
+    from deap import algorithms, base
+    import evoplay
 
-        toolbox = base.Toolbox()
-        ...                                   # register evaluate, mate, mutate, select
-        toolbox.register("map", evoplay.RayMap())
-        algorithms.eaSimple(population, toolbox, cxpb=0.5, mutpb=0.2, ngen=40)
+    toolbox = base.Toolbox()
+    ...                                   # register evaluate, mate, mutate, select
+    toolbox.register("map", evoplay.RayMap())
+    algorithms.eaSimple(population, toolbox, cxpb=0.5, mutpb=0.2, ngen=40)
+    ```
 
     Ray starts embedded on first use unless ``evoplay.init_ray`` (or ``ray.init``) was
     called first. The items are cut into consecutive chunks of ``chunk_size`` (default:
