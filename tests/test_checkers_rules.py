@@ -206,3 +206,14 @@ def test_a_man_move_or_capture_resets_the_draw_count():
     state = R.initial()._replace(quiet=40, history=((1, 2, 3, 0),))
     after = R.apply(state, (11, 15))
     assert after.quiet == 0 and after.history == ()
+
+
+def test_views_turn_the_board_for_white():
+    from evoplay.checkers.game import CHECKERS
+
+    start = R.initial()
+    white_first = start._replace(turn=R.WHITE)
+    assert (CHECKERS.views([start]) == CHECKERS.views([white_first])).all()
+    king = R.from_fen("W:WK32:B1")
+    view = CHECKERS.views([king])[0]
+    assert view[0] == 2 and view[31] == -1 and (view[1:31] == 0).all()
