@@ -1,14 +1,16 @@
 """Checkers players by spec: ``random``, ``piece-difference:depth=d,king=k``.
 
 The piece-difference evaluator (Blondie24's baseline) counts material from the side to
-move's view: men 1, kings ``king``.
+move's view: men 1, kings ``king``. The player searches with the compiled checkers
+search, which gives the generic search's value and move with this evaluator.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from evoplay.arena.players import RandomPlayer, SearchPlayer, build, format_spec, in_range
+from evoplay.arena.players import RandomPlayer, build, format_spec, in_range
+from evoplay.checkers import search as compiled
 from evoplay.checkers.game import CHECKERS
 
 MAX_DEPTH = 12
@@ -30,9 +32,27 @@ def make_random():
     return RandomPlayer(CHECKERS)
 
 
+class PieceDifferencePlayer:
+    """Alpha-beta to ``depth`` on material; the first best move in legal order."""
+
+    deterministic = True
+
+    def __init__(self, depth: int, king: float):
+        self.game, self.depth, self.king = CHECKERS, depth, king
+        self.spec = format_spec("piece-difference", {"depth": depth, "king": float(king)})
+
+    def best(self, state):
+        return compiled.search(state, self.depth, self.king, quiet_limit=self.game.quiet_limit)
+
+    def distribution(self, state) -> list:
+        return [(self.best(state).move, 1.0)]
+
+    def choose(self, state, rng):
+        return self.best(state).move
+
+
 def make_piece_difference(depth: int = 4, king: float = 1.5):
-    spec = format_spec("piece-difference", {"depth": depth, "king": float(king)})
-    return SearchPlayer(CHECKERS, piece_difference(king), depth, spec)
+    return PieceDifferencePlayer(depth, king)
 
 
 #: name -> (factory, {param: (type, check)})
