@@ -134,4 +134,4 @@ def search(game, state, depth: int, evaluate: Evaluator, quiescence: bool = Fals
     s = _Search(game, evaluate, quiescence)
     for d in range(1, depth + 1):
         value, move = s.root(state, d)
-    return SearchResult(value, move, s.leaves, s.nodes)
+    return SearchResult(float(value) + 0.0, move, s.leaves, s.nodes)  # + 0.0: no -0.0

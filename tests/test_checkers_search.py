@@ -71,3 +71,15 @@ def test_a_forced_win_is_found_and_faster_is_better():
 def test_leaves_are_counted_alike():
     one = S.search(R.initial(), 1)
     assert (one.leaves, one.nodes) == (7, 0) == search(CHECKERS, R.initial(), 1, piece_difference())[2:]
+
+
+def test_the_compiled_search_runs_from_numba_s_cache():
+    """A second process loads the kernels from the cache (a recursive kernel crashed there)."""
+    import subprocess
+    import sys
+
+    code = "from evoplay.checkers import rules as R, search as S; print(S.search(R.initial(), 5)[:2])"
+    for _ in range(2):
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == "(0.0, (9, 13))"

@@ -96,8 +96,8 @@ def _child(lvl, i, nodes, hist, paths, plen, caps):
 
 @numba.njit(**JIT)
 def _negamax(base, alpha, beta, king, quiescence, quiet_limit, nodes, bounds, hist, paths, plen, caps, order, table, stats):
-    """Fail-soft negamax value of the node written at ``base`` (an explicit stack: numba's
-    cache does not keep recursive functions safely)."""
+    """Fail-soft negamax value of the node written at ``base``, on an explicit stack: a
+    recursive kernel crashes when loaded from numba's cache (numba issue 6061)."""
     bounds[base, 0], bounds[base, 1] = alpha, beta
     lvl = base
     value, leaf = _enter(lvl, nodes, hist, paths, plen, caps, order, table, stats, king, quiescence, quiet_limit)
@@ -179,4 +179,4 @@ def search(state: R.State, depth: int, king: float = 1.5, quiescence: bool = Fal
     history = np.array(state.history, dtype=np.int64).reshape(-1, 4)
     value, index, leaves, nodes = _search(state.black, state.white, state.kings, state.turn, state.quiet, history,
                                           depth, float(king), quiescence, quiet_limit)
-    return SearchResult(float(value), R.legal_moves(state)[index], int(leaves), int(nodes))
+    return SearchResult(float(value) + 0.0, R.legal_moves(state)[index], int(leaves), int(nodes))  # no -0.0
