@@ -15,11 +15,11 @@ def test_bench_checkers_quick_json():
     assert "perft_10" not in doc  # --quick leaves out perft(10)
     assert [s["depth"] for s in doc["compiled_search"]] == [4, 6]
     assert all(s["leaves"] > 0 and s["leaves_per_second"] > 0 for s in doc["compiled_search"] + doc["generic_search"])
-    assert doc["game"]["plies"] > 0 and doc["move_generation"]["pydraughts_per_second"] > 0
+    assert doc["game"]["plies"] > 0 and doc["move_generation"]["evoplay_per_second"] > 0
 
 
 def test_bench_checkers_text():
     r = CliRunner().invoke(cli, ["bench", "--game", "checkers", "--quick", "--quiet"])
     assert r.exit_code == 0, r.output
     assert "checkers perft(8): 845,931 leaves" in r.output
-    assert "depth 6 (compiled)" in r.output and "pydraughts" in r.output
+    assert "depth 6 (compiled)" in r.output and "legal-move lists" in r.output

@@ -159,3 +159,21 @@ def test_a_game_against_the_computer_ends_with_a_verdict():
     verdict = {1: "piece-difference:depth=3 wins.", 0: "Draw after", -1: "You win!"}[black_score]
     assert verdict in r.output.splitlines()[-1]
     assert R.render(state) in r.output
+
+
+def test_the_generic_search_player_plays_the_compiled_player_s_moves():
+    from evoplay.arena.players import SearchPlayer
+
+    generic = SearchPlayer(CHECKERS, piece_difference(1.5), 3, "generic")
+    fast = make_player("piece-difference:depth=3")
+    rng = np.random.default_rng(2)
+    states = [s for _, s in O.ballots()[:6]]
+    for state in states:
+        assert generic.distribution(state) == fast.distribution(state)
+        assert generic.choose(state, rng) == fast.choose(state, rng)
+
+
+def test_random_player_distribution():
+    state = R.initial()
+    dist = make_player("random").distribution(state)
+    assert [m for m, _ in dist] == R.legal_moves(state) and all(p == 1 / 7 for _, p in dist)

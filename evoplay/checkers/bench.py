@@ -68,27 +68,24 @@ def seconds_per_game(depth: int = 4, games: int = 4) -> dict:
     return {"depth": depth, "games": games, "plies": plies, "seconds_per_game": seconds / games}
 
 
-def move_generation_rate(positions: int = 300) -> dict:
-    """Legal-move lists per second, evoplay's Python layer beside pydraughts' (if installed)."""
-    rng = np.random.default_rng(0)
+def random_play_states(n: int, seed: int = 0) -> list:
+    """``n`` positions of seeded random games (a new game whenever one ends)."""
+    rng = np.random.default_rng(seed)
     states, state = [], R.initial()
-    while len(states) < positions:
+    while len(states) < n:
         if R.result(state) is not None:
             state = R.initial()
         states.append(state)
         moves = R.legal_moves(state)
         state = R.apply(state, moves[rng.integers(len(moves))])
-    out = {"positions": positions}
-    _, ours = _cpu(lambda: [R.legal_moves(s) for s in states])
-    out["evoplay_per_second"] = positions / ours
-    try:
-        from draughts import Board
-    except ImportError:
-        return out
-    fens = [R.to_fen(s) for s in states]
-    _, theirs = _cpu(lambda: [Board(variant="english", fen=f).legal_moves() for f in fens])
-    out["pydraughts_per_second"] = positions / theirs
-    return out
+    return states
+
+
+def move_generation_rate(positions: int = 300) -> dict:
+    """Legal-move lists per second through the Python layer (``rules.legal_moves``)."""
+    states = random_play_states(positions)
+    _, seconds = _cpu(lambda: [R.legal_moves(s) for s in states])
+    return {"positions": positions, "evoplay_per_second": positions / seconds}
 
 
 def _silent(stage: str):
@@ -108,6 +105,6 @@ def figures(quick: bool = False, progress=_silent) -> dict:
     out["generic_search"] = [generic_search_rate(4, positions=4 if quick else 10)]
     progress("games at depth 4")
     out["game"] = seconds_per_game(4, games=2 if quick else 4)
-    progress("move generation beside pydraughts")
+    progress("legal-move lists")
     out["move_generation"] = move_generation_rate(100 if quick else 300)
     return out

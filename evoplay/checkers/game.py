@@ -14,10 +14,13 @@ from evoplay.checkers import rules as R
 _SHIFTS = np.arange(32, dtype=np.uint64)
 
 
+def _bits(words) -> np.ndarray:
+    return ((np.asarray(words, dtype=np.uint64)[:, None] >> _SHIFTS) & np.uint64(1)).astype(np.int8)
+
+
 def board_views(black, white, kings, turn) -> np.ndarray:
     """``(n, 32)`` int8 boards from the side to move's view, from arrays of bitboards."""
-    bits = lambda x: ((np.asarray(x, dtype=np.uint64)[:, None] >> _SHIFTS) & np.uint64(1)).astype(np.int8)  # noqa: E731
-    b, w, k = bits(black), bits(white), bits(kings)
+    b, w, k = _bits(black), _bits(white), _bits(kings)
     view = (b - w) * (1 + k)
     white_turn = np.asarray(turn) == R.WHITE
     view[white_turn] = -view[white_turn, ::-1]

@@ -47,17 +47,13 @@ def initial() -> State:
 _OVER = {
     (s, int(E.JUMP[s, d])): 1 << int(E.STEP[s, d]) for s in range(32) for d in range(4) if E.JUMP[s, d] >= 0
 }
-_BUFFERS = (
-    np.empty((E.MAX_MOVES, E.MAX_PATH), dtype=np.int64),
-    np.empty(E.MAX_MOVES, dtype=np.int64),
-    np.empty(E.MAX_MOVES, dtype=np.int64),
-)
 
 
 def legal_moves(state: State) -> list[tuple]:
     """Every legal move as a path of squares 1-32, in lexicographic order (captures forced)."""
-    paths, plen, _ = _BUFFERS
-    n = E.generate(state.black, state.white, state.kings, state.turn, *_BUFFERS)
+    paths = np.empty((E.MAX_MOVES, E.MAX_PATH), dtype=np.int64)
+    plen = np.empty(E.MAX_MOVES, dtype=np.int64)
+    n = E.generate(state.black, state.white, state.kings, state.turn, paths, plen, np.empty(E.MAX_MOVES, dtype=np.int64))
     return [tuple(int(s) + 1 for s in paths[i, : plen[i]]) for i in range(n)]
 
 
