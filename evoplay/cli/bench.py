@@ -14,7 +14,9 @@ from evoplay.cli import cli
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quick", is_flag=True, help="Fewer repetitions, no scaling tables, no Ray.")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
-def bench(as_json, quick, quiet):
+@click.option("--game", "game_name", type=click.Choice(["tictactoe", "checkers"]), default="tictactoe",
+              show_default=True, help="checkers: perft, search leaves per second, seconds per game.")
+def bench(as_json, quick, quiet, game_name):
     """Measure the batched engine, one Fogel generation, and Ray scaling on this machine.
 
     Takes about a minute (a few seconds with --quick); each stage is announced on stderr.
@@ -26,6 +28,9 @@ def bench(as_json, quick, quiet):
     def progress(stage: str):
         if not quiet:
             click.echo(f"bench [{time.perf_counter() - started:5.1f} s]: {stage} ...", err=True)
+
+    if game_name == "checkers":
+        return _checkers(as_json, quick, progress)
 
     result = B.engine_figures(quick=quick, progress=progress)
     if not quick:
@@ -52,3 +57,29 @@ def bench(as_json, quick, quiet):
             r = rs[level]
             click.echo(f"Ray {level.replace('_', ' ')} ({rs['setup'][level]}): 1 worker {r[1]:.2f} s, "
                        f"2 workers {r[2]:.2f} s, x{r['speedup']:.2f}")
+
+
+def _checkers(as_json: bool, quick: bool, progress):
+    from evoplay.checkers.bench import figures
+
+    result = figures(quick=quick, progress=progress)
+    if as_json:
+        click.echo(json.dumps(result, indent=1))
+        return
+    for key in ("perft_8", "perft_10"):
+        if key in result:
+            p = result[key]
+            click.echo(f"checkers perft({p['depth']}): {p['leaves']:,} leaves in {p['seconds']:.3f} s, "
+                       f"{p['leaves_per_second']:,.0f} leaves/s on one core")
+    for s in result["compiled_search"]:
+        click.echo(f"alpha-beta, piece difference, depth {s['depth']} (compiled): {s['leaves_per_second']:,.0f} leaves/s "
+                   f"({s['leaves']:,} leaves over {s['positions']} opening positions)")
+    for s in result["generic_search"]:
+        click.echo(f"alpha-beta, piece difference, depth {s['depth']} (generic search, batched evaluator): "
+                   f"{s['leaves_per_second']:,.0f} leaves/s ({s['leaves']:,} leaves over {s['positions']} positions)")
+    g = result["game"]
+    click.echo(f"a game between two depth-{g['depth']} piece-difference players: {g['seconds_per_game']:.3f} s "
+               f"({g['plies'] / g['games']:.0f} plies on average over {g['games']} openings)")
+    m = result["move_generation"]
+    click.echo(f"legal-move lists: {m['evoplay_per_second']:,.0f}/s through the Python layer "
+               f"({m['positions']} random-play positions)")

@@ -15,7 +15,9 @@ from evoplay.tictactoe.human import HumanPlayer, play_interactive
 from evoplay.tictactoe.players import INTERACTIVE, make_player
 from evoplay.tictactoe.tournament import MAX_GAMES, pair_result, round_robin, seeded_rng, wilson_interval
 from evoplay.cli import cli
+from evoplay.cli import gameplay
 from evoplay.cli.checks import BoundedInt
+from evoplay.games import GAMES, get_game
 
 #: --seats choice -> which player moves first in each reported result.
 SEATS = {"a-first": ("a",), "b-first": ("b",), "both": ("a", "b")}
@@ -23,9 +25,15 @@ SEATS = {"a-first": ("a",), "b-first": ("b",), "both": ("a", "b")}
 SEAT_KEY = {"a": 0, "b": 1}
 PAYOFF_NOTE = "Fogel payoff: +1 win, 0 draw, -10 loss"
 
+#: Games per pairing of tic-tac-toe when --games is not given (other games: see gameplay).
+TICTACTOE_GAMES = 10_000
 games_option = click.option(
-    "--games", type=BoundedInt(1, MAX_GAMES), default=10_000, show_default=True,
-    help=f"Games per pairing (at most {MAX_GAMES:.0e}; played in batches, memory stays flat).",
+    "--games", type=BoundedInt(1, MAX_GAMES), default=None,
+    help=f"Games per pairing [default: {TICTACTOE_GAMES} for tic-tac-toe (at most {MAX_GAMES:.0e}; played "
+    "in batches, memory stays flat), 20 for checkers (from the three-move ballots)].",
+)
+game_option = click.option(
+    "--game", "game_name", type=click.Choice(list(GAMES)), default="tictactoe", show_default=True, help="The game played."
 )
 #: Seeds accepted by every command (numpy's SeedSequence takes any non-negative integer).
 SEED_TYPE = BoundedInt(0, 2**64 - 1)
@@ -50,6 +58,11 @@ def _echo_json(obj):
 
 def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
+
+
+def _no_exact(exact: bool, game_name: str):
+    if exact:
+        raise SpecError(f"--exact is for tic-tac-toe (exact analysis); {game_name} plays sampled games")
 
 
 # ---------------------------------------------------------------- match
@@ -99,16 +112,16 @@ def match_results(a, b, games: int | None, seed: int, seats: str, progress=None)
     return results
 
 
-def _match_text(result: dict, seed: int) -> list[str]:
+def _match_text(result: dict, seed: int, first_side: str = "X") -> list[str]:
     first = result["first"].upper()
     rows = (("A wins", result["a_win"]), ("draws", result["draw"]), ("B wins", result["b_win"]))
     n = result["games"]
     if n is None:
-        lines = [f"{first} moves first (X): exact probabilities"]
+        lines = [f"{first} moves first ({first_side}): exact probabilities"]
         lines += [f"  {name:<7} {p:.5f}  {_pct(p):>6}" for name, p in rows]
     else:
         w = max(6, len(str(n)))
-        lines = [f"{first} moves first (X): {n} games, seed {seed}", f"  result  {'count':>{w}}       %   95% interval"]
+        lines = [f"{first} moves first ({first_side}): {n} games, seed {seed}", f"  result  {'count':>{w}}       %   95% interval"]
         for name, p in rows:
             count = round(p * n)
             lo, hi = wilson_interval(count, n)
@@ -127,8 +140,13 @@ def _match_text(result: dict, seed: int) -> list[str]:
 @click.option("--seats", type=click.Choice(list(SEATS)), default="both", show_default=True, help="Who moves first.")
 @exact_option
 @json_option
-def match(player_a, player_b, games, seed, seats, exact, as_json):
+@game_option
+def match(player_a, player_b, games, seed, seats, exact, as_json, game_name):
     """Play PLAYER_A against PLAYER_B (spec strings or player files)."""
+    if game_name != "tictactoe":
+        _no_exact(exact, game_name)
+        return gameplay.match(game_name, player_a, player_b, games, seed, seats, as_json, SEATS[seats], _echo_json, _match_text)
+    games = games or TICTACTOE_GAMES
     a, b = make_player(player_a), make_player(player_b)
     games = None if exact else games
     with _Progress(games and games * len(SEATS[seats])) as progress:
@@ -167,19 +185,27 @@ def _tournament_grid(table: dict, as_x: bool) -> list[str]:
 @seed_option
 @exact_option
 @json_option
-def tournament(players, games, seed, exact, as_json):
-    """Round robin: every player as X against every player as O, itself included."""
-    sampled = None if exact else games
-    with _Progress(sampled and sampled * len(players) ** 2) as progress:
-        table = round_robin(list(players), sampled, seed, progress)
+@game_option
+def tournament(players, games, seed, exact, as_json, game_name):
+    """Round robin: every player moving first against every player moving second, itself included."""
+    if game_name != "tictactoe":
+        _no_exact(exact, game_name)
+        table = gameplay.tournament(game_name, players, games, seed)
+        games = table["games"]
+    else:
+        games = games or TICTACTOE_GAMES
+        sampled = None if exact else games
+        with _Progress(sampled and sampled * len(players) ** 2) as progress:
+            table = round_robin(list(players), sampled, seed, progress)
     if as_json:
         _echo_json(table)
         return
+    first, second = get_game(game_name).side_names
     how = "exact probabilities" if exact else f"{games} games per pairing, seed {seed}"
     click.echo(f"Round robin, {how}. Cells: win/draw/loss % of the row player.")
-    click.echo("Row player as X (moves first) against column player as O:")
+    click.echo(f"Row player as {first} (moves first) against column player as {second}:")
     click.echo("\n".join(_tournament_grid(table, as_x=True)))
-    click.echo("Row player as O against column player as X:")
+    click.echo(f"Row player as {second} against column player as {first}:")
     click.echo("\n".join(_tournament_grid(table, as_x=False)))
 
 
@@ -229,11 +255,15 @@ def analyze(player, opponent, as_json):
 
 
 @cli.command()
-@click.option("--vs", "vs", default="logic", show_default=True, help="The computer player.")
+@click.option("--vs", "vs", default=None, help="The computer player [default: logic; piece-difference for checkers].")
 @click.option("--first", type=click.Choice(["human", "ai"]), default="human", show_default=True)
 @click.option("--seed", type=SEED_TYPE, default=None, help="Seed of the computer's moves.")
-def game(vs, first, seed):
+@game_option
+def game(vs, first, seed, game_name):
     """Play one game against a computer player at the terminal."""
+    if game_name != "tictactoe":
+        return gameplay.play(game_name, vs, first, seed)
+    vs = vs or "logic"
     if vs.strip() in INTERACTIVE:
         raise SpecError("--vs needs a computer player, not 'human'")
     ai = make_player(vs)

@@ -1,0 +1,56 @@
+"""Games and matches between players of one game, from a list of opening states.
+
+A match plays game ``i`` of a seating from opening ``i mod len(openings)`` with the
+random stream keyed ``(seat, i)`` of the seed, so deterministic players meet in varied
+positions and every game repeats exactly. Results are scored for the side moving first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evoplay.errors import EvoplayError
+
+
+def keyed_rng(seed: int, *key: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+
+
+def play_game(game, first, second, state, rng, on_move=None) -> tuple[int, int, object]:
+    """Play to the end: the score of the side moving first (+1, 0, -1), the plies, the last state.
+
+    ``on_move(state, move)`` is told of every move before it is made.
+    """
+    players = (first, second)
+    plies = 0
+    while (r := game.result(state)) is None:
+        move = players[game.to_move(state)].choose(state, rng)
+        if on_move is not None:
+            on_move(state, move)
+        state = game.apply(state, move)
+        plies += 1
+    return (r if game.to_move(state) == 0 else -r), plies, state
+
+
+def pair_result(game, first, second, openings: list, games: int, seed: int, key: tuple = ()) -> dict:
+    """Fractions of first-player wins, draws and second-player wins over ``games`` games."""
+    if not 1 <= games <= MAX_GAMES:
+        raise EvoplayError(f"games must be between 1 and {MAX_GAMES} per pairing here, got {games}")
+    scores = [play_game(game, first, second, openings[i % len(openings)], keyed_rng(seed, *key, i))[0]
+              for i in range(games)]
+    scores = np.array(scores)
+    return {"games": games, "x_win": float(np.mean(scores == 1)), "draw": float(np.mean(scores == 0)),
+            "o_win": float(np.mean(scores == -1)), "x_payoff": None}
+
+
+#: Most games one pairing may play: games here are played one by one.
+MAX_GAMES = 100_000
+
+
+def round_robin(game, players: list, specs: list, openings: list, games: int, seed: int) -> dict:
+    """Every player first against every player second, itself included (the tic-tac-toe table's shape)."""
+    rows = []
+    for i, a in enumerate(players):
+        for j, b in enumerate(players):
+            rows.append({"x": specs[i], "o": specs[j], **pair_result(game, a, b, openings, games, seed, (i, j))})
+    return {"game": game.name, "players": specs, "exact": False, "games": games, "seed": seed, "rows": rows}

@@ -1,0 +1,133 @@
+"""Players over the game interface: each gives its move distribution for a state.
+
+A player is bound to its game. ``distribution(state)`` lists ``(move, probability)``;
+``choose(state, rng)`` picks a move with an explicit ``numpy.random.Generator``.
+Spec strings read ``NAME`` or ``NAME:key=value,...`` against a game's registry.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from evoplay.errors import SpecError
+from evoplay.search import search
+
+
+class RandomPlayer:
+    """Uniform over the legal moves."""
+
+    deterministic = False
+
+    def __init__(self, game, spec: str = "random"):
+        self.game, self.spec = game, spec
+
+    def distribution(self, state) -> list:
+        moves = self.game.legal_moves(state)
+        return [(m, 1.0 / len(moves)) for m in moves]
+
+    def choose(self, state, rng):
+        moves = self.game.legal_moves(state)
+        return moves[rng.integers(len(moves))]
+
+
+class SearchPlayer:
+    """Alpha-beta to ``depth`` with an evaluator; the first best move in legal order."""
+
+    deterministic = True
+
+    def __init__(self, game, evaluate, depth: int, spec: str, quiescence: bool = False):
+        self.game, self.evaluate, self.depth, self.spec, self.quiescence = game, evaluate, depth, spec, quiescence
+
+    def best(self, state):
+        return search(self.game, state, self.depth, self.evaluate, self.quiescence)
+
+    def distribution(self, state) -> list:
+        return [(self.best(state).move, 1.0)]
+
+    def choose(self, state, rng):
+        return self.best(state).move
+
+
+class TerminalHuman:
+    """A person at the terminal: shows the board, reads a move, explains a bad one and asks again.
+
+    End of input surfaces as ``EOFError`` and Ctrl-C as ``KeyboardInterrupt``.
+    """
+
+    deterministic = False
+    spec = "human"
+
+    def __init__(self, game, read=input, write=print):
+        self.game, self.read, self.write = game, read, write
+
+    def distribution(self, state) -> list:
+        raise SpecError("a human has no move distribution")
+
+    def choose(self, state, rng):
+        g = self.game
+        side = g.side_names[g.to_move(state)]
+        example = g.move_text(state, g.legal_moves(state)[0])
+        self.write("\n" + g.render(state, numbers=True))
+        while True:
+            text = self.read(f"Your move ({side}), e.g. {example}: ")
+            try:
+                return g.parse_move(state, text)
+            except ValueError as e:
+                self.write(str(e))
+
+
+def format_spec(name: str, params: dict) -> str:
+    """Canonical spec string: ``name:key=value,...`` in the factory's parameter order."""
+    if not params:
+        return name
+    return name + ":" + ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
+
+
+def parse_spec(spec: str, registry: dict, game_name: str) -> tuple[str, dict]:
+    """Name and typed parameters of ``NAME:key=value,...``; ``registry`` maps names to
+    ``(factory, {param: (type, check)})``."""
+    name, _, rest = spec.strip().partition(":")
+    if name not in registry:
+        raise SpecError(f"{name!r} is not a {game_name} player (known: {', '.join([*registry, 'human'])})")
+    _, schema = registry[name]
+    params = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = (p.strip() for p in item.partition("="))
+        if not eq:
+            raise SpecError(f"player {name}: parameter {item!r} is not key=value")
+        if key not in schema:
+            raise SpecError(f"player {name}: unknown parameter {key!r} (allowed: {', '.join(schema) or 'none'})")
+        kind, check = schema[key]
+        try:
+            typed = kind(value)
+        except ValueError:
+            raise SpecError(f"player {name}: {key} must be {'an integer' if kind is int else 'a number'}, got {value!r}") from None
+        if kind is float and not np.isfinite(typed):
+            raise SpecError(f"player {name}: {key} must be finite, got {value!r}")
+        params[key] = check(typed)
+    return name, params
+
+
+def build(spec: str, registry: dict, game_name: str):
+    """The player a spec names, with every parameter (defaults filled) in its canonical spec."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError("empty player spec")
+    if spec.strip() == "human":
+        raise SpecError("player 'human' plays only in `evoplay game`")
+    name, params = parse_spec(spec, registry, game_name)
+    factory, _ = registry[name]
+    full = {k: p.default for k, p in inspect.signature(factory).parameters.items()} | params
+    return factory(**full)
+
+
+def in_range(name: str, lo, hi):
+    """A check that ``lo <= value <= hi``."""
+
+    def check(v):
+        if not lo <= v <= hi:
+            raise SpecError(f"{name} must be in [{lo:g}, {hi:g}], got {v:g}")
+        return v
+
+    return check

@@ -1,0 +1,74 @@
+"""Checkers behind the game interface (``evoplay.games.Game``).
+
+Views turn the board so the side to move always sits on squares 1-12 moving down: square
+``s`` of White's view is square ``33 - s`` of the board. Men count 1, kings 2 (an
+evaluator picks its own king value).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evoplay.checkers import rules as R
+
+_SHIFTS = np.arange(32, dtype=np.uint64)
+
+
+def _bits(words) -> np.ndarray:
+    return ((np.asarray(words, dtype=np.uint64)[:, None] >> _SHIFTS) & np.uint64(1)).astype(np.int8)
+
+
+def board_views(black, white, kings, turn) -> np.ndarray:
+    """``(n, 32)`` int8 boards from the side to move's view, from arrays of bitboards."""
+    b, w, k = _bits(black), _bits(white), _bits(kings)
+    view = (b - w) * (1 + k)
+    white_turn = np.asarray(turn) == R.WHITE
+    view[white_turn] = -view[white_turn, ::-1]
+    return view
+
+
+class Checkers:
+    """English draughts; ``quiet_limit`` plies without a capture or man move draw."""
+
+    side_names = ("Black", "White")
+
+    def __init__(self, quiet_limit: int = R.QUIET_LIMIT):
+        self.quiet_limit = quiet_limit
+        self.name = "checkers" if quiet_limit == R.QUIET_LIMIT else f"checkers:quiet={quiet_limit}"
+
+    def initial(self) -> R.State:
+        return R.initial()
+
+    def to_move(self, state) -> int:
+        return state.turn
+
+    def legal_moves(self, state) -> list[tuple]:
+        return R.legal_moves(state)
+
+    def apply(self, state, move) -> R.State:
+        return R.apply(state, move)
+
+    def result(self, state) -> int | None:
+        return R.result(state, self.quiet_limit)
+
+    def is_capture(self, state, move) -> bool:
+        return R.is_capture(move)
+
+    def key(self, state) -> tuple:
+        return state.key
+
+    def views(self, states) -> np.ndarray:
+        cols = np.array([s.key for s in states], dtype=np.uint64).reshape(-1, 4)
+        return board_views(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3].astype(np.int64))
+
+    def move_text(self, state, move) -> str:
+        return R.move_text(move)
+
+    def parse_move(self, state, text: str) -> tuple:
+        return R.parse_move(state, text)
+
+    def render(self, state, numbers: bool = False) -> str:
+        return R.render(state, numbers)
+
+
+CHECKERS = Checkers()

@@ -1,0 +1,137 @@
+"""Negamax alpha-beta search over any game of the interface, with batched leaf evaluation.
+
+The evaluator is a callable taking a ``(n, squares)`` array of boards seen by their side
+to move (``Game.views``) and returning ``n`` scores for that side, so a neural evaluator is
+one matrix product per batch: a node one ply above the horizon evaluates all its quiet
+children in one call. Finished games score beyond any evaluation, ``WIN - ply`` for a win,
+so faster wins and slower losses are preferred. Moves are searched captures first, and
+the best move found at a position in the previous iteration of iterative deepening first
+of all. Among moves of equal value the first in the game's legal order is chosen, so the
+result is the one plain minimax gives, whatever the search order.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+#: Score of a won game at the root; evaluations must stay well inside (-WIN/2, WIN/2).
+WIN = 1e6
+#: Most plies of capture sequences quiescence search follows beyond the horizon.
+MAX_QUIESCENCE = 12
+
+Evaluator = Callable[[np.ndarray], np.ndarray]
+
+
+class SearchResult(NamedTuple):
+    value: float
+    move: object
+    leaves: int  # positions handed to the evaluator (all iterations)
+    nodes: int  # positions expanded (all iterations)
+
+
+def terminal_score(result: int, ply: int) -> float:
+    return 0.0 if result == 0 else result * (WIN - ply)
+
+
+class _Search:
+    def __init__(self, game, evaluate: Evaluator, quiescence: bool):
+        self.game, self.evaluate_fn, self.quiescence = game, evaluate, quiescence
+        self.best_moves: dict = {}
+        self.leaves = self.nodes = 0
+
+    def evaluate(self, states) -> np.ndarray:
+        scores = np.asarray(self.evaluate_fn(self.game.views(states)), dtype=np.float64).reshape(-1)
+        if scores.shape != (len(states),) or not np.all(np.abs(scores) < WIN / 2):
+            raise ValueError(f"an evaluator must return {len(states)} finite scores within ±{WIN / 2:g}")
+        self.leaves += len(states)
+        return scores
+
+    def noisy(self, state) -> bool:
+        return any(self.game.is_capture(state, m) for m in self.game.legal_moves(state))
+
+    def expands(self, state, depth: int) -> bool:
+        """Whether an unfinished state at ``depth`` is searched rather than evaluated."""
+        return depth > 0 or (self.quiescence and depth > -MAX_QUIESCENCE and self.noisy(state))
+
+    def ordered(self, state, moves: list) -> list:
+        g = self.game
+        seq = [m for m in moves if g.is_capture(state, m)] + [m for m in moves if not g.is_capture(state, m)]
+        first = self.best_moves.get(g.key(state))
+        if first is not None and first in seq:
+            seq.remove(first)
+            seq.insert(0, first)
+        return seq
+
+    def children(self, state, moves, depth: int, ply: int) -> list:
+        """Per move: the child, and its value for the mover when known without search."""
+        g = self.game
+        kids = [g.apply(state, m) for m in moves]
+        known: list = [None] * len(kids)
+        quiet = []
+        for i, kid in enumerate(kids):
+            r = g.result(kid)
+            if r is not None:
+                known[i] = -terminal_score(r, ply + 1)
+            elif not self.expands(kid, depth - 1):
+                quiet.append(i)
+        if quiet:
+            for i, score in zip(quiet, self.evaluate([kids[i] for i in quiet])):
+                known[i] = -score
+        return list(zip(kids, known))
+
+    def value(self, state, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Fail-soft negamax value of an unfinished state that ``expands``."""
+        g = self.game
+        self.nodes += 1
+        moves = g.legal_moves(state)
+        best, best_move = -math.inf, None
+        if depth <= 0:  # quiescence: captures only, standing pat when other moves exist
+            captures = [m for m in moves if g.is_capture(state, m)]
+            if len(captures) < len(moves):
+                best = self.evaluate([state])[0]
+                if best >= beta:
+                    return best
+            moves = captures
+        moves = self.ordered(state, moves)
+        for move, (kid, v) in zip(moves, self.children(state, moves, depth, ply)):
+            if v is None:
+                v = -self.value(kid, depth - 1, -beta, -max(alpha, best), ply + 1)
+            if v > best:
+                best, best_move = v, move
+                if best >= beta:
+                    break
+        if best_move is not None:
+            self.best_moves[g.key(state)] = best_move
+        return best
+
+    def root(self, state, depth: int) -> tuple:
+        """Exact value and the first move in legal order that attains it."""
+        g = self.game
+        legal = g.legal_moves(state)
+        index = {m: i for i, m in enumerate(legal)}
+        moves = self.ordered(state, legal)
+        best, best_move = -math.inf, None
+        for move, (kid, v) in zip(moves, self.children(state, moves, depth, 0)):
+            if v is None:
+                # A move before the best one in legal order wins a tie: open the window a hair.
+                alpha = best if best_move is None or index[move] > index[best_move] else math.nextafter(best, -math.inf)
+                v = -self.value(kid, depth - 1, -math.inf, -alpha, 1)
+            if v > best or (v == best and index[move] < index[best_move]):
+                best, best_move = v, move
+        self.best_moves[g.key(state)] = best_move
+        return best, best_move
+
+
+def search(game, state, depth: int, evaluate: Evaluator, quiescence: bool = False) -> SearchResult:
+    """Alpha-beta to ``depth`` plies (iterative deepening from 1) from an unfinished state."""
+    if depth < 1:
+        raise ValueError(f"search depth must be at least 1, got {depth}")
+    if game.result(state) is not None:
+        raise ValueError("the game is over: there is no move to search")
+    s = _Search(game, evaluate, quiescence)
+    for d in range(1, depth + 1):
+        value, move = s.root(state, d)
+    return SearchResult(float(value) + 0.0, move, s.leaves, s.nodes)  # + 0.0: no -0.0

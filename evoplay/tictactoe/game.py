@@ -1,0 +1,61 @@
+"""Tic-tac-toe behind the game interface (``evoplay.games.Game``): an adapter over the board tables.
+
+A state is a board code; a move is a square 0..8. The batched engine, the players' tables
+and the exact analysis keep using ``board`` directly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evoplay.tictactoe import board as B
+
+
+class TicTacToe:
+    name = "tictactoe"
+    side_names = ("X", "O")
+
+    def initial(self) -> int:
+        return 0
+
+    def to_move(self, state) -> int:
+        return 0 if B.TO_MOVE[state] == B.X else 1
+
+    def legal_moves(self, state) -> list[int]:
+        return B.legal_moves(state)
+
+    def apply(self, state, move) -> int:
+        return int(B.CHILD[state, move])
+
+    def result(self, state) -> int | None:
+        outcome = B.OUTCOME[state]
+        if outcome == B.ONGOING:
+            return None
+        return 0 if outcome == B.DRAW else -1  # a line is always the last mover's
+
+    def is_capture(self, state, move) -> bool:
+        return False
+
+    def key(self, state) -> int:
+        return int(state)
+
+    def views(self, states) -> np.ndarray:
+        codes = np.asarray(states, dtype=np.int64)
+        return B.perspective(codes, B.TO_MOVE[codes]).astype(np.int8)
+
+    def move_text(self, state, move) -> str:
+        return str(move)
+
+    def parse_move(self, state, text: str) -> int:
+        text = str(text).strip()
+        if not text.isdigit() or not 0 <= int(text) < B.N_SQUARES:
+            raise ValueError(f"{text!r} is not a square 0-8")
+        if not B.LEGAL[state, int(text)]:
+            raise ValueError(f"square {text} is not free")
+        return int(text)
+
+    def render(self, state, numbers: bool = False) -> str:
+        return B.render(state, numbers)
+
+
+TICTACTOE = TicTacToe()

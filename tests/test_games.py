@@ -1,0 +1,82 @@
+"""Conformance of every game to the game interface (``evoplay.games``): one suite, all games."""
+
+import numpy as np
+import pytest
+
+from evoplay.errors import EvoplayError
+from evoplay.games import GAMES, get_game, play_out
+
+
+@pytest.fixture(params=sorted(GAMES))
+def game(request):
+    return get_game(request.param)
+
+
+def playouts(game, n=20, seed=0):
+    rng = np.random.default_rng(seed)
+    return [play_out(game, game.initial(), rng) for _ in range(n)]
+
+
+def test_the_initial_state(game):
+    start = game.initial()
+    assert game.result(start) is None
+    assert game.to_move(start) == 0
+    assert game.legal_moves(start) and game.legal_moves(start) == game.legal_moves(game.initial())
+    assert game.key(start) == game.key(game.initial())
+
+
+def test_random_games_end_with_a_result_and_sides_alternate(game):
+    ends = set()
+    for states in playouts(game):
+        for ply, state in enumerate(states[:-1]):
+            assert game.result(state) is None
+            assert game.to_move(state) == ply % 2
+            moves = game.legal_moves(state)
+            assert len(set(moves)) == len(moves)
+        ends.add(game.result(states[-1]))
+    assert ends <= {-1, 0, 1} and -1 in ends
+
+
+def test_apply_leaves_its_state_alone(game):
+    state = game.initial()
+    key = game.key(state)
+    children = {game.key(game.apply(state, m)) for m in game.legal_moves(state)}
+    assert game.key(state) == key and key not in children
+    assert len(children) == len(game.legal_moves(state))
+
+
+def test_moves_read_back_from_their_text(game):
+    for states in playouts(game, n=3):
+        for state in states[:-1]:
+            for move in game.legal_moves(state):
+                assert game.parse_move(state, game.move_text(state, move)) == move
+    for bad in ("", "zz", "99", "-1", "1-"):
+        with pytest.raises(ValueError):
+            game.parse_move(game.initial(), bad)
+
+
+def test_views_are_batched_boards_of_the_side_to_move(game):
+    states = [s for run in playouts(game, n=3) for s in run]
+    views = game.views(states)
+    assert views.dtype == np.int8 and views.shape[0] == len(states)
+    for i in (0, 1, len(states) // 2, len(states) - 1):
+        assert (game.views([states[i]])[0] == views[i]).all()
+    start = game.views([game.initial()])[0]
+    assert (start > 0).sum() == (start < 0).sum()
+    # After one move the mover's pieces are the other side's in the next view.
+    first = game.legal_moves(game.initial())[0]
+    after = game.views([game.apply(game.initial(), first)])[0]
+    assert (after < 0).sum() >= (start > 0).sum() and (after > 0).sum() == (start < 0).sum()
+
+
+def test_identical_seeds_play_identical_games(game):
+    a = [[game.key(s) for s in run] for run in playouts(game, n=5, seed=7)]
+    b = [[game.key(s) for s in run] for run in playouts(game, n=5, seed=7)]
+    assert a == b
+
+
+def test_games_are_named():
+    with pytest.raises(EvoplayError, match="unknown game"):
+        get_game("chess")
+    for name in GAMES:
+        assert get_game(name).name == name
