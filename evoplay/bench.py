@@ -183,7 +183,13 @@ def warm_compiled_code() -> float:
     from evoplay.framework.runner import make_recipe
 
     t = time.perf_counter()
+    from evoplay.checkers import engine as checkers_engine
+    from evoplay.checkers import rules as checkers_rules
+    from evoplay.checkers import search as checkers_search
+
     for name in ("fogel1993", "fogel-exact-sa-h30", "coevolution-hof", "ga-value-net"):
         cfg = config.override(config.load(name), generations=1, trials=1)
         TrialRun(make_recipe(cfg), 0).run(1)
+    checkers_engine.perft(*checkers_engine.START, 2)
+    checkers_search.search(checkers_rules.initial(), 2)
     return time.perf_counter() - t
