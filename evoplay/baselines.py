@@ -163,10 +163,10 @@ def heatmap(names: dict, cells: dict, path: Path) -> None:
 
 def options(f):
     """The options of ``python -m evoplay.baselines`` and ``evoplay baselines``."""
-    from evoplay.cli.checks import BoundedInt
+    from evoplay.cli.checks import BoundedInt, PathArg
 
     for opt in reversed([
-        click.option("--out", type=click.Path(file_okay=False), default=DEFAULT_OUT, show_default=True,
+        click.option("--out", type=PathArg(file_okay=False), default=DEFAULT_OUT, show_default=True,
                      help="Folder of the player files and the tournament."),
         click.option("--seed", type=BoundedInt(0, 2**32 - 1), default=0, show_default=True,
                      help="Seed of the training runs."),

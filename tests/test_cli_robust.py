@@ -365,3 +365,43 @@ def test_python_m_evoplay_from_the_checkouts_parent(tmp_path):
     proc = subprocess.run([PYTHON, "-m", "evoplay", "train", "value-net", "--games", "20", "--out",
                            str(tmp_path / "v.json")], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+# ---------------------------------------------------------------- paths no file system can hold
+
+NUL = "a\0b"
+NUL_CONFIGS = {
+    "opponent.toml": '[evaluation]\nopponent = "a\\u0000.json"\n',
+    "mix.toml": '[evaluation]\nopponent = [{player = "x\\u0000/y.json", weight = 1}]\n',
+    "recipe.toml": 'recipe = "a\\u0000.py:Recipe"\n',
+    "ga.toml": 'recipe = "ga-value-net"\n[ga]\nopponent = "a\\u0000.json"\n',
+    "study.toml": 'name = "s"\nbase = "a\\u0000.toml"\n[[variants]]\nname = "v"\n',
+}
+
+
+@pytest.mark.parametrize("argv", [
+    ["match", NUL + ".json", "logic"], ["match", "logic", "dir/" + NUL], ["match", "a\0.py:Player", "logic"],
+    ["analyze", NUL + ".json"], ["analyze", "logic", "--opponent", NUL + ".json"],
+    ["tournament", "logic", NUL + ".json"], ["game", "--vs", NUL + ".json"],
+    ["evolve", NUL], ["evolve", "opponent.toml"], ["evolve", "mix.toml"], ["evolve", "recipe.toml"],
+    ["evolve", "ga.toml"], ["evolve", "quick", "--out", NUL],
+    ["plot", NUL], ["plot", "RUN", "--out", NUL + ".png"], ["export", NUL], ["export", "RUN", "--out", NUL + ".json"],
+    ["report", NUL], ["resign", NUL], ["study", NUL], ["study", "study.toml"], ["study", "ablation", "--out", NUL],
+    ["serve", NUL, "--port", "0"], ["train", "value-net", "--out", NUL + ".json"], ["figures", "gibson", "--out", NUL],
+    ["baselines", "--out", NUL],
+], ids=lambda argv: " ".join(argv).replace("\0", "<NUL>"))
+def test_a_nul_byte_in_any_path_is_one_line(env, argv):
+    for name, text in NUL_CONFIGS.items():
+        (env.root / name).write_text(text)
+    argv = [str(env.run) if a == "RUN" else a for a in argv]
+    refused(argv, "NUL byte")
+
+
+def test_the_path_check_refuses_what_no_file_system_holds():
+    from evoplay.paths import check_path
+
+    assert check_path("results/fogel1993/champion.json") == Path("results/fogel1993/champion.json")
+    for text, words in (("a\0.json", "NUL byte"), ("a\udc80\ud800.json", "cannot write"),
+                        ("x" * 256 + ".json", "longer than 255"), ("/a" * 2048, "paths stop at 4095")):
+        with pytest.raises(SpecError, match=words):
+            check_path(text, "player file", SpecError)

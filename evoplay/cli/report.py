@@ -6,11 +6,11 @@ import click
 
 from evoplay import baselines as _baselines
 from evoplay.cli import cli
-from evoplay.cli.checks import check_output
+from evoplay.cli.checks import PathArg, check_output
 
 
 @cli.command()
-@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.argument("run_dir", type=PathArg(file_okay=False))
 def report(run_dir):
     """Exact analysis of a finished run's champions (writes analysis.md and analysis.json in RUN_DIR)."""
     from evoplay.cli import runfiles
@@ -36,7 +36,7 @@ def baselines(out, seed, value_games, retrain):
 
 
 @cli.command()
-@click.argument("player_file", type=click.Path(dir_okay=False))
+@click.argument("player_file", type=PathArg(dir_okay=False))
 def resign(player_file):
     """Sign an edited PLAYER_FILE again, so that match, analyze and game accept it.
 

@@ -9,15 +9,15 @@ from pathlib import Path
 import click
 
 from evoplay.cli import cli
-from evoplay.cli.checks import BoundedInt
+from evoplay.cli.checks import BoundedInt, PathArg
 
 
 @cli.command()
-@click.argument("config_file", metavar="CONFIG", type=click.Path(dir_okay=False))
+@click.argument("config_file", metavar="CONFIG", type=PathArg(dir_okay=False))
 @click.option("--trials", type=BoundedInt(1, 10_000), help="Override the number of trials.")
 @click.option("--generations", type=BoundedInt(1, 1_000_000), help="Override the number of generations.")
 @click.option("--seed", type=BoundedInt(0, 2**63 - 1), help="Override the run seed.")
-@click.option("--out", type=click.Path(), help="Run directory (default results/NAME).")
+@click.option("--out", type=PathArg(), help="Run directory (default results/NAME).")
 @click.option("--address", envvar="RAY_ADDRESS", help="Join this Ray cluster (default: embedded local Ray).")
 @click.option("--workers", type=BoundedInt(1, 4096), help="CPUs of local Ray to use (default: all).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run from its checkpoints.")
@@ -77,8 +77,8 @@ def _leave(code: int):
 
 
 @cli.command()
-@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]", type=click.Path(file_okay=False))
-@click.option("--out", type=click.Path(dir_okay=False),
+@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]", type=PathArg(file_okay=False))
+@click.option("--out", type=PathArg(dir_okay=False),
               help="Output image: .png, .pdf or .svg, written in that format (default curve.png here).")
 def plot(run_dirs, out):
     """Plot the mean max-payoff curve of one or more runs (overlaid), finished or still running."""
@@ -88,9 +88,9 @@ def plot(run_dirs, out):
 
 
 @cli.command()
-@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.argument("run_dir", type=PathArg(file_okay=False))
 @click.option("--trial", type=BoundedInt(0, 9999), help="Which trial's champion (default: the best).")
-@click.option("--out", type=click.Path(dir_okay=False), help="Player file to write (default champion.json here).")
+@click.option("--out", type=PathArg(dir_okay=False), help="Player file to write (default champion.json here).")
 def export(run_dir, trial, out):
     """Export a champion network as a player file for match, analyze and game."""
     from evoplay.cli import runfiles

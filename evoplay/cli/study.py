@@ -7,12 +7,12 @@ from pathlib import Path
 import click
 
 from evoplay.cli import cli
-from evoplay.cli.checks import BoundedInt
+from evoplay.cli.checks import BoundedInt, PathArg
 
 
 @cli.command()
-@click.argument("study_file", metavar="STUDY", type=click.Path(dir_okay=False))
-@click.option("--out", type=click.Path(), help="Study directory (default results/NAME).")
+@click.argument("study_file", metavar="STUDY", type=PathArg(dir_okay=False))
+@click.option("--out", type=PathArg(), help="Study directory (default results/NAME).")
 @click.option("--address", envvar="RAY_ADDRESS", help="Join this Ray cluster (default: embedded local Ray).")
 @click.option("--workers", type=BoundedInt(1, 4096), help="CPUs of local Ray to use (default: all).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted study from its checkpoints.")

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from evoplay.errors import PlayerFileError
+from evoplay.paths import check_path
 from evoplay.atomic import write_text
 
 FORMAT = "evoplay-player"
@@ -74,7 +75,7 @@ MAX_FILE_BYTES = 8 << 20
 def read_json(path, what: str, max_bytes: int = MAX_FILE_BYTES, error=PlayerFileError):
     """The JSON value in ``path``; a missing, special, oversized or malformed file raises
     ``error`` with one line naming ``what`` and the problem."""
-    path = Path(path)
+    path = check_path(path, what, error)
     try:
         st = os.stat(path)
     except FileNotFoundError:

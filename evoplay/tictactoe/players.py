@@ -17,6 +17,7 @@ import inspect
 import numpy as np
 
 from evoplay.tictactoe import board as B
+from evoplay.paths import check_path
 from evoplay.errors import SpecError
 from evoplay.numerics import exp_array
 
@@ -377,6 +378,8 @@ def make_player(spec: str) -> Player:
         return _CACHE[spec]
     if spec.endswith(".json") or "/" in spec:
         from evoplay.tictactoe.playerfile import build_player, load_player
+
+        check_path(spec, "player file", SpecError)
 
         if spec in _FILES:  # shipped by the driver: this machine may not have the file
             return build_player(_FILES[spec], spec)

@@ -14,16 +14,16 @@ import functools
 import json
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from deap import base, tools
 
-from evoplay.errors import ConfigError, EvoplayError
+from evoplay.errors import ConfigError, EvoplayError, SpecError
 from evoplay.framework import config as C
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import EVALUATE, INIT, MUTATE, SELECT, stream
 from evoplay.numerics import weighted_rows
+from evoplay.paths import check_path
 from evoplay.recipes.fogel import kernels
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
 from evoplay.tictactoe import board as B
@@ -167,7 +167,7 @@ def _spec_path(spec: str) -> str:
     if ref is not None:
         return usercode.absolute_ref(ref, C.base_dir()) + (f":{params}" if params else "")
     if spec.endswith(".json") or "/" in spec:
-        path = Path(spec).expanduser()
+        path = check_path(spec, "player file", SpecError).expanduser()
         return str(path if path.is_absolute() else (C.base_dir() / path).resolve())
     return spec
 
