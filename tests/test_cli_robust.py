@@ -238,13 +238,13 @@ def test_report_and_baselines_are_subcommands(env):
     code, out, err = run_in_process(["report", str(env.run)])
     assert code == 0, err
     assert "analysis: " in out and (env.run / "analysis.md").is_file()
-    proc = subprocess.run([PYTHON, "-m", "evoplay.recipes.fogel.report", str(env.run)], capture_output=True,
+    proc = subprocess.run([PYTHON, "-m", "evoplay", "report", str(env.run)], capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout == out
     code, out, err = run_in_process(["baselines", "--help"])
     assert code == 0 and "--value-games" in out
     refused(["baselines", "--out", str(env.regular)], "is a file")
-    proc = subprocess.run([PYTHON, "-m", "evoplay.baselines", "--out", str(env.regular)], capture_output=True,
+    proc = subprocess.run([PYTHON, "-m", "evoplay", "baselines", "--out", str(env.regular)], capture_output=True,
                           text=True, timeout=120)
     assert problem(proc.returncode, proc.stdout, proc.stderr) is None, proc.stderr
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from evoplay.cli import cli
+from evoplay.cli.group import cli
 from evoplay.cli.checks import PathArg
 
 FIGURES = ("gibson", "valuenet-settings", "seed003")

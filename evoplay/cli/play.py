@@ -14,7 +14,7 @@ from evoplay.errors import SpecError
 from evoplay.tictactoe.human import HumanPlayer, play_interactive
 from evoplay.tictactoe.players import INTERACTIVE, make_player
 from evoplay.tictactoe.tournament import MAX_GAMES, pair_result, round_robin, seeded_rng, wilson_interval
-from evoplay.cli import cli
+from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt
 
 #: --seats choice -> which player moves first in each reported result.

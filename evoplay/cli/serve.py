@@ -8,7 +8,7 @@ import webbrowser
 
 import click
 
-from evoplay.cli import cli
+from evoplay.cli.group import cli
 from evoplay.cli.checks import PathArg
 from evoplay.errors import EvoplayError
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from evoplay.cli import cli
+from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt, PathArg
 
 

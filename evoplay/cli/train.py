@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from evoplay.errors import EvoplayError
-from evoplay.cli import cli
+from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt, FiniteFloat, PathArg, check_output, writing
 from evoplay.cli.play import SEED_TYPE, player_option_check
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from evoplay.tictactoe import board as B
 from evoplay.paths import check_path
+from evoplay.tictactoe.userplayer import split_user_spec, user_table
 from evoplay.errors import SpecError
 from evoplay.numerics import exp_array
 
@@ -369,12 +370,10 @@ def make_player(spec: str) -> Player:
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty player spec")
     spec = spec.strip()
-    from evoplay.tictactoe.userplayer import split_user_spec, user_player
-
     builtin = spec.partition(":")[0].strip() in REGISTRY  # minimax:tiebreak is a (bad) built-in spec
     if not builtin and split_user_spec(spec)[0] is not None:  # user code: path/to/file.py:Name or package.module:Name
         if spec not in _CACHE:
-            _CACHE[spec] = user_player(spec)
+            _CACHE[spec] = TablePlayer(spec, user_table(spec))
         return _CACHE[spec]
     if spec.endswith(".json") or "/" in spec:
         from evoplay.tictactoe.playerfile import build_player, load_player

@@ -25,6 +25,7 @@ from evoplay.framework.streams import EVALUATE, INIT, MUTATE, SELECT, stream
 from evoplay.numerics import weighted_rows
 from evoplay.paths import check_path
 from evoplay.recipes.fogel import kernels
+from evoplay.recipes.fogel.detail import Generation, format_generation
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine, exact
@@ -270,21 +271,6 @@ def new_logbook() -> tools.Logbook:
 
 
 @dataclass
-class Generation:
-    """What one generation did: the event that the detail log and the benchmarks receive."""
-
-    generation: int
-    pool: list
-    payoffs: np.ndarray
-    wld: np.ndarray
-    scores: np.ndarray
-    rivals: np.ndarray
-    selected: np.ndarray
-    record: dict
-    seconds: dict = field(default_factory=dict)
-
-
-@dataclass
 class FogelState:
     """A trial between generations: the parents, the next network id, the hall of fame, the last champion."""
 
@@ -398,8 +384,6 @@ class FogelRecipe(Recipe):
         if self.hooks or ctx.detail is not None:
             event = Generation(gen, pool, payoffs, wld, scores, rivals, selected, record, seconds)
             if ctx.detail is not None:
-                from evoplay.recipes.fogel.detail import format_generation
-
                 ctx.detail.append(format_generation(event))
             for hook in self.hooks:
                 hook(event)
