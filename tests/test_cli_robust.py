@@ -405,3 +405,53 @@ def test_the_path_check_refuses_what_no_file_system_holds():
                         ("x" * 256 + ".json", "longer than 255"), ("/a" * 2048, "paths stop at 4095")):
         with pytest.raises(SpecError, match=words):
             check_path(text, "player file", SpecError)
+
+
+# ---------------------------------------------------------------- huge weights: no numpy warning on a terminal
+
+HUGE_SOURCES = {"fogel-net": "results/fogel1993/champion.json", "value-net": "results/baselines/value-net.json",
+                "ga-value-net": "results/baselines/ga-value-net.json", "outcome-net": "results/baselines/outcome-net.json"}
+
+
+def huge_weights(kind: str, how: str, path: Path) -> Path:
+    """The committed ``kind`` player with every weight +1e308, -1e308 or +-1e308 at random, signed again."""
+    from evoplay.tictactoe.playerfile import resign
+
+    doc = json.loads((ROOT / HUGE_SOURCES[kind]).read_text())
+    rng = np.random.default_rng(0)
+    sign = {"+": lambda shape: np.ones(shape), "-": lambda shape: -np.ones(shape),
+            "+-": lambda shape: np.where(rng.random(shape) < 0.5, -1.0, 1.0)}[how]
+    doc["weights"] = {k: (1e308 * sign(np.shape(v))).tolist() for k, v in doc["weights"].items()}
+    path.write_text(json.dumps(doc))
+    resign(path)
+    return path
+
+
+@pytest.mark.parametrize("kind", sorted(HUGE_SOURCES))
+def test_huge_weights_play_without_numpy_warnings(tmp_path, kind):
+    files = [str(huge_weights(kind, how, tmp_path / f"{how}.json")) for how in ("+", "-", "+-")]
+    script = ("import sys, warnings\nwarnings.simplefilter('error')\nfrom evoplay.cli import main\n"
+              "main(['tournament', *sys.argv[1:], 'logic', '--games', '50', '--json'])\n")
+    proc = subprocess.run([PYTHON, "-c", script, *files], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr[-2000:]
+    assert len(json.loads(proc.stdout)["rows"]) == 16
+
+
+def test_a_softmax_of_infinite_logits_is_its_limit_and_finite_ones_are_unchanged():
+    from evoplay.numerics import exp_array
+    from evoplay.tictactoe.mlp import softmax
+
+    with np.errstate(all="raise"):
+        assert softmax(np.array([[np.inf, 1.0, np.inf], [1e308, -1e308, 0.0], [-np.inf, -np.inf, -np.inf]])).tolist() == [
+            [0.5, 0.0, 0.5], [1.0, 0.0, 0.0], [1 / 3, 1 / 3, 1 / 3]]
+    logits = np.random.default_rng(1).normal(0, 30, (500, 3))
+    z = logits - logits.max(-1, keepdims=True)
+    e = exp_array(z)
+    assert np.array_equal(softmax(logits), e / e.sum(-1, keepdims=True))  # the old formula, bit for bit
+
+
+def test_a_network_whose_sums_are_not_numbers_is_refused():
+    from evoplay.tictactoe.trained import greedy_player
+
+    with pytest.raises(PlayerFileError, match="is not a number"):
+        greedy_player("nan-net", lambda kids: np.where(kids % 7 == 0, np.nan, 0.5))
