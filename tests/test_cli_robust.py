@@ -455,3 +455,28 @@ def test_a_network_whose_sums_are_not_numbers_is_refused():
 
     with pytest.raises(PlayerFileError, match="is not a number"):
         greedy_player("nan-net", lambda kids: np.where(kids % 7 == 0, np.nan, 0.5))
+
+
+# ---------------------------------------------------------------- a run directory as a player spec
+
+
+def test_a_run_directory_is_a_player_spec_for_its_best_champion(env):
+    code, by_dir, err = run_in_process(["match", str(ROOT / "results/fogel1993"), "logic", "--exact", "--json"])
+    assert code == 0, err
+    code, by_file, _ = run_in_process(["match", str(ROOT / "results/fogel1993/champion.json"), "logic", "--exact", "--json"])
+    assert json.loads(by_dir)["results"] == json.loads(by_file)["results"]
+    assert json.loads(by_dir)["a"] == str(ROOT / "results/fogel1993")
+    (env.root / "unfinished").mkdir()
+    refused(["analyze", "./unfinished"], "is a directory without a champion.json")
+    refused(["match", "unfinished", "logic"], "a run directory is named by a path: ./unfinished")
+
+
+def test_a_config_names_a_run_directory_as_its_opponent(tmp_path):
+    from evoplay.framework import config
+    from evoplay.recipes.fogel.recipe import player_files
+
+    (tmp_path / "vs-run.toml").write_text(f'[evaluation]\nopponent = "{ROOT / "results/fogel1993"}"\n')
+    cfg = config.load(tmp_path / "vs-run.toml")
+    docs = player_files(cfg)
+    assert list(docs) == [str(ROOT / "results/fogel1993")]
+    assert docs[str(ROOT / "results/fogel1993")]["sha256"] == json.loads((ROOT / "results/fogel1993/champion.json").read_text())["sha256"]

@@ -128,7 +128,7 @@ def _match_text(result: dict, seed: int) -> list[str]:
 @exact_option
 @json_option
 def match(player_a, player_b, games, seed, seats, exact, as_json):
-    """Play PLAYER_A against PLAYER_B (spec strings or player files)."""
+    """Play PLAYER_A against PLAYER_B (spec strings, player files or run directories)."""
     a, b = make_player(player_a), make_player(player_b)
     games = None if exact else games
     with _Progress(games and games * len(SEATS[seats])) as progress:

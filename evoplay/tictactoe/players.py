@@ -13,6 +13,7 @@ move is a table look-up.
 from __future__ import annotations
 
 import inspect
+import os
 
 import numpy as np
 
@@ -330,8 +331,9 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     """Split and check ``NAME`` or ``NAME:key=value,...``; return the name and typed params."""
     name, _, rest = spec.strip().partition(":")
     if name not in REGISTRY:
-        known = ", ".join([*REGISTRY, *INTERACTIVE, "PATH.json"])
-        raise SpecError(f"unknown player {quoted(name)} (known: {known})")
+        known = ", ".join([*REGISTRY, *INTERACTIVE, "PATH.json", "RUN_DIR"])
+        hint = f"; a run directory is named by a path: ./{name}" if not rest and os.path.isdir(name) else ""
+        raise SpecError(f"unknown player {quoted(name)} (known: {known}){hint}")
     _, schema = REGISTRY[name]
     params = {}
     for item in filter(None, rest.split(",")):
@@ -366,7 +368,8 @@ def provide_files(documents: dict):
 
 
 def make_player(spec: str) -> Player:
-    """The player named by a spec string or a path to a saved player file (``.json``)."""
+    """The player named by a spec string, a path to a saved player file (``.json``) or a run
+    directory (its best champion, ``champion.json``)."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty player spec")
     spec = spec.strip()

@@ -29,7 +29,7 @@ from evoplay.recipes.fogel.detail import Generation, format_generation
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine, exact
-from evoplay.tictactoe.playerfile import player_document, read_document
+from evoplay.tictactoe.playerfile import player_document, player_path, read_document
 from evoplay.tictactoe.players import TablePlayer, make_player, provide_files, sample_moves
 from evoplay.tictactoe.userplayer import split_user_spec
 
@@ -287,7 +287,7 @@ def player_files(cfg: dict) -> dict:
     """Checked documents of the player files the config names as opponents, by path."""
     opponent = cfg["evaluation"]["opponent"]
     specs = [opponent] if isinstance(opponent, str) else [o["player"] for o in opponent]
-    return {s: read_document(s) for s in specs if split_user_spec(s)[0] is None and (s.endswith(".json") or "/" in s)}
+    return {s: read_document(player_path(s)) for s in specs if split_user_spec(s)[0] is None and (s.endswith(".json") or "/" in s)}
 
 
 class FogelRecipe(Recipe):
