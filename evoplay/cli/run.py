@@ -30,6 +30,7 @@ def evolve(config_file, trials, generations, seed, out, address, workers, resume
     from tqdm import tqdm
 
     from evoplay.framework import config, runner
+    from evoplay.framework.recipe import FitnessWords
 
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other")
@@ -44,9 +45,10 @@ def evolve(config_file, trials, generations, seed, out, address, workers, resume
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo(f"evoplay: interrupted; the checkpoints in {out} continue with --resume", err=True)
         _leave(130)
-    m = summary["mean_max_payoff"]
+    words = FitnessWords.of(config.recipe_class(cfg[""]["recipe"]))
+    m = summary[words.summary_key]
     click.echo(f"run {out}: {summary['trials']} trials x {summary['generations']} generations, seed {summary['seed']}")
-    click.echo(f"mean max payoff: first generation {m['first']:g}, last {m['last']:g}, last 10 {m['last10']:.2f}")
+    click.echo(f"mean max {words.with_unit}: first generation {m['first']:g}, last {m['last']:g}, last 10 {m['last10']:.2f}")
     click.echo(f"curve: {out / 'curve.png'}  champion: {out / 'champion.json'} (trial {summary['best_trial']})")
     _leave(0)
 
@@ -81,7 +83,7 @@ def _leave(code: int):
 @click.option("--out", type=PathArg(dir_okay=False),
               help="Output image: .png, .pdf or .svg, written in that format (default curve.png here).")
 def plot(run_dirs, out):
-    """Plot the mean max-payoff curve of one or more runs (overlaid), finished or still running."""
+    """Plot the mean max-fitness curve of one or more runs (overlaid), finished or still running."""
     from evoplay.cli import runfiles
 
     runfiles.echo_paths(runfiles.plot(run_dirs, out))

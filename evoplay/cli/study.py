@@ -41,9 +41,10 @@ def study(study_file, out, address, workers, resume, overwrite, trials, generati
         click.echo(f"evoplay: interrupted; the checkpoints in {out} continue with --resume", err=True)
         _leave(130)
     click.echo(f"study {out}: {len(result['variants'])} variants; baseline {result['baseline']}")
+    words = S.study_words(spec)
     for v in result["variants"]:
         f = v["final_mean_max"]
-        line = f"  {v['name']}: final mean max payoff {f['mean']:.2f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"
+        line = f"  {v['name']}: final mean max {words.with_unit} {f['mean']:.2f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"
         t = v.get("vs_baseline", {}).get("final_mean_max")
         click.echo(line + (f"; {t['verdict']}" if t else " (baseline)"))
     click.echo(f"table: {out / 'study.md'}  curves: {out / 'study.png'}")

@@ -295,6 +295,7 @@ class FogelRecipe(Recipe):
 
     name = "fogel"
     default_name = "fogel1993"
+    fitness_name = "payoff"
     schema = SCHEMA
     _map = map  # the map registered in the toolbox (make_toolbox's default)
 
