@@ -1,0 +1,80 @@
+"""Blondie24's evaluation network as one flat genome, evaluated by a fixed-order compiled kernel.
+
+Layers ``sizes = (inputs, hidden..., 1)``, tanh on every hidden unit and on the output,
+and a piece-difference input (the sum of the inputs) wired straight to the output. A
+board seen by the side to move (``Game.views``: own pieces positive) enters as men +-1
+and kings +-K, K evolved with the weights. The genome is one float64 vector: per layer
+its (fan_in, fan_out) weights row by row, then its fan_out biases; last, the
+piece-difference weight. Checkers (32, 40, 10, 1) has 1,742 weights, as in Chellapilla
+and Fogel (1999).
+
+Every leaf value goes through ``forward``: plain loops summed in a fixed order (bias
+first, then the inputs in order), no BLAS and no fast-math, so a score is the same bits
+on every CPU and in any batch.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from evoplay.numerics import JIT, tanh
+
+
+def n_weights(sizes) -> int:
+    """Weights and biases of the layers, plus the piece-difference weight."""
+    sizes = list(sizes)
+    return sum(a * b + b for a, b in zip(sizes[:-1], sizes[1:])) + 1
+
+
+@numba.njit(**JIT)
+def _forward(views, genome, sizes, king, out):
+    n, n_in = views.shape
+    widest = 0
+    for s in sizes:
+        widest = max(widest, s)
+    a = np.empty(widest)
+    b = np.empty(widest)
+    for r in range(n):
+        pd = 0.0
+        for i in range(n_in):
+            v = views[r, i]
+            x = king if v == 2 else (-king if v == -2 else float(v))
+            a[i] = x
+            pd += x
+        pos = 0
+        for layer in range(len(sizes) - 1):
+            fan_in, fan_out = sizes[layer], sizes[layer + 1]
+            bias = pos + fan_in * fan_out
+            last = layer == len(sizes) - 2
+            for j in range(fan_out):
+                s = genome[bias + j]
+                for i in range(fan_in):
+                    s += a[i] * genome[pos + i * fan_out + j]
+                if last:
+                    s += pd * genome[len(genome) - 1]
+                b[j] = tanh(s)
+            pos = bias + fan_out
+            for j in range(fan_out):
+                a[j] = b[j]
+        out[r] = a[0]
+
+
+def forward(views, genome, sizes, king: float) -> np.ndarray:
+    """Scores in (-1, 1) of ``(n, inputs)`` boards (int8 views) for the side to move."""
+    views = np.ascontiguousarray(views, dtype=np.int8)
+    out = np.empty(len(views))
+    _forward(views, np.ascontiguousarray(genome, dtype=np.float64), np.asarray(sizes, dtype=np.int64), float(king), out)
+    return out
+
+
+class Evaluator:
+    """A network as the search's evaluator: a callable on a batch of views."""
+
+    def __init__(self, genome, sizes, king: float):
+        self.genome = np.ascontiguousarray(genome, dtype=np.float64)
+        self.sizes = np.asarray(sizes, dtype=np.int64)
+        self.king = float(king)
+
+    def __call__(self, views) -> np.ndarray:
+        return forward(views, self.genome, self.sizes, self.king)

@@ -1,0 +1,130 @@
+"""Players made of an evaluation network and alpha-beta search, and the games they play.
+
+A player searches to ``depth`` plies with the network at the leaves and exact scores at
+finished games (``evoplay.search``). On tic-tac-toe the whole policy is computed at once:
+``ttt_move_table`` evaluates every board in one batch and backs the values up ``depth``
+plies by the same negamax rule, so it is the search's move on every board (a test
+compares them) at a small fraction of the cost; matches and the exact yardstick use it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evoplay.games import get_game
+from evoplay.recipes.blondie24.network import Evaluator
+from evoplay.search import WIN, search
+from evoplay.tictactoe import board as B
+
+_TTT_VIEWS = None
+
+
+def _ttt_tables():
+    global _TTT_VIEWS
+    if _TTT_VIEWS is None:
+        codes = np.arange(B.N_CODES)
+        views = get_game("tictactoe").views(codes)
+        # the result of a finished board for the side to move: 0 drawn, -1 lost (the last mover made the line)
+        result = np.where(B.OUTCOME == B.DRAW, 0.0, -1.0)
+        _TTT_VIEWS = (views, result)
+    return _TTT_VIEWS
+
+
+def ttt_move_table(evaluate, depth: int) -> np.ndarray:
+    """The move (square) of the search player on every board code, -1 where no move is made.
+
+    Negamax over all boards ``depth`` plies deep, terminal children scoring
+    ``+-(WIN - ply)``: the first square in order that attains the best value, as ``search``.
+    """
+    views, result = _ttt_tables()
+    ongoing = B.OUTCOME == B.ONGOING
+    leaf = np.zeros(B.N_CODES)
+    decision = B.DECISION_CODES
+    leaf[decision] = evaluate(views[decision])
+    finished = ~ongoing
+    kids = np.where(B.LEGAL, B.CHILD, 0)
+    value = leaf  # value of each board at the remaining depth below (for k = 1: the leaf value)
+    for k in range(1, depth + 1):
+        ply = depth - k + 1  # the ply of the children, counted from the root
+        child = np.where(finished, -(result * (WIN - ply)), -value)  # value of a board for the side that moved into it
+        scores = np.where(B.LEGAL, child[kids], -np.inf)
+        if k == depth:
+            return np.where(ongoing, np.argmax(scores, axis=1), -1)
+        value = np.where(ongoing, scores.max(axis=1), 0.0)
+    raise AssertionError("unreachable")
+
+
+class TableMover:
+    """A deterministic tic-tac-toe player given by its move on every board code."""
+
+    deterministic = True
+
+    def __init__(self, moves: np.ndarray, spec: str = "blondie24"):
+        self.moves, self.spec = moves, spec
+
+    def distribution(self, state) -> list:
+        return [(int(self.moves[state]), 1.0)]
+
+    def choose(self, state, rng=None):
+        return int(self.moves[state])
+
+
+class NetSearchPlayer:
+    """Alpha-beta to ``depth`` with a network at the leaves: the first best move in legal order."""
+
+    deterministic = True
+
+    def __init__(self, game, evaluate, depth: int, spec: str = "blondie24"):
+        self.game, self.evaluate, self.depth, self.spec = game, evaluate, depth, spec
+
+    def best(self, state):
+        return search(self.game, state, self.depth, self.evaluate)
+
+    def distribution(self, state) -> list:
+        return [(self.best(state).move, 1.0)]
+
+    def choose(self, state, rng=None):
+        return self.best(state).move
+
+
+def net_player(game_name: str, genome, sizes, king: float, depth: int, spec: str = "blondie24"):
+    """The game-interface player of a network searching ``depth`` plies."""
+    evaluate = Evaluator(genome, sizes, king)
+    if game_name == "tictactoe":
+        return TableMover(ttt_move_table(evaluate, depth), spec)
+    return NetSearchPlayer(get_game(game_name), evaluate, depth, spec)
+
+
+def play(game, first, second, state, max_plies: int) -> tuple[int, int]:
+    """(score of the side moving first: +1, 0, -1; plies) of a game between deterministic
+    players, drawn after ``max_plies`` plies."""
+    mover = game.to_move(state)
+    plies = 0
+    while (r := game.result(state)) is None:
+        if plies >= max_plies:
+            return 0, plies
+        player = first if game.to_move(state) == mover else second
+        state = game.apply(state, player.choose(state, None))
+        plies += 1
+    return (r if game.to_move(state) == mover else -r), plies
+
+
+def play_chunk(args):
+    """``toolbox.map`` unit of work: (game, genomes, kings, sizes, depth, pairs, max_plies) ->
+    (n, 2) int array of (score of the first player, plies) per pair ``(first, second)``.
+
+    Only the networks the chunk's pairs name are turned into players.
+    """
+    game_name, genomes, kings, sizes, depth, pairs, max_plies = args
+    game = get_game(game_name)
+    players = {}
+
+    def player(i):
+        if i not in players:
+            players[i] = net_player(game_name, genomes[i], sizes, kings[i], depth)
+        return players[i]
+
+    out = np.zeros((len(pairs), 2), dtype=np.int64)
+    for g, (a, b) in enumerate(pairs):
+        out[g] = play(game, player(int(a)), player(int(b)), game.initial(), max_plies)
+    return out
