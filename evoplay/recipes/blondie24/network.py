@@ -4,7 +4,8 @@ Layers ``sizes = (inputs, hidden..., 1)``, tanh on every hidden unit and on the 
 and a piece-difference input (the sum of the inputs) wired straight to the output. A
 board seen by the side to move (``Game.views``: own pieces positive) enters as men +-1
 and kings +-K, K evolved with the weights. The genome is one float64 vector: per layer
-its (fan_in, fan_out) weights row by row, then its fan_out biases; last, the
+each unit's incoming weights (a (fan_out, fan_in) matrix row by row), then the layer's
+biases; last, the
 piece-difference weight. Checkers (32, 40, 10, 1) has 1,742 weights, as in Chellapilla
 and Fogel (1999).
 
@@ -49,8 +50,9 @@ def _forward(views, genome, sizes, king, out):
             last = layer == len(sizes) - 2
             for j in range(fan_out):
                 s = genome[bias + j]
+                row = pos + j * fan_in
                 for i in range(fan_in):
-                    s += a[i] * genome[pos + i * fan_out + j]
+                    s += a[i] * genome[row + i]
                 if last:
                     s += pd * genome[len(genome) - 1]
                 b[j] = tanh(s)

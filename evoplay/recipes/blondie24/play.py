@@ -16,41 +16,46 @@ from evoplay.recipes.blondie24.network import Evaluator
 from evoplay.search import WIN, search
 from evoplay.tictactoe import board as B
 
-_TTT_VIEWS = None
+_TTT = None
 
 
 def _ttt_tables():
-    global _TTT_VIEWS
-    if _TTT_VIEWS is None:
-        codes = np.arange(B.N_CODES)
-        views = get_game("tictactoe").views(codes)
+    """Reachable boards: their views, which are finished and how, and each unfinished one's children."""
+    global _TTT
+    if _TTT is None:
+        codes = B.REACHABLE_CODES
+        index = np.full(B.N_CODES, -1, dtype=np.int64)
+        index[codes] = np.arange(len(codes))
+        ongoing = B.OUTCOME[codes] == B.ONGOING
+        decision = np.flatnonzero(ongoing)
+        legal = B.LEGAL[codes[decision]]
+        kids = np.where(legal, index[np.where(legal, B.CHILD[codes[decision]], 0)], 0)
         # the result of a finished board for the side to move: 0 drawn, -1 lost (the last mover made the line)
-        result = np.where(B.OUTCOME == B.DRAW, 0.0, -1.0)
-        _TTT_VIEWS = (views, result)
-    return _TTT_VIEWS
+        result = np.where(B.OUTCOME[codes] == B.DRAW, 0.0, -1.0)
+        views = get_game("tictactoe").views(codes[decision])
+        _TTT = (codes, ~ongoing, result, decision, legal, kids, views)
+    return _TTT
 
 
 def ttt_move_table(evaluate, depth: int) -> np.ndarray:
     """The move (square) of the search player on every board code, -1 where no move is made.
 
-    Negamax over all boards ``depth`` plies deep, terminal children scoring
+    Negamax over all reachable boards ``depth`` plies deep, terminal children scoring
     ``+-(WIN - ply)``: the first square in order that attains the best value, as ``search``.
     """
-    views, result = _ttt_tables()
-    ongoing = B.OUTCOME == B.ONGOING
-    leaf = np.zeros(B.N_CODES)
-    decision = B.DECISION_CODES
-    leaf[decision] = evaluate(views[decision])
-    finished = ~ongoing
-    kids = np.where(B.LEGAL, B.CHILD, 0)
-    value = leaf  # value of each board at the remaining depth below (for k = 1: the leaf value)
+    codes, finished, result, decision, legal, kids, views = _ttt_tables()
+    value = np.zeros(len(codes))  # each board's value at the depth remaining below; first the leaf values
+    value[decision] = evaluate(views)
     for k in range(1, depth + 1):
         ply = depth - k + 1  # the ply of the children, counted from the root
-        child = np.where(finished, -(result * (WIN - ply)), -value)  # value of a board for the side that moved into it
-        scores = np.where(B.LEGAL, child[kids], -np.inf)
+        child = np.where(finished, -(result * (WIN - ply)), -value)  # a board's value for the side that moved into it
+        scores = np.where(legal, child[kids], -np.inf)
         if k == depth:
-            return np.where(ongoing, np.argmax(scores, axis=1), -1)
-        value = np.where(ongoing, scores.max(axis=1), 0.0)
+            moves = np.full(B.N_CODES, -1, dtype=np.int64)
+            moves[codes[decision]] = np.argmax(scores, axis=1)
+            return moves
+        value = np.zeros(len(codes))
+        value[decision] = scores.max(axis=1)
     raise AssertionError("unreachable")
 
 

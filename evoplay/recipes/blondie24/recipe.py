@@ -242,9 +242,10 @@ class Blondie24Recipe(Recipe):
         st.best = best
         st.parents = [pool[i] for i in selected]
         st.next_id += len(children)
-        seconds = {"evaluation": t1 - t0, "total": time.perf_counter() - t0}
-        for hook in self.hooks:  # timings go to hooks (benchmarks), never into the logbook
-            hook(record, seconds)
+        event = {"record": record, "pool": pool, "pairs": pairs, "results": results, "selected": selected,
+                 "seconds": {"evaluation": t1 - t0, "total": time.perf_counter() - t0}}
+        for hook in self.hooks:  # timings go to hooks (benchmarks, tests), never into the logbook
+            hook(event)
         return record
 
     # -- plain data
