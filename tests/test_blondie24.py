@@ -218,6 +218,19 @@ def test_null_evaluator_search_is_beaten_from_both_seats_to_depth_4_as_o_at_5_an
                      5: (True, False), 6: (True, True), 7: (True, True)}
 
 
+@pytest.mark.parametrize("quiescence", [False, True])
+def test_compiled_checkers_search_gives_the_generic_searchs_value_and_move(quiescence):
+    from evoplay.recipes.blondie24.checkers_search import search as compiled
+
+    genome = random_genome(CHECKERS_SIZES, 51, scale=0.3)
+    evaluate = Evaluator(genome, CHECKERS_SIZES, 1.6)
+    for state in random_positions(CHECKERS, 12, seed=52):
+        for depth in (1, 2, 3, 4):
+            want = search(CHECKERS, state, depth, evaluate, quiescence)
+            got = compiled(state, depth, genome, CHECKERS_SIZES, 1.6, quiescence)
+            assert (got.value, got.move) == (want.value, want.move), (depth, CHECKERS.render(state))
+
+
 def test_games_stop_as_draws_after_the_ply_limit_and_score_the_first_player():
     evaluate = Evaluator(random_genome((32, 4, 1), 31), (32, 4, 1), 2.0)
     a, b = NetSearchPlayer(CHECKERS, evaluate, 1), NetSearchPlayer(CHECKERS, evaluate, 2)

@@ -29,37 +29,43 @@ def n_weights(sizes) -> int:
 
 
 @numba.njit(**JIT)
+def value(a, genome, sizes, b):
+    """The network's output for the inputs in ``a[:sizes[0]]`` (men +-1, kings +-K); ``a`` and
+    ``b`` are scratch rows at least as long as the widest layer (``a`` is overwritten)."""
+    pd = 0.0
+    for i in range(sizes[0]):
+        pd += a[i]
+    pos = 0
+    for layer in range(len(sizes) - 1):
+        fan_in, fan_out = sizes[layer], sizes[layer + 1]
+        bias = pos + fan_in * fan_out
+        last = layer == len(sizes) - 2
+        for j in range(fan_out):
+            s = genome[bias + j]
+            row = pos + j * fan_in
+            for i in range(fan_in):
+                s += a[i] * genome[row + i]
+            if last:
+                s += pd * genome[len(genome) - 1]
+            b[j] = tanh(s)
+        pos = bias + fan_out
+        for j in range(fan_out):
+            a[j] = b[j]
+    return a[0]
+
+
+@numba.njit(**JIT)
 def _forward(views, genome, sizes, king, out):
-    n, n_in = views.shape
     widest = 0
     for s in sizes:
         widest = max(widest, s)
     a = np.empty(widest)
     b = np.empty(widest)
-    for r in range(n):
-        pd = 0.0
-        for i in range(n_in):
+    for r in range(views.shape[0]):
+        for i in range(views.shape[1]):
             v = views[r, i]
-            x = king if v == 2 else (-king if v == -2 else float(v))
-            a[i] = x
-            pd += x
-        pos = 0
-        for layer in range(len(sizes) - 1):
-            fan_in, fan_out = sizes[layer], sizes[layer + 1]
-            bias = pos + fan_in * fan_out
-            last = layer == len(sizes) - 2
-            for j in range(fan_out):
-                s = genome[bias + j]
-                row = pos + j * fan_in
-                for i in range(fan_in):
-                    s += a[i] * genome[row + i]
-                if last:
-                    s += pd * genome[len(genome) - 1]
-                b[j] = tanh(s)
-            pos = bias + fan_out
-            for j in range(fan_out):
-                a[j] = b[j]
-        out[r] = a[0]
+            a[i] = king if v == 2 else (-king if v == -2 else float(v))
+        out[r] = value(a, genome, sizes, b)
 
 
 def forward(views, genome, sizes, king: float) -> np.ndarray:

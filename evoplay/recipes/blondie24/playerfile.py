@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 
 from evoplay.errors import PlayerFileError
-from evoplay.recipes.blondie24.network import Evaluator, n_weights
+from evoplay.recipes.blondie24.network import n_weights
+from evoplay.recipes.blondie24.play import CheckersNetPlayer
 from evoplay.tictactoe.playerfile import arch_int, player_document, weight_array
 
 KIND = {"tictactoe": "blondie24-tictactoe", "checkers": "blondie24-checkers"}
@@ -53,31 +54,11 @@ def tictactoe_player_from_file(architecture: dict, weights: dict):
     return ttt_player(genome, sizes, king, depth)
 
 
-class CheckersNetPlayer:
-    """A checkers network player; asked for tic-tac-toe move tables it says what it is."""
-
-    deterministic = True
-
-    def __init__(self, sizes, depth, genome, king):
-        from evoplay.games import get_game
-        from evoplay.recipes.blondie24.play import NetSearchPlayer
-
-        self.game = get_game("checkers")
-        self.inner = NetSearchPlayer(self.game, Evaluator(genome, sizes, king), depth)
-        self.depth, self.king = depth, king
-
-    def best(self, state):
-        return self.inner.best(state)
-
-    def distribution(self, state) -> list:
-        return self.inner.distribution(state)
-
-    def choose(self, state, rng=None):
-        return self.inner.choose(state, rng)
+class FileCheckersPlayer(CheckersNetPlayer):
+    """A checkers network player from a file; asked for tic-tac-toe move tables it says what it is."""
 
     def probs(self, codes):
         raise PlayerFileError(f"{getattr(self, 'spec', 'this file')} is a checkers player: use it with --game checkers")
-
 
 
 def checkers_player_from_file(architecture: dict, weights: dict):
@@ -85,4 +66,4 @@ def checkers_player_from_file(architecture: dict, weights: dict):
     game, sizes, depth, genome, king = network_parts(architecture, weights)
     if game != "checkers":
         raise PlayerFileError("not a checkers network")
-    return CheckersNetPlayer(sizes, depth, genome, king)
+    return FileCheckersPlayer(genome, sizes, king, depth)

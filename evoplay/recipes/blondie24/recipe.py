@@ -7,13 +7,16 @@ members by the generation's PAIRING stream; it scores ``points_win`` / ``points_
 ``points_loss`` (+1 / 0 / -2) per game, and the best ``population.parents`` by points
 survive (ties at random from the SELECT stream). Moves are chosen by alpha-beta to
 ``game.depth`` plies with the network at the leaves (``play``); a game still on after
-``game.max_plies`` plies (Blondie24: 100 moves each) is a draw.
+``game.max_plies`` plies (Blondie24: 100 moves each) is a draw. On checkers the search
+is the compiled one (``checkers_search``), the generic search's move and value.
 
 Choices the published procedure leaves open, and the defaults here: only the first
 player scores (``evaluation.opponent_scores = false``; Skycak's chapter credits the
 network that moves first); an opponent is never the network itself; terminal positions
 score beyond any network value (a win is worth more than any evaluation, faster wins
-more), where the chapter returns +-1; ties in selection are broken at random.
+more), where the chapter returns +-1; no search extension on captures
+(``game.quiescence = false``; the chapter searches a fixed depth); ties in selection are
+broken at random.
 
 The generation's games are the unit fanned out through ``toolbox.map``, in ``ctx.chunks``
 consecutive ranges; a game depends only on its two networks, so any split gives the same
@@ -58,6 +61,7 @@ SCHEMA = {
         "name": (str, "checkers", (lambda v: v in GAMES, f"one of {', '.join(GAMES)}")),
         "depth": (int, 4, C.in_range(1, 12)),
         "max_plies": (int, 200, C.in_range(1, 100_000)),
+        "quiescence": (object, False, (lambda v: isinstance(v, bool), "true or false")),
     },
     "network": {
         "hidden": (object, [40, 10], (_hidden, "a list of 1-4 hidden layer sizes in 1..256")),
@@ -206,7 +210,8 @@ class Blondie24Recipe(Recipe):
     def play_games(self, genomes, kings, pairs, ctx: Context) -> np.ndarray:
         """(score of the first player, plies) of every pair, through ``toolbox.map`` in chunks."""
         g = self.cfg["game"]
-        jobs = [(self.game, genomes, kings, self.sizes, self.depth, pairs[a:b], g["max_plies"]) for a, b in ctx.bounds(len(pairs))]
+        jobs = [(self.game, genomes, kings, self.sizes, self.depth, g["quiescence"], pairs[a:b], g["max_plies"])
+                for a, b in ctx.bounds(len(pairs))]
         return np.concatenate(list(self.toolbox.map(self.toolbox.evaluate, jobs)))
 
     def step(self, st: B24State, ctx: Context) -> dict:

@@ -51,11 +51,11 @@ def checkers_chunk(args):
     """
     from evoplay.checkers.openings import ballots
     from evoplay.checkers.players import make_piece_difference
-    from evoplay.recipes.blondie24.play import NetSearchPlayer
+    from evoplay.recipes.blondie24.play import CheckersNetPlayer
 
-    genome, king, sizes, depth, pd_king, first, last, max_plies = args
+    genome, king, sizes, depth, quiescence, pd_king, first, last, max_plies = args
     game = get_game("checkers")
-    net = NetSearchPlayer(game, Evaluator(genome, sizes, king), depth)
+    net = CheckersNetPlayer(genome, sizes, king, depth, quiescence)
     pd = make_piece_difference(depth, pd_king)
     openings = ballots()
     out = []
@@ -71,7 +71,8 @@ def checkers_chunk(args):
 def checkers_scores(recipe, net, bounds) -> np.ndarray:
     """Scores of ``net`` in the yardstick games, through the recipe's map in the given chunks."""
     y = recipe.cfg["yardstick"]
-    jobs = [(net.genome, net.king, recipe.sizes, recipe.depth, y["pd_king"], a, b, recipe.cfg["game"]["max_plies"]) for a, b in bounds]
+    g = recipe.cfg["game"]
+    jobs = [(net.genome, net.king, recipe.sizes, recipe.depth, g["quiescence"], y["pd_king"], a, b, g["max_plies"]) for a, b in bounds]
     return np.concatenate(list(recipe.toolbox.map(checkers_chunk, jobs)))
 
 
