@@ -3,7 +3,7 @@
 A file of kind ``blondie24-tictactoe`` loads as a tic-tac-toe table player (the search's
 move on every board); ``blondie24-checkers`` as a checkers player searching with the
 network, for ``evoplay match --game checkers`` and ``evoplay game --game checkers``.
-Architecture ``{"game", "layers": [inputs, hidden..., 1], "depth"}``; weights
+Architecture ``{"game", "layers": [inputs, hidden..., 1], "hidden": [hidden...], "depth"}``; weights
 ``{"genome": [...], "king": [K]}``. Every field is checked on load.
 """
 
@@ -22,7 +22,7 @@ MAX_DEPTH = 12
 
 
 def network_document(game: str, sizes, depth: int, genome, king: float, provenance: dict) -> dict:
-    architecture = {"game": game, "layers": [int(s) for s in sizes], "depth": int(depth)}
+    architecture = {"game": game, "layers": [int(s) for s in sizes], "hidden": [int(s) for s in sizes[1:-1]], "depth": int(depth)}
     return player_document(KIND[game], architecture, {"genome": genome, "king": [float(king)]}, provenance)
 
 
@@ -36,6 +36,8 @@ def network_parts(architecture: dict, weights: dict):
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in layers)
             or layers[0] != INPUTS[game] or layers[-1] != 1 or not all(1 <= x <= 256 for x in layers[1:-1])):
         raise PlayerFileError(f"architecture 'layers' must be [{INPUTS[game]}, 1-4 hidden sizes in 1..256, 1], got {str(layers)[:60]}")
+    if architecture.get("hidden", layers[1:-1]) != layers[1:-1]:
+        raise PlayerFileError("architecture 'hidden' must be the hidden sizes of 'layers'")
     depth = arch_int(architecture, "depth", 1, MAX_DEPTH)
     genome = weight_array(weights, "genome", (n_weights(layers),))
     king = float(weight_array(weights, "king", (1,))[0])
