@@ -183,7 +183,7 @@ def warm_compiled_code() -> float:
     from evoplay.framework.runner import make_recipe
 
     t = time.perf_counter()
-    for name in ("fogel1993", "fogel-exact-sa-h30", "coevolution-hof", "ga-value-net"):
+    for name in ("fogel1993", "fogel-exact-sa-h30", "coevolution-hof", "ga-value-net", "blondie24-tiny"):
         cfg = config.override(config.load(name), generations=1, trials=1)
         TrialRun(make_recipe(cfg), 0).run(1)
     return time.perf_counter() - t

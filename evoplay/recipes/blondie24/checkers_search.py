@@ -160,4 +160,4 @@ def search(state: R.State, depth: int, genome, sizes, king: float, quiescence: b
     v, index, leaves, nodes = _search(state.black, state.white, state.kings, state.turn, state.quiet, history, depth,
                                       np.ascontiguousarray(genome, dtype=np.float64), np.asarray(sizes, dtype=np.int64),
                                       float(king), quiescence, quiet_limit)
-    return SearchResult(float(v), R.legal_moves(state)[index], int(leaves), int(nodes))
+    return SearchResult(float(v) + 0.0, R.legal_moves(state)[index], int(leaves), int(nodes))  # no -0.0
