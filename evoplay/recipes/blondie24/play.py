@@ -1,7 +1,9 @@
 """Players made of an evaluation network and alpha-beta search, and the games they play.
 
 A player searches to ``depth`` plies with the network at the leaves and exact scores at
-finished games (``evoplay.search``). On tic-tac-toe the whole policy is computed at once:
+finished games (``evoplay.search``). On checkers it is the compiled search
+(``checkers_search``), which gives the same move several times faster. On tic-tac-toe
+the whole policy is computed at once:
 ``ttt_move_table`` evaluates every board in one batch and backs the values up ``depth``
 plies by the same negamax rule, so it is the search's move on every board (a test
 compares them) at a small fraction of the cost; matches and the exact yardstick use it.
