@@ -36,6 +36,8 @@ KINDS = {
     "outcome-net": "evoplay.tictactoe.trained.outcome_net:player_from_file",
     "ga-value-net": "evoplay.recipes.ga_value_net:player_from_file",
     "outcome-net-seed003": "evoplay.seeds.seed003:player_from_file",  # faithful model of a published program
+    "blondie24-tictactoe": "evoplay.recipes.blondie24.playerfile:tictactoe_player_from_file",
+    "blondie24-checkers": "evoplay.recipes.blondie24.playerfile:checkers_player_from_file",
 }
 
 
