@@ -4,7 +4,7 @@ Run::
 
     evoplay baselines [--out results/baselines] [--seed 0] [--value-games 500000] [--retrain]
 
-(or ``python -m evoplay.baselines`` with the same options).
+(the command and its checks are in ``evoplay.cli.report``; this module is what it runs).
 
 It trains value-net, outcome-net and ga-value-net with their default settings (or loads
 ``OUT/<kind>.json`` when present, unless ``--retrain``), saving each player file with its
@@ -161,38 +161,15 @@ def heatmap(names: dict, cells: dict, path: Path) -> None:
     save_figure(fig, path)
 
 
-def options(f):
-    """The options of ``python -m evoplay.baselines`` and ``evoplay baselines``."""
-    from evoplay.cli.checks import BoundedInt
-
-    for opt in reversed([
-        click.option("--out", type=click.Path(file_okay=False), default=DEFAULT_OUT, show_default=True,
-                     help="Folder of the player files and the tournament."),
-        click.option("--seed", type=BoundedInt(0, 2**32 - 1), default=0, show_default=True,
-                     help="Seed of the training runs."),
-        click.option("--value-games", type=BoundedInt(1, 10**9), default=None,
-                     help="value-net training games (500000)."),
-        click.option("--retrain", is_flag=True, help="Train again even when a player file is there."),
-    ]):
-        f = opt(f)
-    return f
-
-
-def check_out(out: Path) -> None:
-    """Refuse (one line) an output folder the tournament could not be written to, before training."""
-    from evoplay.cli.checks import check_output
-    from evoplay.errors import EvoplayError
-
-    if out.exists() and not out.is_dir():
-        raise EvoplayError(f"--out {out} is not a directory")
-    for name in ("tournament.md", "tournament.json", "tournament.png", *(f"{k}.json" for k in TRAINED)):
-        check_output(out / name)
+def outputs(out) -> list[Path]:
+    """Every file ``build`` writes in ``out`` (the command checks them all before training)."""
+    out = Path(out)
+    return [out / name for name in ("tournament.md", "tournament.json", "tournament.png", *(f"{k}.json" for k in TRAINED))]
 
 
 def build(out, seed: int, value_games, retrain: bool, command: str) -> list[Path]:
     """Train or load the trained players, play the exact tournament, write its files to ``out``."""
     out = Path(out)
-    check_out(out)
     settings = {
         "value-net": {"games": value_games or module("value-net").DEFAULT_GAMES},
         "outcome-net": {"games": module("outcome-net").DEFAULT_GAMES},
@@ -236,7 +213,6 @@ def command_line(out, seed: int, value_games, retrain: bool) -> str:
     return shlex.join(args)
 
 
-if __name__ == "__main__":  # python -m evoplay.baselines: the same as `evoplay baselines`
-    from evoplay.cli import main as cli_main
-
-    cli_main(["baselines", *sys.argv[1:]])
+if __name__ == "__main__":  # the command line lives in evoplay.cli; this module is its library
+    print("evoplay: error: run `evoplay baselines` (or `python -m evoplay baselines`)", file=sys.stderr)
+    sys.exit(2)

@@ -187,7 +187,7 @@ def warm_compiled_code() -> float:
     from evoplay.checkers import rules as checkers_rules
     from evoplay.checkers import search as checkers_search
 
-    for name in ("fogel1993", "fogel-exact-sa-h30", "coevolution-hof", "ga-value-net"):
+    for name in ("fogel1993", "fogel-exact-sa-h30", "coevolution-hof", "ga-value-net", "blondie24-tiny"):
         cfg = config.override(config.load(name), generations=1, trials=1)
         TrialRun(make_recipe(cfg), 0).run(1)
     checkers_engine.perft(*checkers_engine.START, 2)

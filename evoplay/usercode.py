@@ -20,6 +20,7 @@ import types
 from pathlib import Path
 
 from .errors import EvoplayError
+from .paths import check_path
 
 _REF = re.compile(r"^(?P<module>[^:]+):(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -38,7 +39,7 @@ def absolute_ref(ref: str, base: Path | None = None) -> str:
     """``ref`` with a relative file path made absolute against ``base`` (default: cwd)."""
     module, _, name = ref.strip().rpartition(":")
     if module.endswith(".py"):
-        path = Path(module).expanduser()
+        path = check_path(module, "code file").expanduser()
         if not path.is_absolute():
             path = (base or Path.cwd()) / path
         return f"{os.path.abspath(path)}:{name}"
@@ -72,7 +73,7 @@ def _module(spec: str, ref: str, what: str) -> types.ModuleType:
             return sys.modules[name]
         if name in _SOURCES:
             return _exec(name, *_SOURCES[name])
-        path = Path(spec)
+        path = check_path(spec, f"{what} {ref!r}: file")
         if not path.is_file():
             raise EvoplayError(f"{what} {ref!r}: file not found: {spec}")
         try:

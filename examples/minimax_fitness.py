@@ -51,6 +51,8 @@ class MinimaxFitness(FogelRecipe):
 
     name = "minimax-fitness"
     default_name = "minimax-fitness"
+    fitness_name = "score"  # its own words, not Fogel's payoff: the console, curve and summary say "max score"
+    fitness_unit = "draws vs minimax + wins vs random - 10 x losses"
 
     def evaluate(self, pool, ctx):
         games = self.cfg["evaluation"]["games"]

@@ -238,13 +238,13 @@ def test_report_and_baselines_are_subcommands(env):
     code, out, err = run_in_process(["report", str(env.run)])
     assert code == 0, err
     assert "analysis: " in out and (env.run / "analysis.md").is_file()
-    proc = subprocess.run([PYTHON, "-m", "evoplay.recipes.fogel.report", str(env.run)], capture_output=True,
+    proc = subprocess.run([PYTHON, "-m", "evoplay", "report", str(env.run)], capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout == out
     code, out, err = run_in_process(["baselines", "--help"])
     assert code == 0 and "--value-games" in out
     refused(["baselines", "--out", str(env.regular)], "is a file")
-    proc = subprocess.run([PYTHON, "-m", "evoplay.baselines", "--out", str(env.regular)], capture_output=True,
+    proc = subprocess.run([PYTHON, "-m", "evoplay", "baselines", "--out", str(env.regular)], capture_output=True,
                           text=True, timeout=120)
     assert problem(proc.returncode, proc.stdout, proc.stderr) is None, proc.stderr
 
@@ -365,3 +365,118 @@ def test_python_m_evoplay_from_the_checkouts_parent(tmp_path):
     proc = subprocess.run([PYTHON, "-m", "evoplay", "train", "value-net", "--games", "20", "--out",
                            str(tmp_path / "v.json")], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+# ---------------------------------------------------------------- paths no file system can hold
+
+NUL = "a\0b"
+NUL_CONFIGS = {
+    "opponent.toml": '[evaluation]\nopponent = "a\\u0000.json"\n',
+    "mix.toml": '[evaluation]\nopponent = [{player = "x\\u0000/y.json", weight = 1}]\n',
+    "recipe.toml": 'recipe = "a\\u0000.py:Recipe"\n',
+    "ga.toml": 'recipe = "ga-value-net"\n[ga]\nopponent = "a\\u0000.json"\n',
+    "study.toml": 'name = "s"\nbase = "a\\u0000.toml"\n[[variants]]\nname = "v"\n',
+}
+
+
+@pytest.mark.parametrize("argv", [
+    ["match", NUL + ".json", "logic"], ["match", "logic", "dir/" + NUL], ["match", "a\0.py:Player", "logic"],
+    ["analyze", NUL + ".json"], ["analyze", "logic", "--opponent", NUL + ".json"],
+    ["tournament", "logic", NUL + ".json"], ["game", "--vs", NUL + ".json"],
+    ["evolve", NUL], ["evolve", "opponent.toml"], ["evolve", "mix.toml"], ["evolve", "recipe.toml"],
+    ["evolve", "ga.toml"], ["evolve", "quick", "--out", NUL],
+    ["plot", NUL], ["plot", "RUN", "--out", NUL + ".png"], ["export", NUL], ["export", "RUN", "--out", NUL + ".json"],
+    ["report", NUL], ["resign", NUL], ["study", NUL], ["study", "study.toml"], ["study", "ablation", "--out", NUL],
+    ["serve", NUL, "--port", "0"], ["train", "value-net", "--out", NUL + ".json"], ["figures", "gibson", "--out", NUL],
+    ["baselines", "--out", NUL],
+], ids=lambda argv: " ".join(argv).replace("\0", "<NUL>"))
+def test_a_nul_byte_in_any_path_is_one_line(env, argv):
+    for name, text in NUL_CONFIGS.items():
+        (env.root / name).write_text(text)
+    argv = [str(env.run) if a == "RUN" else a for a in argv]
+    refused(argv, "NUL byte")
+
+
+def test_the_path_check_refuses_what_no_file_system_holds():
+    from evoplay.paths import check_path
+
+    assert check_path("results/fogel1993/champion.json") == Path("results/fogel1993/champion.json")
+    for text, words in (("a\0.json", "NUL byte"), ("a\udc80\ud800.json", "cannot write"),
+                        ("x" * 256 + ".json", "longer than 255"), ("/a" * 2048, "paths stop at 4095")):
+        with pytest.raises(SpecError, match=words):
+            check_path(text, "player file", SpecError)
+
+
+# ---------------------------------------------------------------- huge weights: no numpy warning on a terminal
+
+HUGE_SOURCES = {"fogel-net": "results/fogel1993/champion.json", "value-net": "results/baselines/value-net.json",
+                "ga-value-net": "results/baselines/ga-value-net.json", "outcome-net": "results/baselines/outcome-net.json"}
+
+
+def huge_weights(kind: str, how: str, path: Path) -> Path:
+    """The committed ``kind`` player with every weight +1e308, -1e308 or +-1e308 at random, signed again."""
+    from evoplay.tictactoe.playerfile import resign
+
+    doc = json.loads((ROOT / HUGE_SOURCES[kind]).read_text())
+    rng = np.random.default_rng(0)
+    sign = {"+": lambda shape: np.ones(shape), "-": lambda shape: -np.ones(shape),
+            "+-": lambda shape: np.where(rng.random(shape) < 0.5, -1.0, 1.0)}[how]
+    doc["weights"] = {k: (1e308 * sign(np.shape(v))).tolist() for k, v in doc["weights"].items()}
+    path.write_text(json.dumps(doc))
+    resign(path)
+    return path
+
+
+@pytest.mark.parametrize("kind", sorted(HUGE_SOURCES))
+def test_huge_weights_play_without_numpy_warnings(tmp_path, kind):
+    files = [str(huge_weights(kind, how, tmp_path / f"{how}.json")) for how in ("+", "-", "+-")]
+    script = ("import sys, warnings\nwarnings.simplefilter('error')\nfrom evoplay.cli import main\n"
+              "main(['tournament', *sys.argv[1:], 'logic', '--games', '50', '--json'])\n")
+    proc = subprocess.run([PYTHON, "-c", script, *files], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr[-2000:]
+    assert len(json.loads(proc.stdout)["rows"]) == 16
+
+
+def test_a_softmax_of_infinite_logits_is_its_limit_and_finite_ones_are_unchanged():
+    from evoplay.numerics import exp_array
+    from evoplay.tictactoe.mlp import softmax
+
+    with np.errstate(all="raise"):
+        assert softmax(np.array([[np.inf, 1.0, np.inf], [1e308, -1e308, 0.0], [-np.inf, -np.inf, -np.inf]])).tolist() == [
+            [0.5, 0.0, 0.5], [1.0, 0.0, 0.0], [1 / 3, 1 / 3, 1 / 3]]
+    logits = np.random.default_rng(1).normal(0, 30, (500, 3))
+    z = logits - logits.max(-1, keepdims=True)
+    e = exp_array(z)
+    assert np.array_equal(softmax(logits), e / e.sum(-1, keepdims=True))  # the old formula, bit for bit
+
+
+def test_a_network_whose_sums_are_not_numbers_is_refused():
+    from evoplay.tictactoe.trained import greedy_player
+
+    with pytest.raises(PlayerFileError, match="is not a number"):
+        greedy_player("nan-net", lambda kids: np.where(kids % 7 == 0, np.nan, 0.5))
+
+
+# ---------------------------------------------------------------- a run directory as a player spec
+
+
+def test_a_run_directory_is_a_player_spec_for_its_best_champion(env):
+    code, by_dir, err = run_in_process(["match", str(ROOT / "results/fogel1993"), "logic", "--exact", "--json"])
+    assert code == 0, err
+    code, by_file, _ = run_in_process(["match", str(ROOT / "results/fogel1993/champion.json"), "logic", "--exact", "--json"])
+    assert json.loads(by_dir)["results"] == json.loads(by_file)["results"]
+    assert json.loads(by_dir)["a"] == str(ROOT / "results/fogel1993")
+    (env.root / "unfinished").mkdir()
+    refused(["analyze", "./unfinished"], "is a directory without a champion.json")
+    refused(["match", "unfinished", "logic"], "a run directory is named by a path: ./unfinished")
+
+
+def test_a_config_names_a_run_directory_as_its_opponent(tmp_path):
+    from evoplay.framework import config
+    from evoplay.recipes.fogel.recipe import player_files
+
+    (tmp_path / "vs-run.toml").write_text(f'[evaluation]\nopponent = "{ROOT / "results/fogel1993"}"\n')
+    cfg = config.load(tmp_path / "vs-run.toml")
+    docs = player_files(cfg)
+    assert list(docs) == [str(ROOT / "results/fogel1993")]
+    assert docs[str(ROOT / "results/fogel1993")]["sha256"] == json.loads((ROOT / "results/fogel1993/champion.json").read_text())["sha256"]

@@ -1,4 +1,4 @@
-"""The committed baselines tournament is what `python -m evoplay.baselines` computes."""
+"""The committed baselines tournament is what `evoplay baselines` computes."""
 
 import json
 import shutil
@@ -16,7 +16,7 @@ BASELINES = ROOT / "results" / "baselines"
 def test_committed_tournament_reproduces_from_the_committed_players(tmp_path):
     for f in BASELINES.glob("*-net.json"):
         shutil.copy(f, tmp_path / f.name)
-    subprocess.run([sys.executable, "-m", "evoplay.baselines", "--out", str(tmp_path)], cwd=ROOT, check=True,
+    subprocess.run([sys.executable, "-m", "evoplay", "baselines", "--out", str(tmp_path)], cwd=ROOT, check=True,
                    capture_output=True)
     ours = json.loads((tmp_path / "tournament.json").read_text())
     committed = json.loads((BASELINES / "tournament.json").read_text())

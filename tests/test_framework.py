@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -198,7 +199,7 @@ def test_onemax_example_with_the_ray_map_is_the_same_on_one_and_two_workers():
 
 
 @pytest.mark.parametrize("config, check", [
-    ("minimax_fitness.toml", lambda s: s["mean_max_payoff"]["last10"] > s["mean_max_payoff"]["first"]),
+    ("minimax_fitness.toml", lambda s: s["mean_max_score"]["last10"] > s["mean_max_score"]["first"]),
     ("vs_center_first.toml", lambda s: s["mean_max_payoff"]["last10"] > s["mean_max_payoff"]["first"]),
 ])
 def test_example_configs_run_and_improve(tmp_path, config, check):
@@ -356,3 +357,43 @@ def test_ray_retries_used_up_is_one_line():
             distributed.run_tasks(dies, [(1,)], max_retries=1)
     finally:
         evoplay.shutdown_ray()
+
+
+# ---------------------------------------------------------------- a framework in the recipe's words
+
+
+def test_a_user_recipe_is_reported_and_plotted_in_its_own_words(tmp_path):
+    from evoplay.framework import plotting
+    from evoplay.framework.recipe import FitnessWords
+
+    out = evoplay("evolve", EXAMPLES / "onemax_recipe.toml", "--out", tmp_path / "ones", "--quiet").stdout
+    assert "mean max ones (bits set): first generation " in out and "payoff" not in out
+    summary = json.loads((tmp_path / "ones" / "summary.json").read_text())
+    assert summary["mean_max_ones"]["last10"] > summary["mean_max_ones"]["first"] and "mean_max_payoff" not in summary
+    words = plotting.run_words(tmp_path / "ones")
+    assert words == FitnessWords("ones", "bits set")
+    ax = plotting.curve_figure([("ones", np.ones((2, 3)))], words).axes[0]
+    assert ax.get_ylabel() == "max ones in the population (bits set)"
+    assert ax.get_title() == "Mean over trials of the maximum ones, 95% band (faint: single trials)"
+    # The same recipe declaring no words is reported in neutral ones.
+    source = (EXAMPLES / "onemax_recipe.py").read_text()
+    plain = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("fitness_name", "fitness_unit")))
+    (tmp_path / "plain.py").write_text(plain + "\n")
+    (tmp_path / "plain.toml").write_text((EXAMPLES / "onemax_recipe.toml").read_text().replace("onemax_recipe.py", "plain.py"))
+    out = evoplay("evolve", tmp_path / "plain.toml", "--out", tmp_path / "plain", "--quiet", "--generations", 5).stdout
+    assert "mean max fitness: first generation " in out
+    assert "mean_max_fitness" in json.loads((tmp_path / "plain" / "summary.json").read_text())
+    assert plotting.run_words(tmp_path / "plain") == FitnessWords()
+
+
+def test_fogel_recipes_keep_their_words_and_the_committed_curves_their_bytes(tmp_path):
+    from evoplay.framework import plotting
+    from evoplay.framework.recipe import FitnessWords
+
+    assert plotting.run_words(ROOT / "results" / "fogel1993") == FitnessWords("payoff")
+    assert FitnessWords("payoff").summary_key == "mean_max_payoff"
+    written = plotting.plot_runs([ROOT / "results" / "fogel1993"], tmp_path / "curve.png")
+    for path in written:
+        assert path.read_bytes() == (ROOT / "results" / "fogel1993" / path.name).read_bytes()
+    # Runs of recipes with different words plotted together: neutral words.
+    assert FitnessWords.common([FitnessWords("payoff"), FitnessWords("ones", "bits set")]) == FitnessWords()

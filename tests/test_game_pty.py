@@ -181,3 +181,27 @@ def test_scripted_human_against_minimax():
     outcome = play_interactive(human, make_player("minimax"), np.random.default_rng(0), shown.append)
     assert outcome in (B.DRAW, B.O_WIN)  # minimax never loses
     assert any("'oops' is not a square number" in line for line in shown)
+
+
+def test_a_stream_of_blank_lines_ends_the_game_with_one_line():
+    t0 = time.monotonic()
+    proc = subprocess.run([EVOPLAY, "game", "--vs", "logic", "--seed", "0"], input=b"\n" * (10 << 20),
+                          capture_output=True, timeout=60)
+    seconds = time.monotonic() - t0
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and err.count("\n") == 1, err
+    assert err.startswith("evoplay: error: 20 answers in a row named no free square")
+    assert proc.stdout.decode().count("Type a square number") == 20
+    assert seconds < 20, seconds
+
+
+def test_answers_that_name_no_square_are_bounded_and_quoted_short():
+    from evoplay.tictactoe.human import GaveUp
+
+    typed = iter(["9", "x" * 100_000, "", "0", "0"] + ["junk"] * 10)
+    shown = []
+    human = HumanPlayer(read=lambda prompt: next(typed), write=shown.append, max_bad=5)
+    assert human.ask(B.parse(". . . / . . . / . . .")) == 0
+    assert max(map(len, shown)) < 200  # the 100,000-character answer is quoted cut short
+    with pytest.raises(GaveUp, match="5 answers in a row"):
+        human.ask(B.parse("X . . / . . . / . . ."))  # "0" is taken, then junk

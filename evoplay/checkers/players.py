@@ -12,6 +12,7 @@ import numpy as np
 from evoplay.arena.players import RandomPlayer, build, format_spec, in_range
 from evoplay.checkers import search as compiled
 from evoplay.checkers.game import CHECKERS
+from evoplay.errors import SpecError
 
 MAX_DEPTH = 12
 
@@ -67,5 +68,12 @@ REGISTRY = {
 
 
 def make_player(spec: str):
-    """The checkers player named by ``spec``."""
+    """The checkers player named by ``spec``, or saved in a player file (``PATH.json``)."""
+    if isinstance(spec, str) and spec.strip().endswith(".json"):
+        from evoplay.tictactoe.playerfile import load_player
+
+        player = load_player(spec.strip())
+        if getattr(player, "game", None) is not CHECKERS:
+            raise SpecError(f"player file {spec.strip()} is not a checkers player")
+        return player
     return build(spec, REGISTRY, "checkers")

@@ -1,4 +1,8 @@
-"""The ``evoplay`` command line (click). Each command group lives in its own module."""
+"""The ``evoplay`` command line (click): ``main``, the entry point, and the commands.
+
+The click group lives in ``evoplay.cli.group``; each command module registers its
+commands there, and importing them below puts every command on ``cli``.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +16,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import click  # noqa: E402
 
 from evoplay.errors import EvoplayError  # noqa: E402
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="evoplay")
-def cli():
-    """Evolve, train, analyse and play tic-tac-toe players on DEAP and Ray."""
+from evoplay.cli.group import cli  # noqa: E402
 
 
 def fail(message: str, code: int = 2):

@@ -7,7 +7,7 @@ import time
 
 import click
 
-from evoplay.cli import cli
+from evoplay.cli.group import cli
 
 
 @cli.command()

@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from evoplay.errors import EvoplayError
+from evoplay.paths import check_path, path_problem
 from evoplay.tictactoe.players import quoted as shorten
 
 #: Free bytes an output location needs at least (a curve or a player file is well below).
@@ -72,6 +73,16 @@ class FiniteFloat(click.ParamType):
         return number
 
 
+class PathArg(click.Path):
+    """A ``click.Path`` that first refuses what no file system can hold (``evoplay.paths``)."""
+
+    def convert(self, value, param, ctx):
+        problem = path_problem(os.fspath(value))
+        if problem is not None:
+            self.fail(f"{shorten(value)} {problem}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def _existing_ancestor(path: Path) -> Path:
     p = path.parent
     while not p.exists() and p != p.parent:
@@ -86,7 +97,7 @@ def check_output(path, what: str = "--out", suffixes=None, need_bytes: int = MIN
     anything else that is not a regular file; a parent that is not a directory or cannot
     be written to (a probe file is created and removed); less than ``need_bytes`` free.
     """
-    path = Path(path)
+    path = check_path(path, what)
     where = f"{what} {path}"
     if suffixes is not None and path.suffix.lower() not in suffixes:
         raise EvoplayError(f"{where}: the file name must end in {', '.join(suffixes)}")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from evoplay.cli import cli
+from evoplay.cli.group import cli
+from evoplay.cli.checks import PathArg
 
 FIGURES = ("gibson", "valuenet-settings", "seed003")
 
@@ -25,7 +26,7 @@ ONLY = {
 
 @cli.command()
 @click.argument("name", metavar="NAME", type=click.Choice(FIGURES))
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=PathArg(file_okay=False), default=None,
               help="Folder to write (default results/NAME).")
 @click.option("--games", type=click.IntRange(min=1), default=None,
               help="gibson: sampled games per point (1000); valuenet-settings: training games per run (150000).")
@@ -38,7 +39,7 @@ ONLY = {
 @click.option("--address", default=None, help="valuenet-settings: run on this Ray cluster (or set RAY_ADDRESS).")
 @click.option("--retrain", is_flag=True, default=None,
               help="seed003: train the faithful net even if OUT holds one (takes minutes).")
-@click.option("--outcome-net", "outcome_net", type=click.Path(dir_okay=False), default=None,
+@click.option("--outcome-net", "outcome_net", type=PathArg(dir_okay=False), default=None,
               help="seed003: evoplay's outcome-net player file to compare (results/baselines/outcome-net.json).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress on stderr.")
 def figures(name, out, progress, **opts):

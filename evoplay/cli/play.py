@@ -14,8 +14,8 @@ from evoplay.errors import SpecError
 from evoplay.tictactoe.human import HumanPlayer, play_interactive
 from evoplay.tictactoe.players import INTERACTIVE, make_player
 from evoplay.tictactoe.tournament import MAX_GAMES, pair_result, round_robin, seeded_rng, wilson_interval
-from evoplay.cli import cli
 from evoplay.cli import gameplay
+from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt
 from evoplay.games import GAMES, get_game
 
@@ -142,7 +142,7 @@ def _match_text(result: dict, seed: int, first_side: str = "X") -> list[str]:
 @json_option
 @game_option
 def match(player_a, player_b, games, seed, seats, exact, as_json, game_name):
-    """Play PLAYER_A against PLAYER_B (spec strings or player files)."""
+    """Play PLAYER_A against PLAYER_B (spec strings, player files or run directories)."""
     if game_name != "tictactoe":
         _no_exact(exact, game_name)
         return gameplay.match(game_name, player_a, player_b, games, seed, seats, as_json, SEATS[seats], _echo_json, _match_text)

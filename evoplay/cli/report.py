@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from evoplay import baselines as _baselines
-from evoplay.cli import cli
-from evoplay.cli.checks import check_output
+from evoplay.cli.group import cli
+from evoplay.cli.checks import BoundedInt, PathArg, check_output
+from evoplay.errors import EvoplayError
 
 
 @cli.command()
-@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.argument("run_dir", type=PathArg(file_okay=False))
 def report(run_dir):
     """Exact analysis of a finished run's champions (writes analysis.md and analysis.json in RUN_DIR)."""
     from evoplay.cli import runfiles
@@ -27,16 +30,24 @@ def report(run_dir):
 
 
 @cli.command()
-@_baselines.options
+@click.option("--out", type=PathArg(file_okay=False), default=_baselines.DEFAULT_OUT, show_default=True,
+              help="Folder of the player files and the tournament.")
+@click.option("--seed", type=BoundedInt(0, 2**32 - 1), default=0, show_default=True, help="Seed of the training runs.")
+@click.option("--value-games", type=BoundedInt(1, 10**9), default=None, help="value-net training games (500000).")
+@click.option("--retrain", is_flag=True, help="Train again even when a player file is there.")
 def baselines(out, seed, value_games, retrain):
     """Train (or load) the baseline players and write their exact tournament to OUT."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise EvoplayError(f"--out {out} is not a directory")
+    for path in _baselines.outputs(out):  # refused now, not after an hour of training
+        check_output(path)
     command = _baselines.command_line(out, seed, value_games, retrain)
     paths = _baselines.build(out, seed, value_games, retrain, command)
     click.echo("wrote " + ", ".join(map(str, paths)))
 
 
 @cli.command()
-@click.argument("player_file", type=click.Path(dir_okay=False))
+@click.argument("player_file", type=PathArg(dir_okay=False))
 def resign(player_file):
     """Sign an edited PLAYER_FILE again, so that match, analyze and game accept it.
 

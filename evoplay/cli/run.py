@@ -8,16 +8,16 @@ from pathlib import Path
 
 import click
 
-from evoplay.cli import cli
-from evoplay.cli.checks import BoundedInt
+from evoplay.cli.group import cli
+from evoplay.cli.checks import BoundedInt, PathArg
 
 
 @cli.command()
-@click.argument("config_file", metavar="CONFIG", type=click.Path(dir_okay=False))
+@click.argument("config_file", metavar="CONFIG", type=PathArg(dir_okay=False))
 @click.option("--trials", type=BoundedInt(1, 10_000), help="Override the number of trials.")
 @click.option("--generations", type=BoundedInt(1, 1_000_000), help="Override the number of generations.")
 @click.option("--seed", type=BoundedInt(0, 2**63 - 1), help="Override the run seed.")
-@click.option("--out", type=click.Path(), help="Run directory (default results/NAME).")
+@click.option("--out", type=PathArg(), help="Run directory (default results/NAME).")
 @click.option("--address", envvar="RAY_ADDRESS", help="Join this Ray cluster (default: embedded local Ray).")
 @click.option("--workers", type=BoundedInt(1, 4096), help="CPUs of local Ray to use (default: all).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run from its checkpoints.")
@@ -30,6 +30,7 @@ def evolve(config_file, trials, generations, seed, out, address, workers, resume
     from tqdm import tqdm
 
     from evoplay.framework import config, runner
+    from evoplay.framework.recipe import FitnessWords
 
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other")
@@ -44,9 +45,10 @@ def evolve(config_file, trials, generations, seed, out, address, workers, resume
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo(f"evoplay: interrupted; the checkpoints in {out} continue with --resume", err=True)
         _leave(130)
-    m = summary["mean_max_payoff"]
+    words = FitnessWords.of(config.recipe_class(cfg[""]["recipe"]))
+    m = summary[words.summary_key]
     click.echo(f"run {out}: {summary['trials']} trials x {summary['generations']} generations, seed {summary['seed']}")
-    click.echo(f"mean max payoff: first generation {m['first']:g}, last {m['last']:g}, last 10 {m['last10']:.2f}")
+    click.echo(f"mean max {words.with_unit}: first generation {m['first']:g}, last {m['last']:g}, last 10 {m['last10']:.2f}")
     click.echo(f"curve: {out / 'curve.png'}  champion: {out / 'champion.json'} (trial {summary['best_trial']})")
     _leave(0)
 
@@ -77,20 +79,20 @@ def _leave(code: int):
 
 
 @cli.command()
-@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]", type=click.Path(file_okay=False))
-@click.option("--out", type=click.Path(dir_okay=False),
+@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]", type=PathArg(file_okay=False))
+@click.option("--out", type=PathArg(dir_okay=False),
               help="Output image: .png, .pdf or .svg, written in that format (default curve.png here).")
 def plot(run_dirs, out):
-    """Plot the mean max-payoff curve of one or more runs (overlaid), finished or still running."""
+    """Plot the mean max-fitness curve of one or more runs (overlaid), finished or still running."""
     from evoplay.cli import runfiles
 
     runfiles.echo_paths(runfiles.plot(run_dirs, out))
 
 
 @cli.command()
-@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.argument("run_dir", type=PathArg(file_okay=False))
 @click.option("--trial", type=BoundedInt(0, 9999), help="Which trial's champion (default: the best).")
-@click.option("--out", type=click.Path(dir_okay=False), help="Player file to write (default champion.json here).")
+@click.option("--out", type=PathArg(dir_okay=False), help="Player file to write (default champion.json here).")
 def export(run_dir, trial, out):
     """Export a champion network as a player file for match, analyze and game."""
     from evoplay.cli import runfiles

@@ -16,6 +16,7 @@ import numpy as np
 
 from evoplay.cli.checks import check_output, shorten, writing
 from evoplay.errors import EvoplayError
+from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
 from evoplay.tictactoe.playerfile import read_json
 
@@ -152,8 +153,9 @@ def plot(run_dirs, out=None) -> list[Path]:
         runs.append(curves)
         labels.append(plotting.run_label(summary, Path(d), len(curves)))
     labelled = list(zip(plotting.distinct_labels(labels, list(run_dirs)), runs))
+    words = FitnessWords.common(plotting.run_words(d) for d in run_dirs)
     with writing(out):
-        return plotting.plot_curves(labelled, [out])
+        return plotting.plot_curves(labelled, [out], words)
 
 
 def export(run_dir, trial=None, out=None) -> str:

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import click
 
-from evoplay.cli import cli
-from evoplay.cli.checks import BoundedInt
+from evoplay.cli.group import cli
+from evoplay.cli.checks import BoundedInt, PathArg
 
 
 @cli.command()
-@click.argument("study_file", metavar="STUDY", type=click.Path(dir_okay=False))
-@click.option("--out", type=click.Path(), help="Study directory (default results/NAME).")
+@click.argument("study_file", metavar="STUDY", type=PathArg(dir_okay=False))
+@click.option("--out", type=PathArg(), help="Study directory (default results/NAME).")
 @click.option("--address", envvar="RAY_ADDRESS", help="Join this Ray cluster (default: embedded local Ray).")
 @click.option("--workers", type=BoundedInt(1, 4096), help="CPUs of local Ray to use (default: all).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted study from its checkpoints.")
@@ -41,9 +41,10 @@ def study(study_file, out, address, workers, resume, overwrite, trials, generati
         click.echo(f"evoplay: interrupted; the checkpoints in {out} continue with --resume", err=True)
         _leave(130)
     click.echo(f"study {out}: {len(result['variants'])} variants; baseline {result['baseline']}")
+    words = S.study_words(spec)
     for v in result["variants"]:
         f = v["final_mean_max"]
-        line = f"  {v['name']}: final mean max payoff {f['mean']:.2f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"
+        line = f"  {v['name']}: final mean max {words.with_unit} {f['mean']:.2f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"
         t = v.get("vs_baseline", {}).get("final_mean_max")
         click.echo(line + (f"; {t['verdict']}" if t else " (baseline)"))
     click.echo(f"table: {out / 'study.md'}  curves: {out / 'study.png'}")

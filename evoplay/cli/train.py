@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from evoplay.errors import EvoplayError
-from evoplay.cli import cli
-from evoplay.cli.checks import BoundedInt, FiniteFloat, check_output, writing
+from evoplay.cli.group import cli
+from evoplay.cli.checks import BoundedInt, FiniteFloat, PathArg, check_output, writing
 from evoplay.cli.play import SEED_TYPE, player_option_check
 
 #: Options that only one kind takes.
@@ -32,7 +32,7 @@ KIND_OPTIONS = {
               help="value-net: training games (500000); outcome-net: random games in the data set "
                    "(10000); ga-value-net: games per fitness evaluation (100).")
 @click.option("--seed", type=SEED_TYPE, default=0, show_default=True, help="Run seed.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=PathArg(dir_okay=False), default=None,
               help="Player file to write, ending in .json (default KIND.json); the training plot goes beside it (.png).")
 @click.option("--explore", type=FiniteFloat(0.0, 1.0), default=None,
               help="value-net: chance of a random move in net-vs-net games (0.03).")

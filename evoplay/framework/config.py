@@ -21,6 +21,7 @@ import tomli_w
 
 from evoplay import usercode
 from evoplay.errors import ConfigError, EvoplayError
+from evoplay.paths import check_path
 
 #: Built-in recipe names -> code references; the recipes package registers itself here.
 BUILTIN_RECIPES: dict[str, str] = {}
@@ -150,7 +151,10 @@ def resolve(raw: dict, base=None) -> dict:
         raise ConfigError(f"config key 'recipe' must be a recipe name or a code reference, got {ref!r}")
     _BASE.append(Path(base) if base is not None else Path.cwd())
     try:
-        ref = ref if ref in BUILTIN_RECIPES else usercode.absolute_ref(ref, base_dir())
+        try:
+            ref = ref if ref in BUILTIN_RECIPES else usercode.absolute_ref(ref, base_dir())
+        except EvoplayError as e:
+            raise ConfigError(f"config key 'recipe': {e}") from None
         cls = recipe_class(ref)
         schema = schema_of(cls)
         cfg = {sec: {k: copy.deepcopy(d) for k, (_, d, _) in keys.items()} for sec, keys in schema.items()}
@@ -186,7 +190,7 @@ def shipped_configs() -> dict[str, Path]:
 
 def find(path) -> Path:
     """A config file by path, or by the name of a config that comes with evoplay (``fogel1993``)."""
-    path = Path(path)
+    path = check_path(path, "config file", ConfigError)
     if path.is_file():
         return path
     if len(path.parts) == 1:

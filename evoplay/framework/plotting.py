@@ -1,12 +1,15 @@
-"""Curves: the mean over trials of the max payoff per generation, with a 95% band.
+"""Curves: the mean over trials of the max fitness per generation, with a 95% band.
 
-Files are byte-for-byte reproducible: the SVG carries no date and a fixed id salt, the
-PDF no creation date.
+The axis and the title call the fitness what the run's recipe calls it (``FitnessWords``:
+"payoff" for Fogel's recipes, "fitness" for a recipe that names it nothing). Files are
+byte-for-byte reproducible: the SVG carries no date and a fixed id salt, the PDF no
+creation date.
 """
 
 from __future__ import annotations
 
 import io
+import tomllib
 from pathlib import Path
 
 import matplotlib
@@ -16,6 +19,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from evoplay.atomic import write_bytes  # noqa: E402
+from evoplay.errors import EvoplayError  # noqa: E402
+from evoplay.framework.recipe import FitnessWords  # noqa: E402
 from evoplay.framework.rundir import RunDir  # noqa: E402
 from evoplay.framework.stats import mean_band  # noqa: E402
 
@@ -46,7 +51,20 @@ def distinct_labels(labels: list[str], roots: list) -> list[str]:
     return [f"{lab} [{root}]" if labels.count(lab) > 1 else lab for lab, root in zip(labels, roots)]
 
 
-def curve_figure(runs: list[tuple[str, np.ndarray]]):
+def run_words(root) -> FitnessWords:
+    """The fitness words of a run directory's recipe, read from its config.toml (neutral
+    words when the config or its recipe cannot be read: a damaged or foreign directory)."""
+    from evoplay.framework import config
+
+    try:
+        with open(RunDir(root).config, "rb") as f:
+            ref = tomllib.loads(f.read(config.MAX_CONFIG_BYTES).decode()).get("recipe", config.DEFAULT_RECIPE)
+        return FitnessWords.of(config.recipe_class(ref))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, EvoplayError, TypeError, ValueError):
+        return FitnessWords()
+
+
+def curve_figure(runs: list[tuple[str, np.ndarray]], words: FitnessWords = FitnessWords()):
     """Figure of ``(label, curves)`` runs, ``curves`` of shape (trials, generations).
 
     Each trial is a faint line; the mean over trials is drawn on top with its 95% band
@@ -64,17 +82,17 @@ def curve_figure(runs: list[tuple[str, np.ndarray]]):
                         linewidth=0.6, zorder=3, label=f"{label}: 95% band")
         ax.plot(gens, mean, color=color, linewidth=1.0, zorder=5, label=f"{label}: mean")
     ax.set_xlabel("generation")
-    ax.set_ylabel("max payoff in the population")
-    ax.set_title("Mean over trials of the maximum payoff, 95% band (faint: single trials)")
+    ax.set_ylabel(f"max {words.name} in the population" + (f" ({words.unit})" if words.unit else ""))
+    ax.set_title(f"Mean over trials of the maximum {words.name}, 95% band (faint: single trials)")
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right", fontsize="small")
     fig.tight_layout()
     return fig
 
 
-def plot_curves(runs: list[tuple[str, np.ndarray]], outputs) -> list[Path]:
+def plot_curves(runs: list[tuple[str, np.ndarray]], outputs, words: FitnessWords = FitnessWords()) -> list[Path]:
     """Write the curve figure of ``runs`` to each path of ``outputs`` (format by extension)."""
-    fig = curve_figure(runs)
+    fig = curve_figure(runs, words)
     try:
         written = [write_bytes(Path(p), render(fig, Path(p).suffix.lower())) for p in outputs]
     finally:
@@ -82,10 +100,11 @@ def plot_curves(runs: list[tuple[str, np.ndarray]], outputs) -> list[Path]:
     return written
 
 
-def plot_runs(run_dirs, out) -> list[Path]:
+def plot_runs(run_dirs, out, words: FitnessWords | None = None) -> list[Path]:
     """Plot the finished runs in ``run_dirs`` (overlaid) to ``out`` as PNG and SVG.
 
-    The runner calls this at the end of a run for RUN/curve.png and curve.svg.
+    The runner calls this at the end of a run for RUN/curve.png and curve.svg, with its
+    recipe's ``words``; without them, the words of the runs' recipes (when they share them).
     """
     runs, roots, labels = [], [], []
     for root in run_dirs:
@@ -100,4 +119,5 @@ def plot_runs(run_dirs, out) -> list[Path]:
         labels.append(run_label(summary, rd.root, len(curves)))
     out = Path(out)
     labelled = list(zip(distinct_labels(labels, roots), runs))
-    return plot_curves(labelled, [out.with_suffix(".png"), out.with_suffix(".svg")])
+    words = words or FitnessWords.common(run_words(root) for root in run_dirs)
+    return plot_curves(labelled, [out.with_suffix(".png"), out.with_suffix(".svg")], words)

@@ -21,11 +21,17 @@ A recipe supplies:
   trial's line of the summary (a dict; its ``score`` key, if any, ranks the champions);
 - optionally ``ship()`` / ``receive(data)``: data a worker needs that it may not have
   (say, files the config names), sent with every task; ``run_facts()``: extra summary
-  entries; ``detail(event)``: a text block of the optional detailed generation log.
+  entries; ``detail(event)``: a text block of the optional detailed generation log;
+- optionally its words: ``fitness_name``, what its fitness (the logbook's ``max``) is
+  called ("payoff", "points", "games won"), and ``fitness_unit``, its unit if it needs
+  one ("per 32 games"). The console, the curve's axis and title, the run summary (its
+  ``mean_max_<name>`` entry) and the study tables use them; a recipe that declares none
+  is reported in neutral words ("max fitness"). Fogel's recipes say "payoff".
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -68,6 +74,10 @@ class Recipe:
     name: str = ""
     #: Config sections: {section: {key: (type, default, check or None)}}.
     schema: dict = {}
+    #: What the fitness (the logbook's ``max``) is called, in the recipe's words.
+    fitness_name: str = "fitness"
+    #: Its unit, if it needs one (say "per 32 games"); shown in parentheses after the name.
+    fitness_unit: str = ""
 
     def __init__(self, cfg: dict):
         self.cfg = cfg
@@ -124,6 +134,38 @@ class Recipe:
     def score(self, facts: dict) -> float:
         """What ranks the trials' champions (highest wins): ``facts["score"]``, else the final max."""
         return facts.get("score", facts.get("final_max", 0.0))
+
+
+@dataclass(frozen=True)
+class FitnessWords:
+    """How a run speaks of its fitness: the ``fitness_name`` and ``fitness_unit`` its recipe declares."""
+
+    name: str = "fitness"
+    unit: str = ""
+
+    @classmethod
+    def of(cls, recipe) -> "FitnessWords":
+        """The words of a recipe (class or instance); neutral ones where it declares none."""
+        def text(attr):
+            return " ".join(str(getattr(recipe, attr, "") or "").split())
+
+        return cls(text("fitness_name") or cls.name, text("fitness_unit"))
+
+    @classmethod
+    def common(cls, words) -> "FitnessWords":
+        """The words several runs share, else neutral ones (say, runs of different recipes plotted together)."""
+        found = set(words)
+        return found.pop() if len(found) == 1 else cls()
+
+    @property
+    def summary_key(self) -> str:
+        """The run summary's entry of the mean max curve: ``mean_max_payoff`` for "payoff"."""
+        return "mean_max_" + (re.sub(r"[^0-9a-z]+", "_", self.name.lower()).strip("_") or "fitness")
+
+    @property
+    def with_unit(self) -> str:
+        """The name followed by its unit in parentheses, when there is one."""
+        return f"{self.name} ({self.unit})" if self.unit else self.name
 
 
 @dataclass

@@ -23,6 +23,7 @@ import numpy as np
 
 from evoplay.atomic import write_text
 from evoplay.errors import EvoplayError
+from evoplay.paths import check_path
 
 MARKER = ".evoplay-run"
 CHECKPOINT_FORMAT = "evoplay-checkpoint"
@@ -55,7 +56,7 @@ class RunDir:
     """Paths, checks and atomic writers of one run directory."""
 
     def __init__(self, root):
-        self.root = Path(root)
+        self.root = check_path(root, "run directory")
         self._lock = None
 
     config = property(lambda self: self.root / "config.toml")

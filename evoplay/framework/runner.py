@@ -22,7 +22,7 @@ from evoplay.atomic import write_text
 from evoplay.errors import EvoplayError
 from evoplay.framework import distributed
 from evoplay.framework.config import differences, load, recipe_class, to_toml
-from evoplay.framework.recipe import Recipe
+from evoplay.framework.recipe import FitnessWords, Recipe
 from evoplay.framework.rundir import RunDir, digest
 from evoplay.framework.trial import TrialRun
 from evoplay.framework.summary import finish_run
@@ -147,6 +147,7 @@ class RunJob:
         self.rd, self.cfg, self.states = rd, cfg, states
         self.resume, self.log_detail = resume, log_detail
         self.recipe = make_recipe(cfg)
+        self.words = FitnessWords.of(self.recipe)
         self.config_key = digest(cfg)
         self.gens = cfg[""]["generations"]
         self.every = cfg["run"]["checkpoint_every"]
@@ -164,6 +165,10 @@ class RunJob:
 
     def done_generations(self) -> int:
         return sum(s["generation"] for s in self.states.values() if s)
+
+    def best_max(self) -> float:
+        """The highest ``max`` any trial's logbook has reached so far (for the progress bar)."""
+        return max((r["max"] for s in self.states.values() if s for r in s["logbook"]), default=float("nan"))
 
     def todo(self) -> list[int]:
         return [t for t, s in self.states.items() if s is None or s["generation"] < self.gens]
@@ -230,7 +235,7 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
         if progress is not None:
             progress.update(job.done_generations() - before)
             left = sum(len(j.todo()) for j in jobs)
-            progress.set_postfix_str(f"{len(chains) - left}/{len(chains)} trials done")
+            progress.set_postfix_str(f"{len(chains) - left}/{len(chains)} trials done, best max {job.words.name} {job.best_max():g}")
         return following
 
     distributed.run_chains(run_segment, [job.segment(t) for job, t in chains], landed)

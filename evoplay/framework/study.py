@@ -5,7 +5,7 @@ grid over config keys). Every variant is an ordinary run directory under the stu
 folder; all (variant, trial) chains go into one Ray task pool (``runner.run_pool``), so
 the CPUs stay busy with no barrier between variants, and ``--resume`` finishes a killed
 study with identical bytes. The comparison (``study.json``, ``study.md``, ``study.png``
-and ``.svg``) puts each variant beside the baseline variant: the final mean max payoff
+and ``.svg``) puts each variant beside the baseline variant: the final mean max fitness
 with its 95% interval, the champions' exact analysis (run as Ray tasks through the
 recipe's ``champion_analysis``), and a permutation test over trials, Holm-corrected,
 with Cliff's delta and a verdict in words. ``study.json`` holds results only; wall
@@ -46,6 +46,7 @@ from evoplay.atomic import write_text
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as C
 from evoplay.framework import distributed
+from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.runner import RunJob, _prepare, make_recipe, run_pool
 from evoplay.framework.stats import cliffs_delta, holm, mean_band, mean_ci, permutation_test
@@ -210,13 +211,14 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
     finally:
         for rd in dirs:
             rd.release()
-    result = compare(study, summaries, analyses, [RunDir(d.root) for d in dirs])
+    words = study_words(study)
+    result = compare(study, summaries, analyses, [RunDir(d.root) for d in dirs], words)
     write_text(out / "study.json", json.dumps(result, indent=1, allow_nan=False) + "\n")
     env = {"ray": info, "seconds": {"ray_start": round(t_ray, 3), "pool": round(t_pool, 3)},
            "task_seconds": {v["name"]: round(j.task_seconds, 3) for v, j in zip(study["variants"], jobs)}}
     write_text(out / "study-environment.json", json.dumps(env, indent=1) + "\n")
-    write_text(out / "study.md", markdown(result, env))
-    plot_study(result, [RunDir(d.root) for d in dirs], out / "study.png")
+    write_text(out / "study.md", markdown(result, env, words))
+    plot_study(result, [RunDir(d.root) for d in dirs], out / "study.png", words)
     return result
 
 
@@ -263,14 +265,20 @@ def verdict(delta: float, p_holm: float, metric: str) -> str:
     return f"{way} {metric} than the baseline, a {size} effect (Cliff's delta {delta:+.2f}, Holm-adjusted p = {p_holm:.3g})"
 
 
-METRICS = {
-    "final_mean_max": "final mean max payoff",
-    "champion_expected_payoff": "champions' exact expected payoff",
-}
+def study_words(study: dict) -> FitnessWords:
+    """The fitness words of the variants' recipes (neutral ones if the variants' recipes differ)."""
+    return FitnessWords.common(FitnessWords.of(C.recipe_class(v["config"][""]["recipe"])) for v in study["variants"])
 
 
-def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], dirs: list[RunDir]) -> dict:
+def metrics(words: FitnessWords) -> dict[str, str]:
+    """The compared figures, keyed as in study.json, named in the recipe's words."""
+    return {"final_mean_max": f"final mean max {words.name}", "champion_expected_payoff": "champions' exact expected payoff"}
+
+
+def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], dirs: list[RunDir],
+            words: FitnessWords = FitnessWords()) -> dict:
     """The study's results: per variant figures, and each variant against the baseline."""
+    labels = metrics(words)
     names = [v["name"] for v in study["variants"]]
     base = names.index(study["baseline"])
     per = {}
@@ -279,15 +287,15 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], dirs
         champ = np.array([r.get("expected_payoff", np.nan) for r in a], dtype=np.float64)
         per[i] = {"final_mean_max": final, "champion_expected_payoff": champ}
     rng = np.random.default_rng(np.random.SeedSequence(study["variants"][base]["config"][""]["seed"], spawn_key=(7, 7)))
-    tests = {m: [] for m in METRICS}
+    tests = {m: [] for m in labels}
     for i in range(len(names)):
-        for m in METRICS:
+        for m in labels:
             if i == base or np.isnan(per[i][m]).any():
                 tests[m].append(None)
             else:
                 tests[m].append(permutation_test(per[i][m], per[base][m], rng))
     adjusted = {}
-    for m in METRICS:
+    for m in labels:
         idx = [i for i, p in enumerate(tests[m]) if p is not None]
         adj = holm([tests[m][i] for i in idx]) if idx else []
         adjusted[m] = dict(zip(idx, adj))
@@ -306,7 +314,7 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], dirs
         }
         if i != base:
             entry["vs_baseline"] = {}
-            for m, label in METRICS.items():
+            for m, label in labels.items():
                 if tests[m][i] is None:
                     continue
                 delta = cliffs_delta(per[i][m], per[base][m])
@@ -333,15 +341,16 @@ def _fmt_ci(d):
     return f"{d['mean']:.2f} [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]"
 
 
-def markdown(result: dict, env: dict) -> str:
+def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> str:
     """study.md: the table per variant and each variant against the baseline, in words."""
     seconds = env.get("task_seconds", {})
+    name = words.name
     lines = [f"# Study `{result['name']}` (base config `{result['base']}`, baseline: {result['baseline']})", "",
-             f"Final mean max payoff: mean over trials of each trial's max payoff averaged over its last "
+             f"Final mean max {name}: mean over trials of each trial's max {name} averaged over its last "
              f"{result['final_generations_averaged']} generations, with its 95% interval, on the recipe's common scale "
              "(Fogel: per 32 games, whatever the games played). Champions: each trial's champion analysed exactly "
              "against its evaluation opponent.", "",
-             "| variant | trials x gens | final mean max payoff [95% CI] | champions' exact expected payoff (mean / median / best) "
+             f"| variant | trials x gens | final mean max {words.with_unit} [95% CI] | champions' exact expected payoff (mean / median / best) "
              "| unbeatable as X | mean H | task time (s) |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for v in result["variants"]:
@@ -361,8 +370,8 @@ def markdown(result: dict, env: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot_study(result: dict, dirs: list[RunDir], out: Path):
-    """Mean max-payoff curves of all variants overlaid, with 95% bands; legend from variant names."""
+def plot_study(result: dict, dirs: list[RunDir], out: Path, words: FitnessWords = FitnessWords()):
+    """Mean max-fitness curves of all variants overlaid, with 95% bands; legend from variant names."""
     from evoplay.atomic import write_bytes
     from evoplay.framework.plotting import plt, render
 
@@ -379,8 +388,8 @@ def plot_study(result: dict, dirs: list[RunDir], out: Path):
                 label=f"{v['name']} ({v['final_mean_max']['mean']:.1f})")
         ax.fill_between(gens, mean - half, mean + half, color=color, alpha=0.18, lw=0)
     ax.set_xlabel("generation")
-    ax.set_ylabel("max payoff in the population (mean over trials)")
-    ax.set_title(f"{result['name']}: mean max payoff per variant, 95% bands (legend: final mean max)")
+    ax.set_ylabel(f"max {words.name} in the population (mean over trials" + (f"; {words.unit})" if words.unit else ")"))
+    ax.set_title(f"{result['name']}: mean max {words.name} per variant, 95% bands (legend: final mean max)")
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()

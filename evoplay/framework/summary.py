@@ -1,7 +1,9 @@
 """The end of a run: logbooks, champions, the summary and the curve, from the trials.
 
 The summary holds results only (no timings, hosts or versions: those go to
-environment.json), so the same seed gives a byte-identical summary.
+environment.json), so the same seed gives a byte-identical summary. The mean max curve's
+figures are named in the recipe's words: ``mean_max_payoff`` for Fogel's recipes,
+``mean_max_fitness`` for a recipe that names its fitness nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import json
 import numpy as np
 
 from evoplay.atomic import write_text
+from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.stats import mean_band
 
@@ -31,6 +34,7 @@ def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict) -> dict:
         champion, facts = recipe.finish(run.trial.state, t, rows)
         write_text(rd.champion(t), json.dumps(champion, indent=1, allow_nan=False) + "\n")
         per_trial.append({"trial": t, **facts})
+    words = FitnessWords.of(recipe)
     maxes = np.array([[r["max"] for r in trials[t].logbook] for t in sorted(trials)], dtype=np.float64)
     mean, half = mean_band(maxes)
     best = max(per_trial, key=lambda r: (recipe.score(r), -r["trial"]))
@@ -41,7 +45,7 @@ def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict) -> dict:
         "generations": cfg[""]["generations"],
         **recipe.run_facts(),
         "best_trial": best["trial"],
-        "mean_max_payoff": {
+        words.summary_key: {
             "first": float(mean[0]),
             "last": float(mean[-1]),
             "last10": float(mean[-10:].mean()),
@@ -51,5 +55,13 @@ def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict) -> dict:
     }
     rd.write_json(rd.summary, summary)
     write_text(rd.root / "champion.json", rd.champion(best["trial"]).read_text())
-    plot_runs([rd.root], rd.root / "curve.png")
+    plot_runs([rd.root], rd.root / "curve.png", words)
     return summary
+
+
+def mean_max_entry(summary: dict) -> tuple[str, dict] | None:
+    """(fitness name, figures) of a summary's ``mean_max_<name>`` entry, or None if it has none."""
+    for key, value in summary.items():
+        if key.startswith("mean_max_") and isinstance(value, dict):
+            return key.removeprefix("mean_max_").replace("_", " "), value
+    return None

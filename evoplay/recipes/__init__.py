@@ -12,4 +12,5 @@ BUILTIN_RECIPES.update({
     "fogel-exact": "evoplay.recipes.exact_fitness:ExactFogelRecipe",
     "fogel-selfadaptive": "evoplay.recipes.selfadaptive:SelfAdaptiveRecipe",
     "coevolution": "evoplay.recipes.coevolution:CoevolutionRecipe",
+    "blondie24": "evoplay.recipes.blondie24.recipe:Blondie24Recipe",
 })

@@ -27,7 +27,7 @@ probability ``eps``, so the network meets lines its peers would not play; the ne
 itself plays as it is. Each pairing is then played ``coevolution.games`` times from each
 seat with the generation's EVALUATE stream; ``eps = 0`` (the default) is Blondie24's
 deterministic play. ``coevolution.exact = true`` replaces the sampled games by the exact
-expected points against each exploring opponent (``exact_fitness.population_outcomes``
+expected points against each exploring opponent (``exact_outcomes.population_outcomes``
 with the opponent's move distribution computed on the boards reached).
 """
 
@@ -42,7 +42,8 @@ from evoplay.framework import config as C
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.numerics import weighted_rows
 from evoplay.recipes import yardstick
-from evoplay.recipes.exact_fitness import exploring_network, population_outcomes
+from evoplay.recipes.exact_fitness import exploring_network
+from evoplay.recipes.exact_outcomes import population_outcomes
 from evoplay.recipes.fogel.nets import NetBatch, file_parts, stack
 from evoplay.recipes.fogel.recipe import SCHEMA, FogelState, game_uniforms, make_toolbox, net_from_dict, net_to_dict
 from evoplay.recipes.selfadaptive import MUTATION_SCHEMA, SelfAdaptiveRecipe

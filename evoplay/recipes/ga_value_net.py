@@ -198,6 +198,7 @@ class GAValueNetRecipe(Recipe):
 
     name = "ga-value-net"
     default_name = "ga-value-net"
+    fitness_name = "payoff"
     schema = SCHEMA
 
     def __init__(self, cfg: dict):

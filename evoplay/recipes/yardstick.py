@@ -16,6 +16,7 @@ import functools
 import numpy as np
 
 from evoplay.numerics import plain_rows
+from evoplay.recipes.exact_outcomes import population_outcomes
 from evoplay.recipes.fogel.nets import NetBatch
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe.exact import FOGEL_PAYOFF
@@ -34,8 +35,6 @@ def _table(spec: str) -> np.ndarray:
 
 def measure_weights(w1: np.ndarray, w2: np.ndarray) -> dict:
     """The yardstick of stacked networks ``w1`` (n, 10, H), ``w2`` (n, H+1, 9): a dict of (n,) arrays."""
-    from evoplay.recipes.exact_fitness import population_outcomes
-
     n = len(w1)
     batch = NetBatch(w1, w2)
     logic = population_outcomes(batch, n, _table("logic"), B.X)

@@ -1,9 +1,10 @@
 """A person at the terminal as a player, and the loop of one interactive game.
 
 The human shows up through the same ``choose`` interface as every other player; bad input
-(not a number, off the board, an occupied square) gets a message and a new prompt. End of
-input surfaces as ``EOFError`` and Ctrl-C as ``KeyboardInterrupt`` for the caller to end
-the game cleanly.
+(not a number, off the board, an occupied square) gets a message and a new prompt, up to
+``MAX_BAD_ANSWERS`` in a row (then ``GaveUp``: no person answers like that, a stream of
+junk on standard input does). End of input surfaces as ``EOFError`` and Ctrl-C as
+``KeyboardInterrupt`` for the caller to end the game cleanly.
 """
 
 from __future__ import annotations
@@ -11,9 +12,16 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.tictactoe import board as B
-from evoplay.tictactoe.players import Player
+from evoplay.errors import EvoplayError
+from evoplay.tictactoe.players import Player, quoted
 
 MARK_NAMES = {B.X: "X", B.O: "O"}
+#: Empty or unusable answers in a row after which the game is abandoned.
+MAX_BAD_ANSWERS = 20
+
+
+class GaveUp(EvoplayError):
+    """``MAX_BAD_ANSWERS`` answers in a row named no legal square."""
 
 
 def parse_square(text: str, code: int) -> tuple[int | None, str]:
@@ -24,7 +32,7 @@ def parse_square(text: str, code: int) -> tuple[int | None, str]:
     try:
         square = int(text)
     except ValueError:
-        return None, f"{text!r} is not a square number: type a number from 0 to 8."
+        return None, f"{quoted(text)} is not a square number: type a number from 0 to 8."
     if not 0 <= square < B.N_SQUARES:
         return None, f"There is no square {square}: type a number from 0 to 8."
     if not B.LEGAL[code, square]:
@@ -38,19 +46,22 @@ class HumanPlayer(Player):
 
     spec = "human"
 
-    def __init__(self, read=input, write=print):
+    def __init__(self, read=input, write=print, max_bad: int = MAX_BAD_ANSWERS):
         self.read = read
         self.write = write
+        self.max_bad = max_bad
 
     def ask(self, code: int) -> int:
-        """Show the board with square numbers and prompt until a legal square is typed."""
+        """Show the board with square numbers and prompt until a legal square is typed
+        (``GaveUp`` after ``max_bad`` answers in a row that name none)."""
         mark = MARK_NAMES[int(B.TO_MOVE[code])]
         self.write("\n" + B.render(code, numbers=True))
-        while True:
+        for _ in range(self.max_bad):
             square, message = parse_square(self.read(f"Your move ({mark}), square 0-8: "), code)
             if square is not None:
                 return square
             self.write(message)
+        raise GaveUp(f"{self.max_bad} answers in a row named no free square 0-8; game abandoned")
 
     def choose(self, codes, u):
         return np.array([self.ask(int(c)) for c in np.atleast_1d(codes)])

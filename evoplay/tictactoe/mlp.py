@@ -30,7 +30,10 @@ class Dense:
 
     def forward(self, params, x):
         W, b = params
-        return matmul(x, W) + b, x
+        y = matmul(x, W)
+        with np.errstate(over="ignore"):  # a sum beyond float range rounds to +-inf, its correct value
+            y += b
+        return y, x
 
     def backward(self, params, x, dy):
         W, _ = params
@@ -94,8 +97,20 @@ def mse(y: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
-    """Row-wise softmax, numerically stable."""
-    z = logits - logits.max(-1, keepdims=True)
+    """Row-wise softmax, numerically stable, also at infinite logits (their limit).
+
+    A row whose largest logit is infinite shares its mass equally among the logits equal
+    to it (all others get 0), as the softmax does in the limit; a gap between logits
+    beyond float range is -inf, whose exponential is 0.
+    """
+    logits = np.asarray(logits, dtype=np.float64)
+    top = logits.max(-1, keepdims=True)
+    infinite = np.isinf(top)
+    if infinite.any():
+        logits = np.where(infinite, np.where(logits == top, 0.0, -np.inf), logits)
+        top = np.where(infinite, 0.0, top)
+    with np.errstate(over="ignore"):
+        z = logits - top
     e = exp_array(z)
     return e / e.sum(-1, keepdims=True)
 

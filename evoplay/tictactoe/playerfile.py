@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from evoplay.errors import PlayerFileError
+from evoplay.paths import check_path
 from evoplay.atomic import write_text
 
 FORMAT = "evoplay-player"
@@ -35,6 +36,8 @@ KINDS = {
     "outcome-net": "evoplay.tictactoe.trained.outcome_net:player_from_file",
     "ga-value-net": "evoplay.recipes.ga_value_net:player_from_file",
     "outcome-net-seed003": "evoplay.seeds.seed003:player_from_file",  # faithful model of a published program
+    "blondie24-tictactoe": "evoplay.recipes.blondie24.playerfile:tictactoe_player_from_file",
+    "blondie24-checkers": "evoplay.recipes.blondie24.playerfile:checkers_player_from_file",
 }
 
 
@@ -74,7 +77,7 @@ MAX_FILE_BYTES = 8 << 20
 def read_json(path, what: str, max_bytes: int = MAX_FILE_BYTES, error=PlayerFileError):
     """The JSON value in ``path``; a missing, special, oversized or malformed file raises
     ``error`` with one line naming ``what`` and the problem."""
-    path = Path(path)
+    path = check_path(path, what, error)
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -132,9 +135,26 @@ def read_document(path) -> dict:
     return doc
 
 
+#: The file that stands for a directory named as a player: a run directory's best champion.
+CHAMPION = "champion.json"
+
+
+def player_path(path) -> Path:
+    """The player file ``path`` names: the file itself, or a directory's ``champion.json``
+    (a finished run directory names its best champion, as in the web app)."""
+    path = check_path(path, "player file", PlayerFileError)
+    if not path.is_dir():
+        return path
+    if not (path / CHAMPION).is_file():
+        raise PlayerFileError(f"player file {path} is a directory without a {CHAMPION} "
+                              "(a run directory has one once the run has finished)")
+    return path / CHAMPION
+
+
 def load_player(path):
-    """The Player saved in a file; any defect raises PlayerFileError naming it."""
-    return build_player(read_document(path), path)
+    """The Player saved in a file, or a run directory's best champion (``player_path``);
+    any defect raises PlayerFileError naming it."""
+    return build_player(read_document(player_path(path)), path)
 
 
 def resign(path) -> tuple[str, str]:

@@ -13,10 +13,13 @@ move is a table look-up.
 from __future__ import annotations
 
 import inspect
+import os
 
 import numpy as np
 
 from evoplay.tictactoe import board as B
+from evoplay.paths import check_path
+from evoplay.tictactoe.userplayer import split_user_spec, user_table
 from evoplay.errors import SpecError
 from evoplay.numerics import exp_array
 
@@ -328,8 +331,9 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     """Split and check ``NAME`` or ``NAME:key=value,...``; return the name and typed params."""
     name, _, rest = spec.strip().partition(":")
     if name not in REGISTRY:
-        known = ", ".join([*REGISTRY, *INTERACTIVE, "PATH.json"])
-        raise SpecError(f"unknown player {quoted(name)} (known: {known})")
+        known = ", ".join([*REGISTRY, *INTERACTIVE, "PATH.json", "RUN_DIR"])
+        hint = f"; a run directory is named by a path: ./{name}" if not rest and os.path.isdir(name) else ""
+        raise SpecError(f"unknown player {quoted(name)} (known: {known}){hint}")
     _, schema = REGISTRY[name]
     params = {}
     for item in filter(None, rest.split(",")):
@@ -364,19 +368,20 @@ def provide_files(documents: dict):
 
 
 def make_player(spec: str) -> Player:
-    """The player named by a spec string or a path to a saved player file (``.json``)."""
+    """The player named by a spec string, a path to a saved player file (``.json``) or a run
+    directory (its best champion, ``champion.json``)."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty player spec")
     spec = spec.strip()
-    from evoplay.tictactoe.userplayer import split_user_spec, user_player
-
     builtin = spec.partition(":")[0].strip() in REGISTRY  # minimax:tiebreak is a (bad) built-in spec
     if not builtin and split_user_spec(spec)[0] is not None:  # user code: path/to/file.py:Name or package.module:Name
         if spec not in _CACHE:
-            _CACHE[spec] = user_player(spec)
+            _CACHE[spec] = TablePlayer(spec, user_table(spec))
         return _CACHE[spec]
     if spec.endswith(".json") or "/" in spec:
         from evoplay.tictactoe.playerfile import build_player, load_player
+
+        check_path(spec, "player file", SpecError)
 
         if spec in _FILES:  # shipped by the driver: this machine may not have the file
             return build_player(_FILES[spec], spec)

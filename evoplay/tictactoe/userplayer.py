@@ -5,8 +5,9 @@ A spec ``path/to/file.py:Name`` or ``package.module:Name``, optionally followed 
 player spec goes. The class needs one method, ``probs(codes) -> (n, 9)``: the move
 distribution of the side to move on each board (codes as in ``evoplay.tictactoe.board``;
 ``board.MARKS[codes]`` gives the squares, ``board.TO_MOVE[codes]`` the mark to move). It
-is asked once for every board with a legal move and becomes a table player like the
-built-ins, so it plays in matches, fitness evaluation and exact analysis alike.
+is asked once for every board with a legal move; ``make_player`` turns the table into a
+table player like the built-ins, so it plays in matches, fitness evaluation and exact
+analysis alike.
 """
 
 from __future__ import annotations
@@ -38,10 +39,8 @@ def _value(text: str):
     return text
 
 
-def user_player(spec: str):
-    """The table player of a user class (see the module doc); bad classes or tables raise SpecError."""
-    from evoplay.tictactoe.players import TablePlayer
-
+def user_table(spec: str) -> np.ndarray:
+    """The move table (N_CODES, 9) of a user class (see the module doc); bad classes or tables raise SpecError."""
     ref, params = split_user_spec(spec)
     try:
         cls = usercode.load(ref, "player")
@@ -71,4 +70,4 @@ def user_player(spec: str):
         raise SpecError(f"player {ref}: probs on board {board} is not a distribution over the empty squares (non-negative, summing to 1)")
     table = np.zeros((B.N_CODES, 9))
     table[_MOVE_CODES] = probs / probs.sum(1, keepdims=True)
-    return TablePlayer(spec, table)
+    return table

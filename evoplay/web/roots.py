@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evoplay.errors import EvoplayError, PlayerFileError
+from evoplay.paths import check_path, path_problem
 from evoplay.tictactoe.playerfile import read_envelope, read_json
 
 #: Most player files listed per directory root (a directory of thousands is not a menu),
@@ -62,7 +63,7 @@ class Roots:
         self.base = Path(base or os.getcwd())
         self.roots: list[Root] = []
         for text in paths:
-            path = Path(text)
+            path = check_path(text)
             full = path if path.is_absolute() else self.base / path
             if not full.exists():
                 raise EvoplayError(f"no such file or directory: {text}")
@@ -91,8 +92,9 @@ class Roots:
 
         A directory stands for its ``champion.json`` (a run directory's best champion).
         """
-        if "\0" in spec:
-            raise ApiError(400, "player path contains a NUL character")
+        problem = path_problem(spec)
+        if problem is not None:
+            raise ApiError(400, f"player path {spec!r} {problem}")
         path = Path(spec)
         if ".." in path.parts:
             raise ApiError(403, f"player path {spec!r} may not contain '..'")

@@ -1,10 +1,26 @@
-"""The detailed generation log (Fogel's style): every network, its games and its selection."""
+"""A generation's event, and the detailed generation log (Fogel's style) written from it:
+every network, its games and its selection."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
-from evoplay.recipes.fogel.recipe import Generation
+
+@dataclass
+class Generation:
+    """What one generation did: the event that the detail log and the benchmarks receive."""
+
+    generation: int
+    pool: list
+    payoffs: np.ndarray
+    wld: np.ndarray
+    scores: np.ndarray
+    rivals: np.ndarray
+    selected: np.ndarray
+    record: dict
+    seconds: dict = field(default_factory=dict)
 
 
 def _ids(pool, idx):

@@ -14,21 +14,22 @@ import functools
 import json
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from deap import base, tools
 
-from evoplay.errors import ConfigError, EvoplayError
+from evoplay.errors import ConfigError, EvoplayError, SpecError
 from evoplay.framework import config as C
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import EVALUATE, INIT, MUTATE, SELECT, stream
 from evoplay.numerics import weighted_rows
+from evoplay.paths import check_path
 from evoplay.recipes.fogel import kernels
+from evoplay.recipes.fogel.detail import Generation, format_generation
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine, exact
-from evoplay.tictactoe.playerfile import player_document, read_document
+from evoplay.tictactoe.playerfile import player_document, player_path, read_document
 from evoplay.tictactoe.players import TablePlayer, make_player, provide_files, sample_moves
 from evoplay.tictactoe.userplayer import split_user_spec
 
@@ -167,7 +168,7 @@ def _spec_path(spec: str) -> str:
     if ref is not None:
         return usercode.absolute_ref(ref, C.base_dir()) + (f":{params}" if params else "")
     if spec.endswith(".json") or "/" in spec:
-        path = Path(spec).expanduser()
+        path = check_path(spec, "player file", SpecError).expanduser()
         return str(path if path.is_absolute() else (C.base_dir() / path).resolve())
     return spec
 
@@ -270,21 +271,6 @@ def new_logbook() -> tools.Logbook:
 
 
 @dataclass
-class Generation:
-    """What one generation did: the event that the detail log and the benchmarks receive."""
-
-    generation: int
-    pool: list
-    payoffs: np.ndarray
-    wld: np.ndarray
-    scores: np.ndarray
-    rivals: np.ndarray
-    selected: np.ndarray
-    record: dict
-    seconds: dict = field(default_factory=dict)
-
-
-@dataclass
 class FogelState:
     """A trial between generations: the parents, the next network id, the hall of fame, the last champion."""
 
@@ -301,7 +287,7 @@ def player_files(cfg: dict) -> dict:
     """Checked documents of the player files the config names as opponents, by path."""
     opponent = cfg["evaluation"]["opponent"]
     specs = [opponent] if isinstance(opponent, str) else [o["player"] for o in opponent]
-    return {s: read_document(s) for s in specs if split_user_spec(s)[0] is None and (s.endswith(".json") or "/" in s)}
+    return {s: read_document(player_path(s)) for s in specs if split_user_spec(s)[0] is None and (s.endswith(".json") or "/" in s)}
 
 
 class FogelRecipe(Recipe):
@@ -309,6 +295,7 @@ class FogelRecipe(Recipe):
 
     name = "fogel"
     default_name = "fogel1993"
+    fitness_name = "payoff"
     schema = SCHEMA
     _map = map  # the map registered in the toolbox (make_toolbox's default)
 
@@ -398,8 +385,6 @@ class FogelRecipe(Recipe):
         if self.hooks or ctx.detail is not None:
             event = Generation(gen, pool, payoffs, wld, scores, rivals, selected, record, seconds)
             if ctx.detail is not None:
-                from evoplay.recipes.fogel.detail import format_generation
-
                 ctx.detail.append(format_generation(event))
             for hook in self.hooks:
                 hook(event)

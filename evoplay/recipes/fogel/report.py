@@ -1,4 +1,4 @@
-"""Exact analysis of a run's champions: ``evoplay report RUN_DIR`` (or ``python -m evoplay.recipes.fogel.report RUN_DIR``).
+"""Exact analysis of a run's champions: what ``evoplay report RUN_DIR`` computes and writes.
 
 For each trial's champion, computed exactly (no sampling): expected payoff per 32 games
 against ``logic``, whether it is unbeatable as X, its minimax agreement (X to move), and
@@ -100,7 +100,6 @@ def summary_lines(root, result: dict) -> list[str]:
     ]
 
 
-if __name__ == "__main__":  # python -m evoplay.recipes.fogel.report RUN_DIR: as `evoplay report RUN_DIR`
-    from evoplay.cli import main as cli_main
-
-    cli_main(["report", *sys.argv[1:]])
+if __name__ == "__main__":  # the command line lives in evoplay.cli; a recipe never imports it
+    print("evoplay: error: run `evoplay report RUN_DIR` (or `python -m evoplay report RUN_DIR`)", file=sys.stderr)
+    sys.exit(2)

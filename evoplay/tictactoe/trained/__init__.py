@@ -41,7 +41,11 @@ def best_moves(score, codes) -> np.ndarray:
     legal = B.LEGAL[codes]
     values = np.full(kids.shape, -np.inf)
     unique, index = np.unique(kids[legal], return_inverse=True)  # boards share children
-    values[legal] = score(unique)[index]
+    scores = score(unique)
+    if np.isnan(scores).any():  # inf - inf or 0 * inf: weights so large that the sums overflow
+        board = B.render(int(unique[np.argmax(np.isnan(scores))])).replace("\n", " / ")
+        raise PlayerFileError(f"the network's output on board {board} is not a number (its weights are too large to evaluate)")
+    values[legal] = scores[index]
     return np.where(legal.any(1), np.argmax(values, axis=1), -1)
 
 

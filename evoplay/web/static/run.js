@@ -35,8 +35,11 @@ function facts(run) {
   add("generations", s.generations);
   if (typeof s.games_played === "number") add("games played", s.games_played.toLocaleString("en"));
   add("best trial", s.best_trial);
-  const m = s.mean_max_payoff;
-  if (m) add("mean best payoff", `${m.first} (first generation) → ${m.last} (last); mean of the last 10: ${m.last10}`);
+  // The mean max curve's entry is named in the recipe's words: mean_max_payoff, mean_max_fitness, ...
+  const key = Object.keys(s).find((k) => k.startsWith("mean_max_") && s[k] && typeof s[k] === "object");
+  const m = key && s[key];
+  if (m) add(`mean best ${key.slice("mean_max_".length).replace(/_/g, " ")}`,
+             `${m.first} (first generation) → ${m.last} (last); mean of the last 10: ${m.last10}`);
 }
 
 function table(run) {

@@ -1,0 +1,96 @@
+"""Blondie24's cost: `.venv/bin/python benchmarks/bench_blondie24.py [--generations N] [--json]`.
+
+In this process (one core, no Ray): seconds per generation of the recipe on tic-tac-toe
+at depths 1-3 (``configs/blondie24-ttt-d*.toml``) and on checkers at depths 2 and 4
+(``configs/blondie24.toml``; the games only: the yardstick is timed apart, it runs
+every ``yardstick.every`` generations), and the compiled checkers search's
+network-evaluated leaves per second from random positions. Times are CPU seconds of this
+process (``time.process_time``), so a shared, busy machine gives per-core figures; the
+wall-clock seconds and the load average are printed beside them. The projection for 250
+generations at depth 4 divides the CPU time by the cores (the 150 games of a generation
+are independent, so they spread over up to 150 cores; the driver's share is negligible).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+import evoplay.recipes  # noqa: F401
+from evoplay.framework import config as C
+from evoplay.framework.trial import TrialRun
+from evoplay.recipes.blondie24.recipe import Blondie24Recipe
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def generation_seconds(cfg: dict, generations: int) -> dict:
+    """CPU and wall seconds per generation (the games), after one warm-up generation."""
+    recipe = Blondie24Recipe(cfg)
+    events = []
+    recipe.hooks.append(events.append)
+    run = TrialRun(recipe, 0)
+    run.step()
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    run.run(1 + generations)
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    plies = np.mean([e["record"]["mean_plies"] for e in events[1:]])
+    games = np.mean([e["seconds"]["evaluation"] for e in events[1:]])
+    return {"cpu_s_per_gen": cpu / generations, "wall_s_per_gen": wall / generations,
+            "wall_games_s_per_gen": float(games), "mean_plies": float(plies)}
+
+
+def leaves_per_second(depth: int = 4, positions: int = 24) -> dict:
+    """Network-evaluated leaves per CPU second of the compiled checkers search."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    from test_search import random_positions
+
+    from evoplay.checkers.game import CHECKERS
+    from evoplay.recipes.blondie24.checkers_search import search
+    from evoplay.recipes.blondie24.network import n_weights
+
+    sizes = (32, 40, 10, 1)
+    genome = np.random.default_rng(0).uniform(-0.2, 0.2, n_weights(sizes))
+    states = random_positions(CHECKERS, positions, seed=1)
+    search(states[0], 1, genome, sizes, 2.0)  # compile or load from the cache
+    cpu0 = time.process_time()
+    leaves = sum(search(s, depth, genome, sizes, 2.0).leaves for s in states)
+    return {"depth": depth, "leaves": leaves, "leaves_per_cpu_s": leaves / (time.process_time() - cpu0)}
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    gens = int(argv[argv.index("--generations") + 1]) if "--generations" in argv else 3
+    out = {"load_average": os.getloadavg(), "leaves": leaves_per_second()}
+    for d in (1, 2, 3):
+        cfg = C.load(os.path.join(ROOT, "configs", f"blondie24-ttt-d{d}.toml"))
+        out[f"tictactoe_depth{d}"] = generation_seconds(cfg, 10 * gens)
+    for d in (2, 4):
+        cfg = C.load(os.path.join(ROOT, "configs", "blondie24.toml"))
+        cfg["game"]["depth"] = d
+        cfg["yardstick"]["every"] = 10**6  # the games alone: the yardstick runs at generation 1 only (the warm-up),
+        cfg["yardstick"]["openings"] = 1  # on one ballot
+        cfg[""]["generations"] = 10**6
+        out[f"checkers_depth{d}"] = generation_seconds(cfg, gens if d == 2 else max(1, gens // 3))
+    per_gen = out["checkers_depth4"]["cpu_s_per_gen"]
+    out["checkers_depth4_250_generations_hours"] = {str(c): 250 * per_gen / c / 3600 for c in (1, 2, 16, 64)}
+    out["load_average_after"] = os.getloadavg()
+    if "--json" in argv:
+        print(json.dumps(out, indent=1))
+        return 0
+    print(f"load average {out['load_average'][0]:.1f} (after: {out['load_average_after'][0]:.1f})")
+    lv = out["leaves"]
+    print(f"compiled checkers search, depth {lv['depth']}: {lv['leaves_per_cpu_s']:,.0f} network-evaluated leaves per CPU second")
+    for key, v in out.items():
+        if key.startswith(("tictactoe", "checkers_depth")) and isinstance(v, dict) and "cpu_s_per_gen" in v:
+            print(f"{key}: {v['cpu_s_per_gen']:.3f} CPU s/generation (wall {v['wall_s_per_gen']:.3f} s; mean plies {v['mean_plies']:.1f})")
+    print("250 generations at depth 4: " + ", ".join(f"{c} cores {h:.2f} h" for c, h in out["checkers_depth4_250_generations_hours"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

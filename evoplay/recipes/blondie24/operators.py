@@ -1,0 +1,75 @@
+"""Blondie24's operators: the initial population and self-adaptive mutation of weights and K.
+
+Each network carries a step size per weight. A child first updates every step size
+log-normally, ``s' = s * exp(tau * N(0, 1))`` with ``tau = 1 / sqrt(2 sqrt(W))`` (``W``
+the number of weights, 1,742 for checkers), then moves every weight by ``s' * N(0, 1)``;
+its king value is ``K' = K * exp(N(0, 1) / sqrt(2))`` set back into ``[king_min,
+king_max]`` (Chellapilla and Fogel 1999, as Skycak's chapter spells it out). Parent ``i``
+uses row ``i`` of every draw, so the children are a pure function of the stream.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from evoplay.numerics import exp_array
+
+
+@dataclass
+class Net:
+    """One evaluation network: its genome, step sizes, king value, id and its parent's id."""
+
+    genome: np.ndarray
+    sigma: np.ndarray
+    king: float
+    ident: int
+    parent: int = -1
+    points: float = 0.0
+    record: tuple = field(default=(0, 0, 0))  # wins, draws, losses as the first player
+
+    def to_dict(self) -> dict:
+        return {"id": self.ident, "parent": self.parent, "king": self.king, "points": self.points,
+                "record": list(self.record), "genome": self.genome.tolist(), "sigma": self.sigma.tolist()}
+
+
+def default_tau(n: int) -> float:
+    """Chellapilla and Fogel's learning rate ``1 / sqrt(2 sqrt(n))``."""
+    return 1.0 / math.sqrt(2.0 * math.sqrt(n))
+
+
+def init_population(n: int, rng: np.random.Generator, n_weights: int, init_scale=0.2, sigma_init=0.05, king_init=2.0) -> list[Net]:
+    """``n`` networks, every weight uniform in ``[-init_scale, init_scale]``, step sizes ``sigma_init``, K ``king_init``."""
+    genomes = rng.uniform(-init_scale, init_scale, size=(n, n_weights))
+    return [Net(genomes[i], np.full(n_weights, float(sigma_init)), float(king_init), i) for i in range(n)]
+
+
+def mut_selfadaptive(parents: list[Net], rng: np.random.Generator, tau=0.0, king_range=(1.0, 3.0), ident0=0) -> list[Net]:
+    """One child per parent: step sizes log-normally, then every weight by its own step size, then K.
+
+    ``tau = 0`` means ``1 / sqrt(2 sqrt(W))``. Draws, in order: the step-size normals
+    (networks x weights), the weight normals (the same shape), one king normal per network.
+    """
+    n, w = len(parents), len(parents[0].genome)
+    t = default_tau(w) if tau == 0 else float(tau)
+    genome = np.stack([p.genome for p in parents])
+    sigma = np.stack([p.sigma for p in parents])
+    sigma = sigma * exp_array(t * rng.normal(size=(n, w)))
+    genome = genome + sigma * rng.normal(size=(n, w))
+    kings = np.array([p.king for p in parents]) * exp_array(rng.normal(size=n) / math.sqrt(2.0))
+    kings = np.clip(kings, *king_range)
+    return [Net(genome[i], sigma[i], float(kings[i]), ident0 + i, parents[i].ident) for i in range(n)]
+
+
+def draw_opponents(n: int, games: int, rng: np.random.Generator) -> np.ndarray:
+    """(n, games): for every member, opponents drawn uniformly with replacement from the n - 1 others."""
+    picks = rng.integers(0, n - 1, size=(n, games))
+    return picks + (picks >= np.arange(n)[:, None])
+
+
+def sel_best(points: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+    """Indices (ascending) of the ``k`` highest totals, ties broken at random."""
+    order = np.lexsort((rng.random(len(points)), -np.asarray(points)))
+    return np.sort(order[:k])

@@ -1,0 +1,71 @@
+"""Blondie24 networks as player files: the evaluation network, its king value and its search depth.
+
+A file of kind ``blondie24-tictactoe`` loads as a tic-tac-toe table player (the search's
+move on every board); ``blondie24-checkers`` as a checkers player searching with the
+network, for ``evoplay match --game checkers`` and ``evoplay game --game checkers``.
+Architecture ``{"game", "layers": [inputs, hidden..., 1], "hidden": [hidden...], "depth"}``; weights
+``{"genome": [...], "king": [K]}``. Every field is checked on load.
+"""
+
+from __future__ import annotations
+
+import math
+
+from evoplay.errors import PlayerFileError
+from evoplay.recipes.blondie24.network import n_weights
+from evoplay.recipes.blondie24.play import CheckersNetPlayer
+from evoplay.tictactoe.playerfile import arch_int, player_document, weight_array
+
+KIND = {"tictactoe": "blondie24-tictactoe", "checkers": "blondie24-checkers"}
+INPUTS = {"tictactoe": 9, "checkers": 32}
+MAX_DEPTH = 12
+
+
+def network_document(game: str, sizes, depth: int, genome, king: float, provenance: dict) -> dict:
+    architecture = {"game": game, "layers": [int(s) for s in sizes], "hidden": [int(s) for s in sizes[1:-1]], "depth": int(depth)}
+    return player_document(KIND[game], architecture, {"genome": genome, "king": [float(king)]}, provenance)
+
+
+def network_parts(architecture: dict, weights: dict):
+    """(game, layer sizes, depth, genome, king) of a file's architecture and weights, all checked."""
+    game = architecture.get("game")
+    if game not in KIND:
+        raise PlayerFileError(f"architecture 'game' must be one of {', '.join(KIND)}, got {str(game)[:40]!r}")
+    layers = architecture.get("layers")
+    if (not isinstance(layers, list) or not 3 <= len(layers) <= 6
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in layers)
+            or layers[0] != INPUTS[game] or layers[-1] != 1 or not all(1 <= x <= 256 for x in layers[1:-1])):
+        raise PlayerFileError(f"architecture 'layers' must be [{INPUTS[game]}, 1-4 hidden sizes in 1..256, 1], got {str(layers)[:60]}")
+    if architecture.get("hidden", layers[1:-1]) != layers[1:-1]:
+        raise PlayerFileError("architecture 'hidden' must be the hidden sizes of 'layers'")
+    depth = arch_int(architecture, "depth", 1, MAX_DEPTH)
+    genome = weight_array(weights, "genome", (n_weights(layers),))
+    king = float(weight_array(weights, "king", (1,))[0])
+    if not (math.isfinite(king) and 0.0 <= king <= 100.0):
+        raise PlayerFileError(f"weights 'king' must be in [0, 100], got {king}")
+    return game, tuple(layers), depth, genome, king
+
+
+def tictactoe_player_from_file(architecture: dict, weights: dict):
+    """A ``blondie24-tictactoe`` file as a tic-tac-toe table player."""
+    from evoplay.recipes.blondie24.yardstick import ttt_player
+
+    game, sizes, depth, genome, king = network_parts(architecture, weights)
+    if game != "tictactoe":
+        raise PlayerFileError("not a tic-tac-toe network")
+    return ttt_player(genome, sizes, king, depth)
+
+
+class FileCheckersPlayer(CheckersNetPlayer):
+    """A checkers network player from a file; asked for tic-tac-toe move tables it says what it is."""
+
+    def probs(self, codes):
+        raise PlayerFileError(f"{getattr(self, 'spec', 'this file')} is a checkers player: use it with --game checkers")
+
+
+def checkers_player_from_file(architecture: dict, weights: dict):
+    """A ``blondie24-checkers`` file as a checkers player (alpha-beta with the network)."""
+    game, sizes, depth, genome, king = network_parts(architecture, weights)
+    if game != "checkers":
+        raise PlayerFileError("not a checkers network")
+    return FileCheckersPlayer(genome, sizes, king, depth)

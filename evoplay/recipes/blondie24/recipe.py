@@ -1,0 +1,299 @@
+"""Blondie24 (Chellapilla and Fogel 1999) as a recipe for any game of the interface.
+
+Each generation the parents (15) make one child each by self-adaptive mutation
+(``operators``); each of the pool's networks (30) plays ``evaluation.games`` (5) games as
+the first player against opponents drawn uniformly, with replacement, from the other
+members by the generation's PAIRING stream; it scores ``points_win`` / ``points_draw`` /
+``points_loss`` (+1 / 0 / -2) per game, and the best ``population.parents`` by points
+survive (ties at random from the SELECT stream). Moves are chosen by alpha-beta to
+``game.depth`` plies with the network at the leaves (``play``); a game still on after
+``game.max_plies`` plies (Blondie24: 100 moves each) is a draw. On checkers the search
+is the compiled one (``checkers_search``), the generic search's move and value.
+
+Choices the published procedure leaves open, and the defaults here: only the first
+player scores (``evaluation.opponent_scores = false``; Skycak's chapter credits the
+network that moves first); an opponent is never the network itself; terminal positions
+score beyond any network value (a win is worth more than any evaluation, faster wins
+more), where the chapter returns +-1; no search extension on captures
+(``game.quiescence = false``; the chapter searches a fixed depth); ties in selection are
+broken at random.
+
+The generation's games are the unit fanned out through ``toolbox.map``, in ``ctx.chunks``
+consecutive ranges; a game depends only on its two networks, so any split gives the same
+results. Yardsticks selection never sees: on tic-tac-toe every generation the best
+network's exact strength (``yardstick.ttt_facts``); on checkers every
+``yardstick.every`` generations the best network against ``piece-difference`` at the
+same depth over the committed three-move ballots from both colours.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from deap import base
+
+from evoplay.errors import ConfigError, EvoplayError
+from evoplay.framework import config as C
+from evoplay.framework.recipe import Context, Recipe
+from evoplay.framework.streams import INIT, MUTATE, SELECT
+from evoplay.games import GAMES, get_game
+from evoplay.recipes.blondie24 import yardstick
+from evoplay.recipes.blondie24.network import n_weights
+from evoplay.recipes.blondie24.operators import Net, draw_opponents, init_population, mut_selfadaptive, sel_best
+from evoplay.recipes.blondie24.play import play_chunk
+from evoplay.recipes.blondie24.playerfile import network_document
+
+#: Stream purpose of the pairing (after the framework's INIT..VARIATE).
+PAIRING = 5
+#: Games of the generation (or of a yardstick) in one unit of work, in Fogel-game equivalents.
+GAME_WORK = {"tictactoe": 1, "checkers": 20_000}
+_POINTS = C.in_range(-1e6, 1e6)
+
+
+def _hidden(v):
+    return isinstance(v, list) and 1 <= len(v) <= 4 and all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 256 for h in v)
+
+
+SCHEMA = {
+    "game": {
+        "name": (str, "checkers", (lambda v: v in GAMES, f"one of {', '.join(GAMES)}")),
+        "depth": (int, 4, C.in_range(1, 12)),
+        "max_plies": (int, 200, C.in_range(1, 100_000)),
+        "quiescence": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+    },
+    "network": {
+        "hidden": (object, [40, 10], (_hidden, "a list of 1-4 hidden layer sizes in 1..256")),
+        "init_scale": (float, 0.2, C.in_range(0.0, 1e3)),
+        "king_init": (float, 2.0, C.in_range(0.0, 1e3)),
+        "king_min": (float, 1.0, C.in_range(0.0, 1e3)),
+        "king_max": (float, 3.0, C.in_range(0.0, 1e3)),
+    },
+    "population": {
+        "parents": (int, 15, C.in_range(2, 10_000)),
+    },
+    "mutation": {
+        "sigma_init": (float, 0.05, C.in_range(1e-9, 1e3)),
+        "tau": (float, 0.0, C.in_range(0.0, 10.0)),
+    },
+    "evaluation": {
+        "games": (int, 5, C.in_range(1, 10_000)),
+        "points_win": (float, 1.0, _POINTS),
+        "points_draw": (float, 0.0, _POINTS),
+        "points_loss": (float, -2.0, _POINTS),
+        "opponent_scores": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+    },
+    "yardstick": {
+        "every": (int, 10, C.in_range(1, 1_000_000)),
+        "openings": (int, 0, C.in_range(0, 100_000)),
+        "pd_king": (float, 1.5, C.in_range(0.0, 100.0)),
+    },
+}
+
+
+def input_size(game_name: str) -> int:
+    game = get_game(game_name)
+    return int(game.views([game.initial()]).shape[1])
+
+
+def layer_sizes(cfg: dict) -> tuple:
+    """(inputs, hidden..., 1) of a config's networks."""
+    return (input_size(cfg["game"]["name"]), *cfg["network"]["hidden"], 1)
+
+
+def points_of(pairs: np.ndarray, scores: np.ndarray, n: int, points, opponent_scores: bool):
+    """Points and (wins, draws, losses) of every member from the scores of its games as first player.
+
+    With ``opponent_scores`` the second player of each game scores too (the mirror result).
+    """
+    win, draw, loss = points
+    table = np.where(scores == 1, win, np.where(scores == 0, draw, loss))
+    total = np.zeros(n)
+    np.add.at(total, pairs[:, 0], table)
+    if opponent_scores:
+        mirror = np.where(scores == -1, win, np.where(scores == 0, draw, loss))
+        np.add.at(total, pairs[:, 1], mirror)
+    wdl = np.zeros((n, 3), dtype=np.int64)
+    for col, s in enumerate((1, 0, -1)):
+        np.add.at(wdl[:, col], pairs[:, 0], scores == s)
+    return total, wdl
+
+
+def net_from_dict(d: dict, n: int, king_range) -> Net:
+    """A network from checkpoint data, every field, length and value checked."""
+    try:
+        if not isinstance(d, dict) or set(d) != {"id", "parent", "king", "points", "record", "genome", "sigma"}:
+            raise ValueError("a network is a table of id, parent, king, points, record, genome and sigma")
+        for key in ("id", "parent"):
+            if not isinstance(d[key], int) or isinstance(d[key], bool):
+                raise ValueError(f"{key!r} is not an integer")
+        genome, sigma = np.array(d["genome"], dtype=np.float64), np.array(d["sigma"], dtype=np.float64)
+        king, points = float(d["king"]), float(d["points"])
+        record = tuple(int(x) for x in d["record"])
+    except (TypeError, ValueError) as e:
+        raise EvoplayError(f"a network in the checkpoint is malformed ({str(e)[:120]})") from None
+    if genome.shape != (n,) or sigma.shape != (n,) or len(record) != 3:
+        raise EvoplayError(f"a network in the checkpoint has {genome.shape} weights and {sigma.shape} step sizes, not {n}")
+    if not (np.isfinite(genome).all() and np.isfinite(sigma).all() and (sigma > 0).all() and np.isfinite(points)):
+        raise EvoplayError("a network in the checkpoint has a non-finite weight or a step size that is not positive")
+    if not king_range[0] <= king <= king_range[1]:
+        raise EvoplayError(f"a network in the checkpoint has king value {king} outside {list(king_range)}")
+    return Net(genome, sigma, king, d["id"], d["parent"], points, record)
+
+
+@dataclass
+class B24State:
+    """A trial between generations: the parents, the next id, the last generation's best network, the last yardstick."""
+
+    parents: list
+    next_id: int
+    best: Net | None = None
+    yard: dict = field(default_factory=dict)
+
+
+class Blondie24Recipe(Recipe):
+    """Evaluation networks at the leaves of alpha-beta, co-evolved by games among themselves."""
+
+    name = "blondie24"
+    default_name = "blondie24"
+    schema = SCHEMA
+    _map = map
+
+    def __init__(self, cfg: dict):
+        super().__init__(cfg)
+        self.game = cfg["game"]["name"]
+        self.depth = cfg["game"]["depth"]
+        self.sizes = layer_sizes(cfg)
+        self.n_weights = n_weights(self.sizes)
+        net, mut, ev = cfg["network"], cfg["mutation"], cfg["evaluation"]
+        self.king_range = (net["king_min"], net["king_max"])
+        self.points = (ev["points_win"], ev["points_draw"], ev["points_loss"])
+        tb = base.Toolbox()
+        tb.register("population", init_population, cfg["population"]["parents"], n_weights=self.n_weights,
+                    init_scale=net["init_scale"], sigma_init=mut["sigma_init"], king_init=net["king_init"])
+        tb.register("mutate", mut_selfadaptive, tau=mut["tau"], king_range=self.king_range)
+        tb.register("pair", draw_opponents, games=ev["games"])
+        tb.register("evaluate", play_chunk)
+        tb.register("select", sel_best)
+        tb.register("map", map)
+        self.toolbox = tb
+        self.hooks = []
+
+    @classmethod
+    def check(cls, cfg: dict):
+        net = cfg["network"]
+        if not net["king_min"] <= net["king_init"] <= net["king_max"]:
+            raise ConfigError("config key 'network.king_init' must lie in [network.king_min, network.king_max]")
+
+    def games_per_generation(self) -> int:
+        return 2 * self.cfg["population"]["parents"] * self.cfg["evaluation"]["games"]
+
+    def generation_work(self) -> float:
+        return float(self.games_per_generation() * GAME_WORK.get(self.game, 20_000))
+
+    def run_facts(self) -> dict:
+        c = self.cfg
+        return {"game": self.game, "depth": self.depth, "weights": self.n_weights,
+                "games_played": c[""]["trials"] * c[""]["generations"] * self.games_per_generation()}
+
+    # -- a trial
+    def start(self, ctx: Context) -> B24State:
+        n = self.cfg["population"]["parents"]
+        return B24State(self.toolbox.population(ctx.stream(INIT)), n)
+
+    def pairing(self, n: int, ctx: Context) -> np.ndarray:
+        """(n * games, 2) pairs (first, second): member ``i``'s games as first player, in draw order."""
+        opp = self.toolbox.pair(n, rng=ctx.stream(PAIRING))
+        return np.stack([np.repeat(np.arange(n), opp.shape[1]), opp.ravel()], axis=1)
+
+    def play_games(self, genomes, kings, pairs, ctx: Context) -> np.ndarray:
+        """(score of the first player, plies) of every pair, through ``toolbox.map`` in chunks."""
+        g = self.cfg["game"]
+        jobs = [(self.game, genomes, kings, self.sizes, self.depth, g["quiescence"], pairs[a:b], g["max_plies"])
+                for a, b in ctx.bounds(len(pairs))]
+        return np.concatenate(list(self.toolbox.map(self.toolbox.evaluate, jobs)))
+
+    def step(self, st: B24State, ctx: Context) -> dict:
+        if ctx.map is not self._map:
+            self.toolbox.register("map", ctx.map)
+            self._map = ctx.map
+        t0 = time.perf_counter()
+        children = self.toolbox.mutate(st.parents, ctx.stream(MUTATE), ident0=st.next_id)
+        pool = st.parents + children
+        pairs = self.pairing(len(pool), ctx)
+        genomes = np.stack([n.genome for n in pool])
+        kings = np.array([n.king for n in pool])
+        results = self.play_games(genomes, kings, pairs, ctx)
+        points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, self.cfg["evaluation"]["opponent_scores"])
+        for net, p, r in zip(pool, points, wdl):
+            net.points, net.record = float(p), tuple(int(x) for x in r)
+        t1 = time.perf_counter()
+        selected = self.toolbox.select(points, len(st.parents), ctx.stream(SELECT))
+        best = pool[int(np.argmax(points))]
+        record = {
+            "gen": ctx.generation,
+            "max": float(points.max()),
+            "mean": float(points.mean()),
+            "min": float(points.min()),
+            "draws": float((results[:, 0] == 0).mean()),
+            "mean_plies": float(results[:, 1].mean()),
+            "best_king": best.king,
+            # exactly rounded sums: the same bits whatever numpy's summation kernel
+            "mean_king": math.fsum(kings) / len(kings),
+            "mean_sigma": math.fsum(math.fsum(n.sigma) for n in pool) / (len(pool) * self.n_weights),
+        }
+        st.yard = yardstick.measure(self, best, ctx, st.yard)
+        record.update(st.yard)
+        st.best = best
+        st.parents = [pool[i] for i in selected]
+        st.next_id += len(children)
+        event = {"record": record, "pool": pool, "pairs": pairs, "results": results, "selected": selected,
+                 "seconds": {"evaluation": t1 - t0, "total": time.perf_counter() - t0}}
+        for hook in self.hooks:  # timings go to hooks (benchmarks, tests), never into the logbook
+            hook(event)
+        return record
+
+    # -- plain data
+    def to_data(self, st: B24State) -> dict:
+        return {"next_id": st.next_id, "parents": [n.to_dict() for n in st.parents],
+                "best": st.best.to_dict() if st.best is not None else None, "yard": dict(st.yard)}
+
+    def from_data(self, d: dict) -> B24State:
+        if not isinstance(d, dict) or set(d) != {"next_id", "parents", "best", "yard"}:
+            raise EvoplayError("the checkpoint's state does not hold exactly next_id, parents, best and yard")
+        n = self.cfg["population"]["parents"]
+        if not isinstance(d["parents"], list) or len(d["parents"]) != n:
+            raise EvoplayError(f"the checkpoint's parents are not a list of {n} networks (the config's population)")
+        if not isinstance(d["next_id"], int) or not isinstance(d["yard"], dict) or not isinstance(d["best"], dict):
+            raise EvoplayError("the checkpoint's next_id, best network or yardstick is malformed")
+        parents = [net_from_dict(x, self.n_weights, self.king_range) for x in d["parents"]]
+        yard = {k: v for k, v in d["yard"].items() if isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)}
+        if len(yard) != len(d["yard"]):
+            raise EvoplayError("the checkpoint's yardstick holds something other than numbers")
+        return B24State(parents, d["next_id"], net_from_dict(d["best"], self.n_weights, self.king_range), yard)
+
+    # -- the end of a trial
+    def finish(self, st: B24State, trial: int, logbook: list[dict]) -> tuple[dict, dict]:
+        champ = st.best
+        provenance = {"config": self.cfg[""]["name"], "seed": self.cfg[""]["seed"], "trial": trial,
+                      "generation": logbook[-1]["gen"], "network_id": champ.ident, "points": champ.points,
+                      "games": self.cfg["evaluation"]["games"]}
+        facts = {"champion_id": champ.ident, "champion_points": champ.points, "champion_king": champ.king,
+                 **yardstick.champion_facts(self, champ),
+                 **({"champion_" + k.removeprefix("yard_"): v for k, v in st.yard.items()} if self.game == "checkers" else {}),
+                 "final_max": logbook[-1]["max"], "final_mean": logbook[-1]["mean"]}
+        return network_document(self.game, self.sizes, self.depth, champ.genome, champ.king, provenance), facts
+
+    def champion_analysis(self, champion: dict) -> dict:
+        from evoplay.recipes.blondie24.playerfile import network_parts
+
+        game, sizes, depth, genome, king = network_parts(champion["architecture"], champion["weights"])
+        return yardstick.analysis(game, sizes, depth, genome, king)
+
+    def payoff_scale(self) -> float:
+        return 1.0
+
+    def score(self, facts: dict) -> float:
+        return facts.get("score", facts["final_max"])

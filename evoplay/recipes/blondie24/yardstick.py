@@ -1,0 +1,121 @@
+"""Yardsticks of Blondie24 networks that selection never sees.
+
+Tic-tac-toe, every generation, exactly: the best network's player (network and search
+depth, deterministic) as a move table over all boards, analysed with the exact analysis:
+expected payoff per 32 games against ``logic`` moving first (Fogel's payoff table),
+whether any line beats it as X and as O, its draw rate against ``minimax`` from both
+seats. Checkers, at generation 1, every ``yardstick.every`` generations and at the last:
+the best network against ``piece-difference`` searching as deep, over the committed
+three-move ballots (the first ``yardstick.openings``; 0: all) from both colours, a game
+drawn after ``game.max_plies`` plies; wins, draws, losses and the mean score per game
+(+1 / 0 / -1) with its 95% interval. Those games go through ``toolbox.map`` in chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evoplay.framework.stats import mean_ci
+from evoplay.games import get_game
+from evoplay.recipes.blondie24.network import Evaluator
+from evoplay.recipes.blondie24.play import play, ttt_move_table
+from evoplay.tictactoe import exact
+from evoplay.tictactoe.players import TablePlayer, make_player, onehot_table
+
+TTT_COLUMNS = ("yard_logic32", "yard_unbeat_x", "yard_unbeat_o", "yard_mm_x_draw", "yard_mm_o_draw")
+CHECKERS_COLUMNS = ("yard_gen", "yard_games", "yard_win", "yard_draw", "yard_loss", "yard_score", "yard_lo", "yard_hi")
+
+
+def ttt_player(genome, sizes, king, depth: int) -> TablePlayer:
+    """The tic-tac-toe table player of a network searching ``depth`` plies (for the exact analysis)."""
+    return TablePlayer("blondie24", onehot_table(ttt_move_table(Evaluator(genome, sizes, king), depth)))
+
+
+def ttt_facts(player) -> dict:
+    """Exact yardstick of a tic-tac-toe player, as logbook columns (numbers; 0/1 for no/yes)."""
+    minimax = make_player("minimax")
+    return {
+        "yard_logic32": 32 * exact.expected_payoff(player, make_player("logic")),
+        "yard_unbeat_x": int(exact.unbeatable(player, as_x=True)),
+        "yard_unbeat_o": int(exact.unbeatable(player, as_x=False)),
+        "yard_mm_x_draw": exact.outcome(player, minimax).draw,
+        "yard_mm_o_draw": exact.outcome(minimax, player).draw,
+    }
+
+
+def checkers_chunk(args):
+    """``toolbox.map`` unit of work: the network's score (+1, 0, -1) in yardstick games ``first..last-1``.
+
+    Game ``2 i + c`` starts from ballot ``i``; the network moves first (with the side to move
+    after the ballot) when ``c = 0``, second when ``c = 1``.
+    """
+    from evoplay.checkers.openings import ballots
+    from evoplay.checkers.players import make_piece_difference
+    from evoplay.recipes.blondie24.play import CheckersNetPlayer
+
+    genome, king, sizes, depth, quiescence, pd_king, first, last, max_plies = args
+    game = get_game("checkers")
+    net = CheckersNetPlayer(genome, sizes, king, depth, quiescence)
+    pd = make_piece_difference(depth, pd_king)
+    openings = ballots()
+    out = []
+    for g in range(first, last):
+        state = openings[g // 2][1]
+        if g % 2 == 0:
+            out.append(play(game, net, pd, state, max_plies)[0])
+        else:
+            out.append(-play(game, pd, net, state, max_plies)[0])
+    return np.array(out, dtype=np.int64)
+
+
+def checkers_scores(recipe, net, bounds) -> np.ndarray:
+    """Scores of ``net`` in the yardstick games, through the recipe's map in the given chunks."""
+    y = recipe.cfg["yardstick"]
+    g = recipe.cfg["game"]
+    jobs = [(net.genome, net.king, recipe.sizes, recipe.depth, g["quiescence"], y["pd_king"], a, b, g["max_plies"]) for a, b in bounds]
+    return np.concatenate(list(recipe.toolbox.map(checkers_chunk, jobs)))
+
+
+def n_games(recipe) -> int:
+    from evoplay.checkers.openings import ballots
+
+    k = recipe.cfg["yardstick"]["openings"]
+    return 2 * (min(k, len(ballots())) if k else len(ballots()))
+
+
+def summarize(scores: np.ndarray, gen: int) -> dict:
+    mean, lo, hi = mean_ci(scores)
+    return {"yard_gen": gen, "yard_games": int(len(scores)), "yard_win": int((scores == 1).sum()),
+            "yard_draw": int((scores == 0).sum()), "yard_loss": int((scores == -1).sum()),
+            "yard_score": float(mean), "yard_lo": float(lo), "yard_hi": float(hi)}
+
+
+def measure(recipe, best, ctx, last: dict) -> dict:
+    """The generation's yardstick columns (checkers: the last measurement between measuring generations)."""
+    if recipe.game == "tictactoe":
+        return ttt_facts(ttt_player(best.genome, recipe.sizes, best.king, recipe.depth))
+    if recipe.game != "checkers":
+        return {}
+    gen, every = ctx.generation, recipe.cfg["yardstick"]["every"]
+    if gen == 1 or gen % every == 0 or gen == recipe.cfg[""]["generations"] or not last:
+        return summarize(checkers_scores(recipe, best, ctx.bounds(n_games(recipe))), gen)
+    return dict(last)
+
+
+def champion_facts(recipe, champ) -> dict:
+    """The yardstick of a trial's champion (the best network of the last generation) as summary facts."""
+    if recipe.game == "tictactoe":
+        y = ttt_facts(ttt_player(champ.genome, recipe.sizes, champ.king, recipe.depth))
+        return {"champion_logic32": y["yard_logic32"], "champion_unbeatable_as_x": bool(y["yard_unbeat_x"]),
+                "champion_unbeatable_as_o": bool(y["yard_unbeat_o"]), "champion_vs_minimax_as_x_draw": y["yard_mm_x_draw"],
+                "champion_vs_minimax_as_o_draw": y["yard_mm_o_draw"], "score": y["yard_logic32"]}
+    return {}
+
+
+def analysis(game: str, sizes, depth: int, genome, king: float) -> dict:
+    """Facts of a champion file for study tables (tic-tac-toe only: exact and cheap)."""
+    if game != "tictactoe":
+        return {}
+    y = ttt_facts(ttt_player(genome, sizes, king, depth))
+    return {"expected_payoff": y["yard_logic32"], "unbeatable_as_x": bool(y["yard_unbeat_x"]),
+            "unbeatable_as_o": bool(y["yard_unbeat_o"])}

@@ -1,0 +1,357 @@
+"""The Blondie24 recipe: network kernel, operators, search players, yardsticks, runs and player files."""
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import numerics_twin as twin
+from test_search import minimax, random_positions
+
+from evoplay.checkers.game import CHECKERS
+from evoplay.errors import ConfigError, PlayerFileError, SpecError
+from evoplay.framework import config as C
+from evoplay.framework.streams import stream
+from evoplay.framework.trial import TrialRun
+from evoplay.recipes.blondie24 import yardstick
+from evoplay.recipes.blondie24.network import Evaluator, forward, n_weights
+from evoplay.recipes.blondie24.operators import Net, default_tau, draw_opponents, init_population, mut_selfadaptive, sel_best
+from evoplay.recipes.blondie24.play import NetSearchPlayer, play, ttt_move_table
+from evoplay.recipes.blondie24.playerfile import network_document
+from evoplay.recipes.blondie24.recipe import Blondie24Recipe, points_of
+from evoplay.search import search
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import exact
+from evoplay.tictactoe.game import TICTACTOE
+from evoplay.tictactoe.players import TablePlayer, onehot_table
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ROOT / "configs" / "blondie24-tiny.toml"
+CHECKERS_SIZES = (32, 40, 10, 1)
+
+
+def twin_tanh(z: float) -> float:
+    t = 1.0 - 2.0 / (twin.exp(2.0 * abs(z)) + 1.0)
+    return t if z >= 0.0 else -t
+
+
+def twin_forward(view, genome, sizes, king) -> float:
+    """The network on one board in plain Python: each unit's bias, then its inputs in order, then tanh."""
+    a = [king if v == 2 else -king if v == -2 else float(v) for v in view]
+    pd = 0.0
+    for x in a:
+        pd += x
+    pos = 0
+    for layer, (fan_in, fan_out) in enumerate(zip(sizes[:-1], sizes[1:])):
+        bias = pos + fan_in * fan_out
+        out = []
+        for j in range(fan_out):
+            s = genome[bias + j]
+            for i in range(fan_in):
+                s += a[i] * genome[pos + j * fan_in + i]
+            if layer == len(sizes) - 2:
+                s += pd * genome[-1]
+            out.append(twin_tanh(s))
+        pos, a = bias + fan_out, out
+    return a[0]
+
+
+def random_genome(sizes, seed, scale=0.2):
+    return np.random.default_rng(seed).uniform(-scale, scale, n_weights(sizes))
+
+
+# ---------------------------------------------------------------- the network
+
+
+def test_checkers_network_has_the_published_1742_weights():
+    assert n_weights(CHECKERS_SIZES) == 1742
+    assert n_weights((9, 10, 1)) == 9 * 10 + 10 + 10 + 1 + 1
+
+
+@pytest.mark.parametrize("game, sizes", [(CHECKERS, CHECKERS_SIZES), (TICTACTOE, (9, 7, 1)), (CHECKERS, (32, 5, 3, 1))])
+def test_network_gives_the_bits_of_its_plain_python_twin(game, sizes):
+    states = random_positions(game, 40, seed=11)
+    views = game.views(states)
+    if game is CHECKERS:
+        assert (np.abs(views) == 2).any()  # kings are in the sample: K is exercised
+    genome = random_genome(sizes, 12, scale=0.6)
+    got = forward(views, genome, sizes, 1.7)
+    want = [twin_forward(v.tolist(), genome.tolist(), sizes, 1.7) for v in views]
+    assert got.tolist() == want
+    assert forward(views[::-1], genome, sizes, 1.7).tolist() == want[::-1]  # the same bits in any batch
+
+
+def test_king_value_enters_for_kings_only_and_the_piece_difference_goes_to_the_output():
+    sizes = (32, 3, 1)
+    genome = np.zeros(n_weights(sizes))
+    genome[-1] = 0.1  # only the piece-difference weight
+    view = np.zeros((1, 32), dtype=np.int8)
+    view[0, :3] = [1, 2, -1]  # a man, a king, the other side's man
+    assert forward(view, genome, sizes, 2.5)[0] == pytest.approx(math.tanh(0.1 * (1 + 2.5 - 1)))
+    assert forward(view, genome, sizes, 1.0)[0] == pytest.approx(math.tanh(0.1))
+
+
+# ---------------------------------------------------------------- operators
+
+
+def test_initial_population_is_uniform_in_the_range_with_the_chapters_step_sizes_and_king():
+    pop = init_population(15, np.random.default_rng(1), 1742)
+    g = np.stack([n.genome for n in pop])
+    assert g.shape == (15, 1742) and g.min() >= -0.2 and g.max() <= 0.2 and g.min() < -0.19 and g.max() > 0.19
+    assert all((n.sigma == 0.05).all() and n.king == 2.0 for n in pop)
+    assert [n.ident for n in pop] == list(range(15))
+
+
+def test_mutation_moves_every_weight_by_log_normal_step_sizes_updated_first_and_keeps_k_in_range():
+    parents = init_population(15, np.random.default_rng(2), 1742)
+    kids = mut_selfadaptive(parents, np.random.default_rng(3), ident0=15)
+    assert len(kids) == 15 and [k.ident for k in kids] == list(range(15, 30)) and [k.parent for k in kids] == list(range(15))
+    tau = default_tau(1742)
+    assert tau == 1 / math.sqrt(2 * math.sqrt(1742))
+    for p, k in zip(parents, kids):
+        assert (k.genome != p.genome).all() and (k.sigma > 0).all()
+        z_sigma = np.log(k.sigma / p.sigma) / tau  # log-normal: these are N(0, 1)
+        z_weight = (k.genome - p.genome) / k.sigma  # moved by the child's own step sizes
+        for z in (z_sigma, z_weight):
+            assert abs(z.mean()) < 0.1 and abs(z.std() - 1) < 0.06 and np.abs(z).max() < 6
+        assert 1.0 <= k.king <= 3.0
+    # the same draws reproduce the child: step sizes first, then weights, then K
+    rng = np.random.default_rng(3)
+    s = np.stack([p.sigma for p in parents]) * np.exp(tau * rng.normal(size=(15, 1742)))
+    w = np.stack([p.genome for p in parents]) + s * rng.normal(size=(15, 1742))
+    kings = np.clip(2.0 * np.exp(rng.normal(size=15) / math.sqrt(2)), 1, 3)
+    assert np.allclose(s, [k.sigma for k in kids], rtol=1e-15) and np.allclose(w, [k.genome for k in kids], rtol=1e-15)
+    assert np.allclose(kings, [k.king for k in kids])
+
+
+def test_king_value_is_set_back_into_its_range():
+    parents = [Net(np.zeros(4), np.full(4, 0.05), king, i) for i, king in enumerate([1.0, 3.0] * 200)]
+    kings = np.array([k.king for k in mut_selfadaptive(parents, np.random.default_rng(4))])
+    assert kings.min() == 1.0 and kings.max() == 3.0 and ((kings > 1) & (kings < 3)).any()
+    assert (kings[0::2] == 1.0).mean() == pytest.approx(0.5, abs=0.1)  # from K = 1 half the draws go below
+
+
+def test_pairing_draws_others_with_replacement_from_the_stream_alone():
+    a = draw_opponents(30, 5, stream(9, 0, 1, 5))
+    assert (a == draw_opponents(30, 5, stream(9, 0, 1, 5))).all()
+    assert a.shape == (30, 5) and (a != np.arange(30)[:, None]).all() and a.min() >= 0 and a.max() <= 29
+    big = draw_opponents(4, 30_000, np.random.default_rng(5))
+    for i in range(4):
+        counts = np.bincount(big[i], minlength=4)
+        assert counts[i] == 0 and np.allclose(counts[np.arange(4) != i] / 30_000, 1 / 3, atol=0.01)
+    assert any(len(set(row)) < 5 for row in a)  # with replacement: repeats happen
+
+
+def test_points_table_scores_the_first_player_and_the_opponent_only_when_asked():
+    pairs = np.array([[0, 1], [0, 2], [1, 0], [2, 1]])
+    scores = np.array([1, -1, 0, 1])
+    pts, wdl = points_of(pairs, scores, 3, (1.0, 0.0, -2.0), False)
+    assert pts.tolist() == [-1.0, 0.0, 1.0] and wdl.tolist() == [[1, 0, 1], [0, 1, 0], [1, 0, 0]]
+    pts, _ = points_of(pairs, scores, 3, (1.0, 0.0, -2.0), True)
+    assert pts.tolist() == [-1.0 + 0.0, 0.0 - 2.0 - 2.0, 1.0 + 1.0]
+
+
+def test_selection_keeps_the_best_and_breaks_ties_from_the_stream():
+    pts = np.array([3.0, 1.0, 3.0, -2.0, 1.0, 0.0])
+    assert sel_best(pts, 2, np.random.default_rng(0)).tolist() == [0, 2]
+    picks = {tuple(sel_best(pts, 3, np.random.default_rng(s))) for s in range(40)}
+    assert picks == {(0, 1, 2), (0, 2, 4)}
+
+
+# ---------------------------------------------------------------- search players
+
+
+@pytest.mark.parametrize("game, sizes, depths", [(TICTACTOE, (9, 6, 1), (1, 2, 3)), (CHECKERS, (32, 8, 4, 1), (1, 2, 3))])
+def test_network_player_equals_plain_minimax_with_the_same_evaluator(game, sizes, depths):
+    evaluate = Evaluator(random_genome(sizes, 21, scale=0.5), sizes, 1.4)
+    for state in random_positions(game, 10, seed=22):
+        for depth in depths:
+            _, move = minimax(game, state, depth, evaluate)
+            assert NetSearchPlayer(game, evaluate, depth).choose(state) == move
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_tictactoe_move_table_is_the_searchs_move_on_every_board(depth):
+    evaluate = Evaluator(random_genome((9, 6, 1), depth, scale=1.0), (9, 6, 1), 2.0)
+    table = ttt_move_table(evaluate, depth)
+    codes = B.DECISION_CODES if depth <= 2 else B.DECISION_CODES[:: 7]
+    assert all(table[c] == search(TICTACTOE, int(c), depth, evaluate).move for c in codes)
+    assert (table[B.OUTCOME != B.ONGOING] == -1).all()
+
+
+def seat_table(choose, as_x: bool) -> np.ndarray:
+    """Moves of a deterministic player on every board it can reach in one seat (other boards: -1)."""
+    me = B.X if as_x else B.O
+    moves = np.full(B.N_CODES, -1, dtype=np.int64)
+    frontier = [0]
+    while frontier:
+        nxt = set()
+        for code in frontier:
+            if B.OUTCOME[code] != B.ONGOING:
+                continue
+            if B.TO_MOVE[code] == me:
+                moves[code] = choose(code)
+                nxt.add(int(B.CHILD[code, moves[code]]))
+            else:
+                nxt.update(int(c) for c in B.CHILD[code][B.LEGAL[code]])
+        frontier = sorted(nxt)
+    return moves
+
+
+def test_null_evaluator_search_is_beaten_from_both_seats_to_depth_4_as_o_at_5_and_never_from_6():
+    null = lambda views: np.zeros(len(views))  # noqa: E731
+    facts = {}
+    for depth in range(1, 8):
+        seats = []
+        for as_x in (True, False):
+            moves = seat_table(lambda code: search(TICTACTOE, code, depth, null).move, as_x)
+            seats.append(exact.unbeatable(TablePlayer("null", onehot_table(moves)), as_x=as_x))
+            table = ttt_move_table(null, depth)  # the batched table agrees on those boards
+            assert (table[moves >= 0] == moves[moves >= 0]).all()
+        facts[depth] = tuple(seats)
+    assert facts == {1: (False, False), 2: (False, False), 3: (False, False), 4: (False, False),
+                     5: (True, False), 6: (True, True), 7: (True, True)}
+
+
+@pytest.mark.parametrize("quiescence", [False, True])
+def test_compiled_checkers_search_gives_the_generic_searchs_value_and_move(quiescence):
+    from evoplay.recipes.blondie24.checkers_search import search as compiled
+
+    genome = random_genome(CHECKERS_SIZES, 51, scale=0.3)
+    evaluate = Evaluator(genome, CHECKERS_SIZES, 1.6)
+    for state in random_positions(CHECKERS, 12, seed=52):
+        for depth in (1, 2, 3, 4):
+            want = search(CHECKERS, state, depth, evaluate, quiescence)
+            got = compiled(state, depth, genome, CHECKERS_SIZES, 1.6, quiescence)
+            assert (got.value, got.move) == (want.value, want.move), (depth, CHECKERS.render(state))
+
+
+def test_games_stop_as_draws_after_the_ply_limit_and_score_the_first_player():
+    evaluate = Evaluator(random_genome((32, 4, 1), 31), (32, 4, 1), 2.0)
+    a, b = NetSearchPlayer(CHECKERS, evaluate, 1), NetSearchPlayer(CHECKERS, evaluate, 2)
+    assert play(CHECKERS, a, b, CHECKERS.initial(), 10) == (0, 10)
+    score, plies = play(TICTACTOE, *[NetSearchPlayer(TICTACTOE, lambda v: np.zeros(len(v)), 1)] * 2, 0, 9)
+    assert (score, plies) == (1, 7)  # lowest squares first: X takes 0, 2, 4 ... and wins on the diagonal 2-4-6
+
+
+# ---------------------------------------------------------------- the recipe
+
+
+def tiny(**sections) -> dict:
+    cfg = C.load(TINY)
+    for key, values in sections.items():
+        cfg[key].update(values)
+    return cfg
+
+
+def test_recipe_is_the_same_in_chunks_and_across_a_resume():
+    cfg = tiny()
+    straight = TrialRun(Blondie24Recipe(cfg), 1).run(3)
+    half = TrialRun(Blondie24Recipe(cfg), 1, chunks=4).run(2)
+    resumed = TrialRun(Blondie24Recipe(cfg), 1, data=json.loads(json.dumps(half.to_data())), chunks=3).run(3)
+    assert json.dumps(straight.to_data()) == json.dumps(resumed.to_data())
+    rows = straight.to_data()["logbook"]
+    assert [r["yard_gen"] for r in rows] == [1, 2, 3]  # generation 1, every 2nd and the last
+    assert all(r["yard_games"] == 4 and r["yard_win"] + r["yard_draw"] + r["yard_loss"] == 4 for r in rows)
+
+
+def test_points_are_the_drawn_games_and_the_best_by_points_survive():
+    recipe = Blondie24Recipe(tiny())
+    events = []
+    recipe.hooks.append(events.append)
+    run = TrialRun(recipe, 0).run(2)
+    for e in events:
+        pool, pairs, results = e["pool"], e["pairs"], e["results"]
+        assert len(pool) == 6 and (pairs[:, 0] == np.repeat(np.arange(6), 2)).all() and (pairs[:, 0] != pairs[:, 1]).all()
+        for i, net in enumerate(pool):  # only the first player scores, +1 / 0 / -2
+            mine = results[pairs[:, 0] == i, 0]
+            assert net.points == (mine == 1).sum() - 2 * (mine == -1).sum()
+        kept = sorted(n.points for n in (pool[i] for i in e["selected"]))
+        assert kept == sorted(n.points for n in pool)[-3:]
+        assert e["record"]["max"] == max(n.points for n in pool)
+    assert [n.ident for n in run.trial.state.parents] == [pool[i].ident for i in events[-1]["selected"]]
+
+
+def test_tictactoe_run_records_the_exact_yardstick_of_the_best_network():
+    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d2.toml")
+    recipe = Blondie24Recipe(cfg)
+    run = TrialRun(recipe, 0).run(2)
+    best = run.trial.state.best
+    rec = run.to_data()["logbook"][-1]
+    facts = yardstick.ttt_facts(yardstick.ttt_player(best.genome, recipe.sizes, best.king, 2))
+    assert {k: rec[k] for k in yardstick.TTT_COLUMNS} == facts
+    assert best.points == rec["max"]
+
+
+def test_config_errors_name_the_key():
+    for raw, key in [({"game": {"name": "chess"}}, "game.name"), ({"network": {"hidden": [0]}}, "network.hidden"),
+                     ({"network": {"king_init": 5.0}}, "network.king_init"), ({"evaluation": {"gamez": 3}}, "evaluation.gamez"),
+                     ({"game": {"depth": 13}}, "game.depth")]:
+        with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
+            C.resolve({"recipe": "blondie24", **raw})
+    assert C.resolve({"recipe": "blondie24"})["network"]["hidden"] == [40, 10]
+
+
+def test_checkers_yardstick_is_reproducible_and_the_same_in_chunks():
+    cfg = tiny(yardstick={"openings": 3})
+    recipe = Blondie24Recipe(cfg)
+    net = recipe.toolbox.population(np.random.default_rng(8))[0]
+    one = yardstick.checkers_scores(recipe, net, [(0, 6)])
+    assert one.tolist() == yardstick.checkers_scores(recipe, net, [(0, 1), (1, 4), (4, 6)]).tolist()
+    assert set(one.tolist()) <= {-1, 0, 1}
+    s = yardstick.summarize(one, 5)
+    assert s["yard_win"] - s["yard_loss"] == pytest.approx(s["yard_score"] * 6) and s["yard_lo"] <= s["yard_score"] <= s["yard_hi"]
+
+
+# ---------------------------------------------------------------- player files and runs
+
+
+def test_player_files_load_as_players_of_their_game_and_tampering_is_refused(tmp_path):
+    from evoplay.checkers.players import make_player as checkers_player
+    from evoplay.tictactoe.players import make_player as ttt_player
+
+    genome = random_genome(CHECKERS_SIZES, 40)
+    doc = network_document("checkers", CHECKERS_SIZES, 2, genome, 1.3, {"seed": 1})
+    path = tmp_path / "b24.json"
+    path.write_text(json.dumps(doc))
+    player = checkers_player(str(path))
+    state = random_positions(CHECKERS, 1, seed=41)[0]
+    assert player.choose(state, None) == NetSearchPlayer(CHECKERS, Evaluator(genome, CHECKERS_SIZES, 1.3), 2).choose(state)
+    with pytest.raises(PlayerFileError, match="checkers player"):
+        ttt_player(str(path)).probs(np.arange(3))
+    small = (9, 4, 1)
+    t_genome = random_genome(small, 42)
+    tpath = tmp_path / "ttt.json"
+    tpath.write_text(json.dumps(network_document("tictactoe", small, 2, t_genome, 2.0, {})))
+    assert (ttt_player(str(tpath)).probs(B.DECISION_CODES).argmax(1) == ttt_move_table(Evaluator(t_genome, small, 2.0), 2)[B.DECISION_CODES]).all()
+    with pytest.raises(SpecError, match="not a checkers player"):
+        checkers_player(str(tpath))
+    bad = dict(doc, architecture={**doc["architecture"], "layers": [32, 40, 10, 2]})
+    path.write_text(json.dumps(bad))
+    with pytest.raises(PlayerFileError, match="modified"):
+        checkers_player(str(path))
+
+
+def evoplay_cli(*args, cwd=ROOT):
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True, cwd=cwd, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out
+
+
+def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champion_plays(tmp_path):
+    toml = tmp_path / "tiny.toml"
+    toml.write_text(TINY.read_text().replace("[run]\n", "[run]\neval_chunks = 2\n"))
+    evoplay_cli("evolve", toml, "--out", tmp_path / "one", "--workers", "1", "--quiet")
+    evoplay_cli("evolve", toml, "--out", tmp_path / "two", "--workers", "2", "--quiet")
+    for f in ("summary.json", "trials/trial_00/logbook.csv", "trials/trial_01/logbook.csv", "trials/trial_01/champion.json"):
+        assert (tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes(), f
+    champion = tmp_path / "one" / "trials" / "trial_01" / "champion.json"
+    out = evoplay_cli("match", "--game", "checkers", champion, "piece-difference:depth=1", "--games", "2", "--json")
+    result = json.loads(out.stdout)["results"][0]
+    assert result["games"] == 2 and result["a_win"] + result["draw"] + result["b_win"] == pytest.approx(1.0)
