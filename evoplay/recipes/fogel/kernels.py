@@ -17,16 +17,22 @@ from evoplay.numerics import JIT, sigmoid
 
 
 @numba.njit(**JIT)
-def _outputs(w1s, b1, w2t, h, r, c, occupied, free, n_marks, hid, y):
-    """Outputs of network ``r`` on board ``c`` into ``y[j]`` for its ``j``-th empty square; returns their count."""
-    k = n_marks[c]
-    units = h[r]
-    bias = w2t.shape[1] - 1
+def _hidden(w1s, b1, units, r, c, k, occupied, hid):
+    """Hidden units of network ``r`` on board ``c`` (``k`` marks) into ``hid``: sums over the occupied squares in order."""
     for u in range(units):
         z = 0.0
         for q in range(k):
             z += w1s[occupied[c, q] + 18 * r, u]
         hid[u] = sigmoid(z + b1[r, u])
+
+
+@numba.njit(**JIT)
+def _outputs(w1s, b1, w2t, h, r, c, occupied, free, n_marks, hid, y):
+    """Outputs of network ``r`` on board ``c`` into ``y[j]`` for its ``j``-th empty square; returns their count."""
+    k = n_marks[c]
+    units = h[r]
+    bias = w2t.shape[1] - 1
+    _hidden(w1s, b1, units, r, c, k, occupied, hid)
     for j in range(9 - k):
         row = free[c, j] + 9 * r
         s = 0.0
@@ -63,11 +69,7 @@ def _move(w1s, b1, w2t, h, r, c, occupied, free, n_marks, hid, z):
     k = n_marks[c]
     units = h[r]
     bias = w2t.shape[1] - 1
-    for u in range(units):
-        s = 0.0
-        for q in range(k):
-            s += w1s[occupied[c, q] + 18 * r, u]
-        hid[u] = sigmoid(s + b1[r, u])
+    _hidden(w1s, b1, units, r, c, k, occupied, hid)
     m = 9 - k
     top = 0
     finite = True
