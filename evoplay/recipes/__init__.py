@@ -12,4 +12,5 @@ BUILTIN_RECIPES.update({
     "fogel-exact": "evoplay.recipes.exact_fitness:ExactFogelRecipe",
     "fogel-selfadaptive": "evoplay.recipes.selfadaptive:SelfAdaptiveRecipe",
     "coevolution": "evoplay.recipes.coevolution:CoevolutionRecipe",
+    "map-elites": "evoplay.recipes.map_elites.recipe:MapElitesRecipe",
 })
