@@ -152,8 +152,29 @@ def plot(run_dirs, out=None) -> list[Path]:
         runs.append(curves)
         labels.append(plotting.run_label(summary, Path(d), len(curves)))
     labelled = list(zip(plotting.distinct_labels(labels, list(run_dirs)), runs))
+    recipes = [run_recipe(d) for d in run_dirs]
+    curves = [out if len(run_dirs) == 1 else out.with_name(f"{out.stem}-{k}{out.suffix}") for k in range(len(run_dirs))]
     with writing(out):
-        return plotting.plot_curves(labelled, [out])
+        written = plotting.plot_curves(labelled, [out])
+        for d, recipe, curve in zip(run_dirs, recipes, curves):
+            if recipe is not None:
+                written += recipe.figures(d, curve)
+    return written
+
+
+def run_recipe(root):
+    """The recipe object of a run directory's stored config (None when the run has none: a bare folder of results)."""
+    import evoplay.recipes  # noqa: F401  (the built-in recipe names)
+    from evoplay.framework.config import load, recipe_class
+
+    rd = RunDir(root)
+    if not rd.config.is_file():
+        return None
+    try:
+        cfg = load(rd.config)
+        return recipe_class(cfg[""]["recipe"])(cfg)
+    except EvoplayError as e:
+        raise EvoplayError(f"run {rd.root}: its config cannot be read: {e}") from None
 
 
 def export(run_dir, trial=None, out=None) -> str:

@@ -21,7 +21,9 @@ A recipe supplies:
   trial's line of the summary (a dict; its ``score`` key, if any, ranks the champions);
 - optionally ``ship()`` / ``receive(data)``: data a worker needs that it may not have
   (say, files the config names), sent with every task; ``run_facts()``: extra summary
-  entries; ``detail(event)``: a text block of the optional detailed generation log.
+  entries; ``detail(event)``: a text block of the optional detailed generation log;
+  ``figures(run_dir, curve)``: extra figures beside the curve (``evoplay plot``, the end of
+  a run); ``report(run_dir)``: extra analyses of a finished run (``evoplay report``).
 """
 
 from __future__ import annotations
@@ -104,6 +106,14 @@ class Recipe:
     def run_facts(self) -> dict:
         """Extra entries of the run summary (after ``generations``)."""
         return {}
+
+    def figures(self, run_dir, curve) -> list:
+        """Extra figures of a run, written beside its curve file ``curve`` (same format); their paths."""
+        return []
+
+    def report(self, run_dir) -> list[str]:
+        """Extra analyses of a finished run, written into it; the lines ``evoplay report`` prints about them."""
+        return []
 
     def champion_analysis(self, champion: dict) -> dict:
         """Facts about a champion document for study tables: numbers (averaged) and booleans (counted).

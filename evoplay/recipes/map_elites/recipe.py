@@ -267,3 +267,21 @@ class MapElitesRecipe(FogelRecipe):
             **yardstick.facts(champ),
         }
         return player_document("fogel-net", arch, weights, provenance), facts
+
+    # -- seeing the archive
+    def figures(self, run_dir, curve) -> list:
+        """The archive figure (``plot.archive_figure``) beside the curve: CURVE-archive with the curve's format."""
+        from pathlib import Path
+
+        from evoplay.recipes.map_elites.plot import plot_archive
+
+        curve = Path(curve)
+        out = curve.with_name(f"{curve.stem}-archive{curve.suffix}")
+        title = f"{self.cfg['']['name']}, seed {self.seed}: archive over {', '.join(self.names)}"
+        return [plot_archive(run_dir, out, title, self.names, self.payoff_scale())]
+
+    def report(self, run_dir) -> list[str]:
+        """Every cell's best elite of every trial, analysed exactly (archive.md, archive.json)."""
+        from evoplay.recipes.map_elites.report import analyze_archive, summary_lines
+
+        return summary_lines(run_dir, analyze_archive(self, run_dir))
