@@ -243,8 +243,13 @@ def me_runs(tmp_path_factory):
 
 
 def test_map_elites_run_is_identical_with_one_and_two_workers_and_in_chunks(me_runs):
-    for f in FILES:
+    for f in FILES[:4]:
         assert (me_runs / "one" / f).read_bytes() == (me_runs / "two" / f).read_bytes(), f
+    for f in FILES[4:]:  # the checkpoints name their configs (eval_chunks differs): the rest is the same
+        one, two = (json.loads((me_runs / run / f).read_text()) for run in ("one", "two"))
+        assert one.pop("config_sha256") != two.pop("config_sha256")
+        one.pop("sha256"), two.pop("sha256")
+        assert one == two, f
 
 
 def test_map_elites_run_resumed_from_mid_run_checkpoints_is_identical(me_runs):
@@ -260,3 +265,38 @@ def test_map_elites_run_resumed_from_mid_run_checkpoints_is_identical(me_runs):
     evoplay_cli("evolve", "--out", cut, "--resume", "--workers", "2", "--quiet", cut / "config.toml")
     for f in FILES:
         assert (me_runs / "one" / f).read_bytes() == (cut / f).read_bytes(), f
+
+
+def test_report_lists_every_cells_elite_with_its_exact_analysis(me_runs, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(me_runs / "one", run)
+    out = evoplay_cli("report", run).stdout
+    assert f"archive: {run / 'archive.md'}" in out and "opening corner:" in out
+    summary = json.loads((run / "summary.json").read_text())
+    rows = json.loads((run / "archive.json").read_text())["elites"]
+    for t in (0, 1):
+        mine = [r for r in rows if r["trial"] == t]
+        assert len(mine) == summary["per_trial"][t]["coverage"]
+        champ = [r for r in mine if r["champion"]]
+        assert len(champ) == 1 and champ[0]["cell_labels"] == summary["per_trial"][t]["champion_cell"]
+        assert champ[0]["expected_payoff_32_vs_logic"] == pytest.approx(32 * summary["per_trial"][t]["champion_expected_payoff_per_game"], abs=1e-9)
+    for r in rows:  # the fitness is the exact payoff per 32 games against logic, as the analysis finds it
+        assert r["fitness"] == pytest.approx(r["expected_payoff_32_vs_logic"], abs=1e-9)
+    assert len((run / "archive.md").read_text().splitlines()) == 6 + len(rows)
+
+
+def test_the_archive_is_drawn_beside_the_curve_at_the_end_of_a_run_and_by_plot(me_runs, tmp_path):
+    assert (me_runs / "one" / "curve-archive.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (me_runs / "one" / "curve-archive.svg").read_bytes() == (me_runs / "two" / "curve-archive.svg").read_bytes()
+    out = evoplay_cli("plot", me_runs / "one", "--out", tmp_path / "c.png").stdout.split()
+    assert out == [str(tmp_path / "c.png"), str(tmp_path / "c-archive.png")]
+    assert (tmp_path / "c-archive.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_diversity_config_spends_the_exact_evaluations_of_the_30_unit_exact_run():
+    me, sa = C.load(ROOT / "configs/diversity.toml"), C.load(ROOT / "configs/fogel-exact-sa-h30.toml")
+    assert me[""]["generations"] * me["population"]["batch"] == sa[""]["generations"] * 2 * sa["population"]["parents"] == 150_000
+    for key in ("hidden_min", "hidden_max", "init_scale"):
+        assert me["population"][key] == sa["population"][key]
+    assert me["evaluation"] == {k: v for k, v in sa["evaluation"].items() if k != "mode"} and sa["evaluation"]["mode"] == "exact"
+    assert {k: me["mutation"][k] for k in ("sigma_init", "sigma_new", "tau", "sigma_min")} == {k: sa["mutation"][k] for k in ("sigma_init", "sigma_new", "tau", "sigma_min")}
