@@ -163,7 +163,13 @@ def plot(run_dirs, out=None) -> list[Path]:
 
 
 def run_recipe(root):
-    """The recipe object of a run directory's stored config (None when the run has none: a bare folder of results)."""
+    """The recipe object of a run directory's stored config, for its extra figures and reports.
+
+    None when the run has no config (a bare folder of results) or one that no longer loads
+    (say, it names a player file since moved): the curve and champions need neither.
+    """
+    import logging
+
     import evoplay.recipes  # noqa: F401  (the built-in recipe names)
     from evoplay.framework.config import load, recipe_class
 
@@ -174,25 +180,5 @@ def run_recipe(root):
         cfg = load(rd.config)
         return recipe_class(cfg[""]["recipe"])(cfg)
     except EvoplayError as e:
-        raise EvoplayError(f"run {rd.root}: its config cannot be read: {e}") from None
-
-
-def export(run_dir, trial=None, out=None) -> str:
-    """``evoplay export``: copy a trial's champion (default: the best) to a player file."""
-    from evoplay.atomic import write_text
-    from evoplay.tictactoe.playerfile import load_player
-
-    out = check_output(Path(out or "champion.json"), suffixes=(".json",))
-    summary = read_summary(run_dir)
-    trial = summary["best_trial"] if trial is None else trial
-    src = champion_file(run_dir, summary, trial)
-    load_player(src)  # validate before copying
-    text = src.read_text()
-    with writing(out):
-        write_text(out, text)
-    return f"{out}: champion of trial {trial} of {run_dir}"
-
-
-def echo_paths(paths):
-    for path in paths:
-        click.echo(str(path))
+        logging.getLogger("evoplay.cli").warning("run %s: its config does not load (%s); no recipe figures or reports", rd.root, e)
+        return None

@@ -9,6 +9,13 @@ cell's worst, which then leaves. Ties enter: an elite drifts across networks tha
 alike and score alike (exact fitness has wide plateaus; a strict rule would freeze them).
 A cell keeps its elites best first, a newcomer before the ones it ties. Individuals of a
 batch enter in batch order, so the archive after a batch is a function of the batch.
+
+Why not pyribs' archives: they admit a solution only when it strictly exceeds its cell's
+threshold (``objective > threshold``, ribs 0.12), which would freeze the plateaus above;
+they keep one elite per cell; they hold flat float vectors, where an elite here is a
+network with its hidden size, step sizes and lineage; and ribs 0.12 would bring pandas,
+scipy and scikit-learn into the lock for what is a dict of short sorted lists over a few
+categorical cells.
 """
 
 from __future__ import annotations
