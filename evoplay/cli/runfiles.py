@@ -182,3 +182,24 @@ def run_recipe(root):
     except EvoplayError as e:
         logging.getLogger("evoplay.cli").warning("run %s: its config does not load (%s); no recipe figures or reports", rd.root, e)
         return None
+
+
+def export(run_dir, trial=None, out=None) -> str:
+    """``evoplay export``: copy a trial's champion (default: the best) to a player file."""
+    from evoplay.atomic import write_text
+    from evoplay.tictactoe.playerfile import load_player
+
+    out = check_output(Path(out or "champion.json"), suffixes=(".json",))
+    summary = read_summary(run_dir)
+    trial = summary["best_trial"] if trial is None else trial
+    src = champion_file(run_dir, summary, trial)
+    load_player(src)  # validate before copying
+    text = src.read_text()
+    with writing(out):
+        write_text(out, text)
+    return f"{out}: champion of trial {trial} of {run_dir}"
+
+
+def echo_paths(paths):
+    for path in paths:
+        click.echo(str(path))
