@@ -150,7 +150,7 @@ def test_elites_hold_their_exact_fitness_play_their_cell_and_the_budget_is_batch
     assert np.array(last["cell_best"])[filled].tolist() == [e.fitness.values[0] for e in elites]
 
 
-DEEP = {"archive": {"descriptors": ["opening"], "capacity": 4}, "selection": {"tournament": 2}}
+DEEP = {"archive": {"descriptors": ["opening"], "capacity": 4, "canonical": True}, "selection": {"tournament": 2}}
 
 
 @pytest.mark.parametrize("sections", [{}, DEEP], ids=["one-elite-cells", "deep-cells"])
@@ -199,6 +199,7 @@ def test_deep_cells_hold_their_best_elites_best_first():
     for members in cells.values():
         fit = [m.fitness.values[0] for m in members]
         assert fit == sorted(fit, reverse=True)
+        assert {int(np.argmax(net_player(m).table[0])) for m in members} <= {0, 1, 4}  # canonical openings only
     data = json.loads(json.dumps(r.to_data(run.trial.state)))
     e = data["elites"]
     i = next(i for i in range(len(e) - 1) if e[i]["cell"] == e[i + 1]["cell"] and e[i]["net"]["fitness"] > e[i + 1]["net"]["fitness"])
@@ -300,3 +301,37 @@ def test_the_diversity_config_spends_the_exact_evaluations_of_the_30_unit_exact_
         assert me["population"][key] == sa["population"][key]
     assert me["evaluation"] == {k: v for k, v in sa["evaluation"].items() if k != "mode"} and sa["evaluation"]["mode"] == "exact"
     assert {k: me["mutation"][k] for k in ("sigma_init", "sigma_new", "tau", "sigma_min")} == {k: sa["mutation"][k] for k in ("sigma_init", "sigma_new", "tau", "sigma_min")}
+
+
+# ---------------------------------------------------------------- symmetry
+
+
+def test_the_eight_symmetries_are_distinct_and_map_lines_to_lines():
+    from evoplay.recipes.map_elites.symmetry import SYMMETRIES, TO_CANONICAL
+
+    assert len({tuple(g) for g in SYMMETRIES}) == 8 and SYMMETRIES[0].tolist() == list(range(9))
+    lines = {frozenset(line) for line in B.LINES.tolist()}
+    for g in SYMMETRIES:
+        assert {frozenset(g[list(line)].tolist()) for line in lines} == lines
+    assert [int(SYMMETRIES[TO_CANONICAL[s], s]) for s in range(9)] == [0, 1, 0, 1, 4, 1, 0, 1, 0]
+
+
+def test_a_permuted_network_plays_the_image_of_every_move_and_canonical_networks_keep_their_exact_fitness():
+    from evoplay.recipes.map_elites.symmetry import SYMMETRIES, board_image, canonical, permute
+    from evoplay.recipes.selfadaptive import init_sa_population
+    from evoplay.tictactoe import exact
+    from evoplay.tictactoe.players import make_player
+
+    nets = list(init_sa_population(12, np.random.default_rng(8), h_range=(2, 4)))
+    codes = B.DECISION_CODES
+    for net, g in zip(nets[:4], SYMMETRIES[[1, 2, 5, 6]]):
+        moves = np.argmax(net_player(net).table, axis=1)
+        w1, w2 = permute(net.w1, net.w2, g)
+        image = np.argmax(net_player(FogelNet(net.h, w1, w2)).table, axis=1)
+        assert all(image[board_image(c, g)] == g[moves[c]] for c in codes)
+    logic = make_player("logic")
+    for net, twin in zip(nets, canonical(nets)):
+        assert int(np.argmax(net_player(twin).table[0])) in (0, 1, 4)
+        assert exact.expected_payoff(net_player(twin), logic) == pytest.approx(exact.expected_payoff(net_player(net), logic), abs=1e-12)
+        g = SYMMETRIES[:, :][[k for k in range(8) if np.array_equal(permute(net.w1, net.w2, SYMMETRIES[k])[0], twin.w1)][0]]
+        assert np.array_equal(permute(net.s1, net.s2, g)[0], twin.s1) and np.array_equal(permute(net.s1, net.s2, g)[1], twin.s2)

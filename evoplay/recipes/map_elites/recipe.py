@@ -11,7 +11,10 @@ self-adaptive child of each (``selfadaptive.mut_selfadaptive``), evaluates the c
 exactly (``exact_fitness.exact_chunk`` through ``toolbox.map`` in chunks) and offers
 each to the cell of its behaviour. Elites are never evaluated again (exact fitness does
 not change), so a run costs ``generations x batch`` exact evaluations. The champion is
-the best elite; the yardstick follows it every generation.
+the best elite; the yardstick follows it every generation. With ``archive.canonical``
+every network is moved, before it is evaluated, by the board symmetry that takes its
+opening to the canonical square of its class (``symmetry.canonical``): the four corner
+openings become one, and so do the four edge ones.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from evoplay.recipes.exact_fitness import exact_chunk
 from evoplay.recipes.fogel.nets import file_parts, net_player, stack
 from evoplay.recipes.fogel.recipe import SCHEMA, FogelRecipe, _whole
 from evoplay.recipes.map_elites import archive as A
+from evoplay.recipes.map_elites.symmetry import canonical
 from evoplay.recipes.map_elites.descriptors import DESCRIPTORS, cell_labels, describe, shape
 from evoplay.recipes.selfadaptive import MUTATION_SCHEMA, init_sa_population, mut_selfadaptive, n_weights, sa_from_dict, sa_to_dict, step_sizes
 from evoplay.tictactoe import board as B
@@ -54,6 +58,7 @@ MAP_ELITES_SCHEMA = {
     },
     "archive": {
         "capacity": (int, 1, C.in_range(1, 10_000)),
+        "canonical": (object, False, (lambda v: isinstance(v, bool), "true or false")),
         "descriptors": (object, ["opening", "reply_centre", "reply_corner"],
                         (_descriptor_names, f"a non-empty list of distinct descriptor names from {sorted(DESCRIPTORS)}")),
     },
@@ -100,6 +105,7 @@ class MapElitesRecipe(FogelRecipe):
         self.names = list(cfg["archive"]["descriptors"])
         self.shape = shape(self.names)
         self.capacity = cfg["archive"]["capacity"]
+        self.canonical = cfg["archive"]["canonical"]
         h_range = (pop["hidden_min"], pop["hidden_max"])
         self.toolbox = base.Toolbox()
         self.toolbox.register("population", init_sa_population, self.batch, h_range=h_range, init_scale=pop["init_scale"], sigma_init=mut["sigma_init"])
@@ -147,6 +153,8 @@ class MapElitesRecipe(FogelRecipe):
             parents = self.toolbox.select(st.archive, self.batch, ctx.stream(SELECT))
             pool = list(self.toolbox.mutate(parents, ctx.stream(MUTATE), ident0=st.next_id))
             st.next_id += len(pool)
+        if self.canonical:
+            pool = canonical(pool)
         payoffs, _ = self.evaluate(pool, ctx)
         for net, p in zip(pool, payoffs):
             net.fitness.values = (float(p),)
