@@ -184,7 +184,7 @@ class MapElitesRecipe(FogelRecipe):
             "equal": int((status == A.EQUAL).sum()),
             "champion_cell": int(best_cell),
             "mean_sigma": float((s1.sum() + s2.sum()) / n_weights(h).sum()),
-            "cell_best": cell_best.tolist(),
+            "cell_best": np.round(cell_best, 4).tolist(),  # for the figures: 4 decimals keep the logbooks small
             "cell_count": cell_count.tolist(),
         }
         record.update(yardstick.record(champion))
