@@ -285,6 +285,10 @@ def test_report_lists_every_cells_elite_with_its_exact_analysis(me_runs, tmp_pat
     for r in rows:  # the fitness is the exact payoff per 32 games against logic, as the analysis finds it
         assert r["fitness"] == pytest.approx(r["expected_payoff_32_vs_logic"], abs=1e-9)
     assert len((run / "archive.md").read_text().splitlines()) == 6 + len(rows)
+    shutil.rmtree(run / "checkpoints")  # as committed: the report keeps the archive table it wrote
+    table = (run / "archive.md").read_bytes()
+    out = evoplay_cli("report", run).stdout
+    assert "kept as written" in out and (run / "archive.md").read_bytes() == table
 
 
 def test_the_archive_is_drawn_beside_the_curve_at_the_end_of_a_run_and_by_plot(me_runs, tmp_path):

@@ -290,6 +290,12 @@ class MapElitesRecipe(FogelRecipe):
 
     def report(self, run_dir) -> list[str]:
         """Every cell's best elite of every trial, analysed exactly (archive.md, archive.json)."""
+        from evoplay.framework.rundir import RunDir
         from evoplay.recipes.map_elites.report import analyze_archive, summary_lines
 
+        rd = RunDir(run_dir)
+        if not all(rd.checkpoint(t).is_file() for t in range(self.cfg[""]["trials"])):
+            # committed runs keep no checkpoints (they are large): their archive.md stays as written
+            kept = "kept as written" if (rd.root / "archive.md").is_file() else "not written"
+            return [f"archive: {rd.root / 'archive.md'} {kept} (the archives are read from the checkpoints, which this run directory has not)"]
         return summary_lines(run_dir, analyze_archive(self, run_dir))
