@@ -24,9 +24,11 @@ def report(run_dir):
         runfiles.champion_file(run_dir, summary, t)
     for name in ("analysis.md", "analysis.json"):
         check_output(runfiles.RunDir(run_dir).root / name, what="report")
+    recipe = runfiles.run_recipe(run_dir)
     with runfiles.writing(run_dir):
         result = analyze_run(run_dir, summary)
-    click.echo("\n".join(summary_lines(run_dir, result)))
+        extra = recipe.report(run_dir) if recipe is not None else []
+    click.echo("\n".join(summary_lines(run_dir, result) + extra))
 
 
 @cli.command()

@@ -154,8 +154,36 @@ def plot(run_dirs, out=None) -> list[Path]:
         labels.append(plotting.run_label(summary, Path(d), len(curves)))
     labelled = list(zip(plotting.distinct_labels(labels, list(run_dirs)), runs))
     words = FitnessWords.common(plotting.run_words(d) for d in run_dirs)
+    recipes = [run_recipe(d) for d in run_dirs]
+    curves = [out if len(run_dirs) == 1 else out.with_name(f"{out.stem}-{k}{out.suffix}") for k in range(len(run_dirs))]
     with writing(out):
-        return plotting.plot_curves(labelled, [out], words)
+        written = plotting.plot_curves(labelled, [out], words)
+        for d, recipe, curve in zip(run_dirs, recipes, curves):
+            if recipe is not None:
+                written += recipe.figures(d, curve)
+    return written
+
+
+def run_recipe(root):
+    """The recipe object of a run directory's stored config, for its extra figures and reports.
+
+    None when the run has no config (a bare folder of results) or one that no longer loads
+    (say, it names a player file since moved): the curve and champions need neither.
+    """
+    import logging
+
+    import evoplay.recipes  # noqa: F401  (the built-in recipe names)
+    from evoplay.framework.config import load, recipe_class
+
+    rd = RunDir(root)
+    if not rd.config.is_file():
+        return None
+    try:
+        cfg = load(rd.config)
+        return recipe_class(cfg[""]["recipe"])(cfg)
+    except EvoplayError as e:
+        logging.getLogger("evoplay.cli").warning("run %s: its config does not load (%s); no recipe figures or reports", rd.root, e)
+        return None
 
 
 def export(run_dir, trial=None, out=None) -> str:

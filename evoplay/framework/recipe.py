@@ -26,7 +26,9 @@ A recipe supplies:
   called ("payoff", "points", "games won"), and ``fitness_unit``, its unit if it needs
   one ("per 32 games"). The console, the curve's axis and title, the run summary (its
   ``mean_max_<name>`` entry) and the study tables use them; a recipe that declares none
-  is reported in neutral words ("max fitness"). Fogel's recipes say "payoff".
+  is reported in neutral words ("max fitness"). Fogel's recipes say "payoff";
+- optionally ``figures(run_dir, curve)``: extra figures beside the curve (``evoplay plot``, the end of
+  a run); ``report(run_dir)``: extra analyses of a finished run (``evoplay report``).
 """
 
 from __future__ import annotations
@@ -114,6 +116,14 @@ class Recipe:
     def run_facts(self) -> dict:
         """Extra entries of the run summary (after ``generations``)."""
         return {}
+
+    def figures(self, run_dir, curve) -> list:
+        """Extra figures of a run, written beside its curve file ``curve`` (same format); their paths."""
+        return []
+
+    def report(self, run_dir) -> list[str]:
+        """Extra analyses of a finished run, written into it; the lines ``evoplay report`` prints about them."""
+        return []
 
     def champion_analysis(self, champion: dict) -> dict:
         """Facts about a champion document for study tables: numbers (averaged) and booleans (counted).

@@ -56,6 +56,8 @@ def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict) -> dict:
     rd.write_json(rd.summary, summary)
     write_text(rd.root / "champion.json", rd.champion(best["trial"]).read_text())
     plot_runs([rd.root], rd.root / "curve.png", words)
+    for suffix in (".png", ".svg"):
+        recipe.figures(rd.root, rd.root / f"curve{suffix}")
     return summary
 
 

@@ -13,4 +13,5 @@ BUILTIN_RECIPES.update({
     "fogel-selfadaptive": "evoplay.recipes.selfadaptive:SelfAdaptiveRecipe",
     "coevolution": "evoplay.recipes.coevolution:CoevolutionRecipe",
     "blondie24": "evoplay.recipes.blondie24.recipe:Blondie24Recipe",
+    "map-elites": "evoplay.recipes.map_elites.recipe:MapElitesRecipe",
 })
