@@ -246,12 +246,21 @@ def experiments() -> list[str]:
     return [n for n in ORDER if n in found] + [n for n in found if n not in ORDER]
 
 
+def _work(summary: dict) -> str:
+    """What a run spent, in the words its summary uses: games played or exact evaluations."""
+    if "games_played" in summary:
+        return f"{summary['games_played']:,} games"
+    if "exact_evaluations" in summary:
+        return f"{summary['exact_evaluations']:,} exact evaluations"
+    return "its generations' evaluations"
+
+
 def run_facts(name: str) -> dict:
     """Facts about a run directory that prose may quote as ``{{ NAME:fact }}``."""
     d = RESULTS / name
     s = _json(d / "summary.json")
     facts = {
-        "trials": s["trials"], "generations": s["generations"], "seed": s["seed"], "games_played": s["games_played"],
+        "trials": s["trials"], "generations": s["generations"], "seed": s["seed"], "games_played": s.get("games_played"),
         "best_trial": s["best_trial"], "first": s["mean_max_payoff"]["first"], "last": s["mean_max_payoff"]["last"],
         "last10": s["mean_max_payoff"]["last10"],
     }
@@ -419,7 +428,7 @@ def run_page(name: str) -> tuple[str, list[str]]:
     recipe = re.search(r'^recipe = "([^"]+)"', cfg, flags=re.M)
     lines = [f"# {title}", "", notes, "## The run", "",
              f"`results/{name}/`: recipe `{recipe.group(1) if recipe else 'fogel'}`, seed {s['seed']}, "
-             f"{s['trials']} trials x {s['generations']} generations, {s['games_played']:,} games.",
+             f"{s['trials']} trials x {s['generations']} generations, " + _work(s) + ".",
              f"Mean over trials of the best fitness per generation: {f['first']:.2f} in the first generation, "
              f"{f['last10']:.2f} over the last ten" + (f" (95% band at the last: +/- {f['band_last']:.2f})." if "band_last" in f else "."),
              "", _figure(name, "curve.png", f"{name}: mean over trials of the maximum per generation, with a 95% band"), ""]
