@@ -309,3 +309,16 @@ def test_compiled_games_against_a_table_player_are_the_batched_engine_games(oppo
     compiled = batch.play_vs_table(x_rows, u, o_player.keep, o_player.alias, o_base)
     assert np.array_equal(compiled, expected)
     assert len(np.unique(expected)) == 3  # wins, losses and draws all occur
+
+
+def test_a_plain_list_of_networks_evaluates_like_a_population():
+    """Memos travel with a Population; a plain list (say, from user code) plays the same games without them."""
+    from evoplay.framework.recipe import Context
+    from evoplay.framework.streams import Streams
+
+    r = evolve.FogelRecipe(config.load("configs/quick.toml"))
+    pop = init_population(10, rng(28))
+    ctx = Context(Streams(1, 0, 1), map, 0, None)
+    as_list = r.evaluate(list(pop), ctx)
+    as_population = r.evaluate(pop, ctx)
+    assert all(np.array_equal(a, b) for a, b in zip(as_list, as_population))

@@ -340,9 +340,11 @@ class FogelRecipe(Recipe):
         """Payoffs and (win, loss, draw) of every network, through ``toolbox.map`` in chunks."""
         games = self.cfg["evaluation"]["games"]
         _, w1, w2 = stack(pool)
-        memo = getattr(pool, "memo", None)
-        if memo is None:
-            memo = pool.memo = kernels.new_memo(len(pool)) if isinstance(pool, Population) else None
+        memo = None
+        if isinstance(pool, Population):  # memos travel with the population; a plain list plays without
+            if pool.memo is None:
+                pool.memo = kernels.new_memo(len(pool))
+            memo = pool.memo
         bounds = ctx.bounds(len(pool))
         jobs = [(w1[a:b], w2[a:b], (ctx.streams.key, a, b, games), self.opponent, self.payoff) for a, b in bounds]
         if memo is not None:
