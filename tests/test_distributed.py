@@ -230,3 +230,23 @@ def test_a_driver_whose_working_directory_was_extracted_anew_enters_it_again(tmp
         assert os.getcwd() == str(work)
     finally:
         os.chdir(here)
+
+
+def test_a_driver_already_in_a_replaced_directory_finds_it_by_its_path(tmp_path, monkeypatch):
+    """The directory may be replaced before the run starts: its path comes from PWD, as the shell set it."""
+    from evoplay.framework.distributed import stay_in, working_dir
+
+    here = os.getcwd()
+    work = tmp_path / "working_dir"
+    work.mkdir()
+    monkeypatch.setenv("PWD", str(work))
+    try:
+        os.chdir(work)
+        work.rmdir()
+        work.mkdir()
+        start = working_dir()
+        assert start == str(work)
+        stay_in(start)
+        assert os.getcwd() == str(work)
+    finally:
+        os.chdir(here)

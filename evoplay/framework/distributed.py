@@ -90,6 +90,14 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
     return describe_cluster()
 
 
+def working_dir() -> str:
+    """This process's working directory, or its path when Ray already replaced it (see ``stay_in``)."""
+    try:
+        return os.getcwd()
+    except FileNotFoundError:
+        return os.environ.get("PWD", "")
+
+
 def stay_in(directory: str):
     """Enter ``directory`` again if this process's working directory was replaced while Ray ran.
 

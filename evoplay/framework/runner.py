@@ -13,7 +13,6 @@ a worker would have to find.
 from __future__ import annotations
 
 import logging
-import os
 import resource
 import time
 
@@ -225,7 +224,8 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
         progress.reset(total=sum(len(j.states) * j.gens for j in jobs))
         progress.update(sum(j.done_generations() for j in jobs))
 
-    start = os.getcwd()
+    start = distributed.working_dir()
+    distributed.stay_in(start)
 
     def landed(i, result):
         distributed.stay_in(start)
