@@ -14,9 +14,10 @@ import numerics_twin as twin
 from test_search import minimax, random_positions
 
 from evoplay.checkers.game import CHECKERS
-from evoplay.errors import ConfigError, PlayerFileError, SpecError
+from evoplay.errors import ConfigError, EvoplayError, PlayerFileError, SpecError
 from evoplay.framework import config as C
-from evoplay.framework.streams import stream
+from evoplay.framework.recipe import Context
+from evoplay.framework.streams import Streams, stream
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.recipes.blondie24.network import Evaluator, forward, n_weights
@@ -260,6 +261,29 @@ def test_recipe_is_the_same_in_chunks_and_across_a_resume():
     assert all(r["yard_games"] == 4 and r["yard_win"] + r["yard_draw"] + r["yard_loss"] == 4 for r in rows)
 
 
+def test_the_last_generation_plays_the_champions_of_the_earlier_measurements():
+    cfg = tiny(yardstick={"openings": 3})
+    run = TrialRun(Blondie24Recipe(cfg), 0).run(3)
+    st = run.trial.state
+    assert [e["gen"] for e in st.earlier] == [1, 2]  # generation 1 and every 2nd; the last plays them
+    assert [v["gen"] for v in st.versus] == [1, 2]
+    recipe = run.recipe
+    for e, v in zip(st.earlier, st.versus):  # the same games as the yardstick's, the earlier champion for piece difference
+        args = (st.best.genome, st.best.king, recipe.sizes, 1, False, ("network", np.array(e["genome"]), e["king"]), 0, 6, 40)
+        scores = yardstick.checkers_chunk(args)
+        assert (v["games"], v["win"], v["draw"], v["loss"]) == (6, (scores == 1).sum(), (scores == 0).sum(), (scores == -1).sum())
+    # a network against itself from both colours plays each game twice with the seats swapped: exactly even
+    ctx = Context(Streams(7, 0, 3), map, 2)
+    [mirror] = yardstick.against_earlier(recipe, st.best, [{"gen": 3, "genome": st.best.genome.tolist(), "king": st.best.king}], ctx)
+    assert mirror["win"] == mirror["loss"] and mirror["score"] == 0.0
+    _, facts = recipe.finish(st, 0, run.to_data()["logbook"])
+    assert facts["champion_vs_earlier"] == st.versus
+    data = json.loads(json.dumps(run.to_data()["state"]))
+    data["earlier"][0]["king"] = 9.0  # outside [king_min, king_max]
+    with pytest.raises(EvoplayError, match="king value"):
+        recipe.from_data(data)
+
+
 def test_points_are_the_drawn_games_and_the_best_by_points_survive():
     recipe = Blondie24Recipe(tiny())
     events = []
@@ -301,8 +325,8 @@ def test_checkers_yardstick_is_reproducible_and_the_same_in_chunks():
     cfg = tiny(yardstick={"openings": 3})
     recipe = Blondie24Recipe(cfg)
     net = recipe.toolbox.population(np.random.default_rng(8))[0]
-    one = yardstick.checkers_scores(recipe, net, [(0, 6)])
-    assert one.tolist() == yardstick.checkers_scores(recipe, net, [(0, 1), (1, 4), (4, 6)]).tolist()
+    [one] = yardstick.checkers_scores(recipe, net, [(0, 6)])
+    assert one.tolist() == yardstick.checkers_scores(recipe, net, [(0, 1), (1, 4), (4, 6)])[0].tolist()
     assert set(one.tolist()) <= {-1, 0, 1}
     s = yardstick.summarize(one, 5)
     assert s["yard_win"] - s["yard_loss"] == pytest.approx(s["yard_score"] * 6) and s["yard_lo"] <= s["yard_score"] <= s["yard_hi"]

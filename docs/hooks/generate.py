@@ -437,10 +437,16 @@ def run_page(name: str) -> tuple[str, list[str]]:
         if "unbeatable_o" in f:
             lines += [f"Unbeatable as O: {f['unbeatable_o']} of {f['champions']}; from both seats: "
                       f"{f['unbeatable_both']} of {f['champions']}.", ""]
-    lines += ["## Per trial", "", "| trial | " + " | ".join(k for k in s["per_trial"][0] if k != "trial") + " |",
-              "|---:|" + "---:|" * (len(s["per_trial"][0]) - 1)]
+    columns = [k for k, v in s["per_trial"][0].items() if k != "trial" and not isinstance(v, list)]
+    lines += ["## Per trial", "", "| trial | " + " | ".join(columns) + " |", "|---:|" + "---:|" * len(columns)]
     for row in s["per_trial"]:
-        lines.append(f"| {row['trial']} | " + " | ".join(_cell(v) for k, v in row.items() if k != "trial") + " |")
+        lines.append(f"| {row['trial']} | " + " | ".join(_cell(row[k]) for k in columns) + " |")
+    for row in s["per_trial"]:  # a trial's tables (the latest champion against the earlier ones, say)
+        for key, table in row.items():
+            if isinstance(table, list) and table and all(isinstance(r, dict) for r in table):
+                lines += ["", f"### Trial {row['trial']}: {key.replace('_', ' ')}", "",
+                          "| " + " | ".join(table[0]) + " |", "|" + "---:|" * len(table[0])]
+                lines += ["| " + " | ".join(_cell(v) for v in r.values()) + " |" for r in table]
     lines += ["", "## Config", "", "```toml", cfg.rstrip(), "```", ""]
     return "\n".join(lines), [f"{name}/curve.png", f"{name}/curve.svg"]
 

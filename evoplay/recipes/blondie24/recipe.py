@@ -121,6 +121,12 @@ def points_of(pairs: np.ndarray, scores: np.ndarray, n: int, points, opponent_sc
     return total, wdl
 
 
+def _numbers(row) -> bool:
+    """A table of names to plain numbers (a row of checkpoint data)."""
+    return isinstance(row, dict) and all(isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
+                                         for k, v in row.items())
+
+
 def net_from_dict(d: dict, n: int, king_range) -> Net:
     """A network from checkpoint data, every field, length and value checked."""
     try:
@@ -145,12 +151,16 @@ def net_from_dict(d: dict, n: int, king_range) -> Net:
 
 @dataclass
 class B24State:
-    """A trial between generations: the parents, the next id, the last generation's best network, the last yardstick."""
+    """A trial between generations: the parents, the next id, the last generation's best network, the last
+    yardstick; on checkers the best network of every measuring generation so far (``earlier``: gen, genome,
+    king) and, after the last generation, the final champion's games against them (``versus``)."""
 
     parents: list
     next_id: int
     best: Net | None = None
     yard: dict = field(default_factory=dict)
+    earlier: list = field(default_factory=list)
+    versus: list = field(default_factory=list)
 
 
 class Blondie24Recipe(Recipe):
@@ -246,6 +256,11 @@ class Blondie24Recipe(Recipe):
         }
         st.yard = yardstick.measure(self, best, ctx, st.yard)
         record.update(st.yard)
+        if self.game == "checkers" and yardstick.measuring(self, ctx.generation):
+            if ctx.generation == self.cfg[""]["generations"]:
+                st.versus = yardstick.against_earlier(self, best, st.earlier, ctx)
+            else:
+                st.earlier.append({"gen": ctx.generation, "genome": best.genome.tolist(), "king": best.king})
         st.best = best
         st.parents = [pool[i] for i in selected]
         st.next_id += len(children)
@@ -258,11 +273,12 @@ class Blondie24Recipe(Recipe):
     # -- plain data
     def to_data(self, st: B24State) -> dict:
         return {"next_id": st.next_id, "parents": [n.to_dict() for n in st.parents],
-                "best": st.best.to_dict() if st.best is not None else None, "yard": dict(st.yard)}
+                "best": st.best.to_dict() if st.best is not None else None, "yard": dict(st.yard),
+                "earlier": [dict(e) for e in st.earlier], "versus": [dict(v) for v in st.versus]}
 
     def from_data(self, d: dict) -> B24State:
-        if not isinstance(d, dict) or set(d) != {"next_id", "parents", "best", "yard"}:
-            raise EvoplayError("the checkpoint's state does not hold exactly next_id, parents, best and yard")
+        if not isinstance(d, dict) or set(d) != {"next_id", "parents", "best", "yard", "earlier", "versus"}:
+            raise EvoplayError("the checkpoint's state does not hold exactly next_id, parents, best, yard, earlier and versus")
         n = self.cfg["population"]["parents"]
         if not isinstance(d["parents"], list) or len(d["parents"]) != n:
             raise EvoplayError(f"the checkpoint's parents are not a list of {n} networks (the config's population)")
@@ -272,7 +288,19 @@ class Blondie24Recipe(Recipe):
         yard = {k: v for k, v in d["yard"].items() if isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)}
         if len(yard) != len(d["yard"]):
             raise EvoplayError("the checkpoint's yardstick holds something other than numbers")
-        return B24State(parents, d["next_id"], net_from_dict(d["best"], self.n_weights, self.king_range), yard)
+        earlier = [self._earlier_from_dict(e) for e in d["earlier"]] if isinstance(d["earlier"], list) else None
+        if earlier is None or not isinstance(d["versus"], list) or not all(_numbers(v) for v in d["versus"]):
+            raise EvoplayError("the checkpoint's earlier champions or their games are malformed")
+        return B24State(parents, d["next_id"], net_from_dict(d["best"], self.n_weights, self.king_range), yard,
+                        earlier, [dict(v) for v in d["versus"]])
+
+    def _earlier_from_dict(self, e) -> dict:
+        """An earlier champion (gen, genome, king) from checkpoint data, checked like a network."""
+        if not isinstance(e, dict) or set(e) != {"gen", "genome", "king"} or not isinstance(e["gen"], int):
+            raise EvoplayError("an earlier champion in the checkpoint is not a table of gen, genome and king")
+        net = net_from_dict({"id": 0, "parent": 0, "points": 0.0, "record": [0, 0, 0], "sigma": [1.0] * self.n_weights,
+                             "genome": e["genome"], "king": e["king"]}, self.n_weights, self.king_range)
+        return {"gen": e["gen"], "genome": net.genome.tolist(), "king": net.king}
 
     # -- the end of a trial
     def finish(self, st: B24State, trial: int, logbook: list[dict]) -> tuple[dict, dict]:
@@ -283,6 +311,7 @@ class Blondie24Recipe(Recipe):
         facts = {"champion_id": champ.ident, "champion_points": champ.points, "champion_king": champ.king,
                  **yardstick.champion_facts(self, champ),
                  **({"champion_" + k.removeprefix("yard_"): v for k, v in st.yard.items()} if self.game == "checkers" else {}),
+                 **({"champion_vs_earlier": [dict(v) for v in st.versus]} if st.versus else {}),
                  "final_max": logbook[-1]["max"], "final_mean": logbook[-1]["mean"]}
         return network_document(self.game, self.sizes, self.depth, champ.genome, champ.king, provenance), facts
 

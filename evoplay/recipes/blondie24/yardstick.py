@@ -9,6 +9,10 @@ the best network against ``piece-difference`` searching as deep, over the commit
 three-move ballots (the first ``yardstick.openings``; 0: all) from both colours, a game
 drawn after ``game.max_plies`` plies; wins, draws, losses and the mean score per game
 (+1 / 0 / -1) with its 95% interval. Those games go through ``toolbox.map`` in chunks.
+
+Is a checkers run still improving? The best network of every measuring generation but
+the last is kept; at the last, the final champion plays each of them over the same
+ballots from both colours (``against_earlier``): a table of the latest against the earlier.
 """
 
 from __future__ import annotations
@@ -47,33 +51,42 @@ def checkers_chunk(args):
     """``toolbox.map`` unit of work: the network's score (+1, 0, -1) in yardstick games ``first..last-1``.
 
     Game ``2 i + c`` starts from ballot ``i``; the network moves first (with the side to move
-    after the ballot) when ``c = 0``, second when ``c = 1``.
+    after the ballot) when ``c = 0``, second when ``c = 1``. The opponent is
+    ``("piece-difference", king value)`` or ``("network", genome, king)``, searching as deep.
     """
     from evoplay.checkers.openings import ballots
     from evoplay.checkers.players import make_piece_difference
     from evoplay.recipes.blondie24.play import CheckersNetPlayer
 
-    genome, king, sizes, depth, quiescence, pd_king, first, last, max_plies = args
+    genome, king, sizes, depth, quiescence, opponent, first, last, max_plies = args
     game = get_game("checkers")
     net = CheckersNetPlayer(genome, sizes, king, depth, quiescence)
-    pd = make_piece_difference(depth, pd_king)
+    if opponent[0] == "piece-difference":
+        other = make_piece_difference(depth, opponent[1])
+    else:
+        other = CheckersNetPlayer(opponent[1], sizes, opponent[2], depth, quiescence)
     openings = ballots()
     out = []
     for g in range(first, last):
         state = openings[g // 2][1]
         if g % 2 == 0:
-            out.append(play(game, net, pd, state, max_plies)[0])
+            out.append(play(game, net, other, state, max_plies)[0])
         else:
-            out.append(-play(game, pd, net, state, max_plies)[0])
+            out.append(-play(game, other, net, state, max_plies)[0])
     return np.array(out, dtype=np.int64)
 
 
-def checkers_scores(recipe, net, bounds) -> np.ndarray:
-    """Scores of ``net`` in the yardstick games, through the recipe's map in the given chunks."""
+def checkers_scores(recipe, net, bounds, opponents=None) -> list[np.ndarray]:
+    """Scores of ``net`` in the yardstick games against each opponent (default: piece
+    difference alone), through the recipe's map: one job per opponent and chunk."""
     y = recipe.cfg["yardstick"]
     g = recipe.cfg["game"]
-    jobs = [(net.genome, net.king, recipe.sizes, recipe.depth, g["quiescence"], y["pd_king"], a, b, g["max_plies"]) for a, b in bounds]
-    return np.concatenate(list(recipe.toolbox.map(checkers_chunk, jobs)))
+    opponents = opponents or [("piece-difference", y["pd_king"])]
+    jobs = [(net.genome, net.king, recipe.sizes, recipe.depth, g["quiescence"], o, a, b, g["max_plies"])
+            for o in opponents for a, b in bounds]
+    scores = list(recipe.toolbox.map(checkers_chunk, jobs))
+    k = len(bounds)
+    return [np.concatenate(scores[i * k:(i + 1) * k]) for i in range(len(opponents))]
 
 
 def n_games(recipe) -> int:
@@ -96,10 +109,28 @@ def measure(recipe, best, ctx, last: dict) -> dict:
         return ttt_facts(ttt_player(best.genome, recipe.sizes, best.king, recipe.depth))
     if recipe.game != "checkers":
         return {}
-    gen, every = ctx.generation, recipe.cfg["yardstick"]["every"]
-    if gen == 1 or gen % every == 0 or gen == recipe.cfg[""]["generations"] or not last:
-        return summarize(checkers_scores(recipe, best, ctx.bounds(n_games(recipe))), gen)
+    if measuring(recipe, ctx.generation) or not last:
+        return summarize(checkers_scores(recipe, best, ctx.bounds(n_games(recipe)))[0], ctx.generation)
     return dict(last)
+
+
+def measuring(recipe, gen: int) -> bool:
+    """Whether checkers generation ``gen`` measures the yardstick: the first, every ``every``-th, the last."""
+    return gen == 1 or gen % recipe.cfg["yardstick"]["every"] == 0 or gen == recipe.cfg[""]["generations"]
+
+
+def against_earlier(recipe, best, earlier: list[dict], ctx) -> list[dict]:
+    """The final champion against each kept earlier champion, over the yardstick's ballots from both colours:
+    one row per earlier champion (its generation, the latest's wins, draws, losses, mean score and interval)."""
+    if not earlier:
+        return []
+    opponents = [("network", np.array(e["genome"], dtype=np.float64), float(e["king"])) for e in earlier]
+    scores = checkers_scores(recipe, best, ctx.bounds(n_games(recipe)), opponents)
+    rows = []
+    for e, s in zip(earlier, scores):
+        row = summarize(s, e["gen"])
+        rows.append({"gen": e["gen"], **{k.removeprefix("yard_"): v for k, v in row.items() if k != "yard_gen"}})
+    return rows
 
 
 def champion_facts(recipe, champ) -> dict:
