@@ -192,6 +192,30 @@ def test_a_trained_player_file_is_a_fitness_opponent_that_workers_need_not_have(
         player_files(cfg)
 
 
+def test_the_ga_value_net_reads_its_opponent_file_from_the_configs_folder_and_ships_it(tmp_path):
+    import shutil
+
+    from evoplay.framework import config
+    from evoplay.framework import runner
+    from evoplay.recipes.ga_value_net import GAValueNetRecipe
+    from evoplay.tictactoe.playerfile import read_document
+
+    (tmp_path / "players").mkdir()
+    shutil.copy(ROOT / "results/baselines/value-net.json", tmp_path / "players" / "value-net.json")
+    (tmp_path / "ga.toml").write_text('recipe = "ga-value-net"\ntrials = 1\ngenerations = 2\n'
+                                      '[ga]\npopulation = 6\ngames = 4\nelite = 1\nopponent = "players/value-net.json"\n')
+    cfg = config.load(tmp_path / "ga.toml")  # resolved from the config's folder, whatever the current directory
+    path = str(tmp_path / "players" / "value-net.json")
+    assert cfg["ga"]["opponent"] == path
+    shipped = GAValueNetRecipe(cfg).ship()["player_files"]
+    assert shipped == {path: read_document(path)}
+    # a worker without the file plays against the shipped copy
+    ghost = "/nowhere/on/this/node/value-net.json"
+    cfg["ga"]["opponent"] = ghost
+    state, *_ = runner.run_segment(cfg, 0, None, 2, 1, False, {"recipe": {"player_files": {ghost: shipped[path]}}})
+    assert state["generation"] == 2
+
+
 def test_evolve_accepts_a_player_file_opponent_named_from_the_configs_folder(tmp_path):
     import shutil
 

@@ -31,12 +31,13 @@ from evoplay.framework import config as C
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import EVALUATE, INIT, VARIATE, stream
 from evoplay.framework.trial import TrialRun
+from evoplay.recipes.fogel.recipe import check_player_spec, spec_files
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine
 from evoplay.tictactoe.exact import FOGEL_PAYOFF, expected_payoff
 from evoplay.tictactoe.mlp import MLP, Dense, Tanh
 from evoplay.tictactoe.playerfile import arch_int, player_document
-from evoplay.tictactoe.players import make_player
+from evoplay.tictactoe.players import make_player, provide_files
 from evoplay.tictactoe.trained import GreedyPlayer, Trained, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 
 KIND = "ga-value-net"
@@ -161,17 +162,12 @@ def make_toolbox(s: dict) -> base.Toolbox:
     return tb
 
 
-def _check_player(v):
-    make_player(v)
-    return True
-
-
 SCHEMA = {
     "ga": {
         "hidden": (int, 9, C.in_range(1, 64)),
         "population": (int, 50, C.in_range(2, 100_000)),
         "games": (int, 100, C.in_range(1, 100_000)),
-        "opponent": (str, "logic", (_check_player, "a player spec")),
+        "opponent": (str, "logic", (check_player_spec, "a player spec")),
         "payoff_win": (float, FOGEL_PAYOFF[0], C.in_range(-1e6, 1e6)),
         "payoff_draw": (float, FOGEL_PAYOFF[1], C.in_range(-1e6, 1e6)),
         "payoff_loss": (float, FOGEL_PAYOFF[2], C.in_range(-1e6, 1e6)),
@@ -214,6 +210,13 @@ class GAValueNetRecipe(Recipe):
 
     def generation_work(self) -> float:
         return self.s["population"] * self.s["games"]
+
+    def ship(self) -> dict:
+        return {"player_files": spec_files([self.s["opponent"]])}
+
+    @classmethod
+    def receive(cls, data: dict):
+        provide_files(data.get("player_files", {}))
 
     def _evaluate(self, population, ctx: Context):
         tasks = [(list(ind), ctx.streams.key, i) for i, ind in enumerate(population)]

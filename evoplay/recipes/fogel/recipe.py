@@ -173,12 +173,17 @@ def _spec_path(spec: str) -> str:
     return spec
 
 
+def check_player_spec(v: str) -> str:
+    """A player spec whose relative file path is made absolute against the config's folder; checked."""
+    v = _spec_path(v)
+    make_player(v)
+    return v
+
+
 def check_opponent(v):
     """A player spec, or a list of {player, weight} tables (a weighted mix); paths made absolute."""
     if isinstance(v, str):
-        v = _spec_path(v)
-        make_player(v)
-        return v
+        return check_player_spec(v)
     if isinstance(v, list) and 0 < len(v) <= 100:
         out = []
         for item in v:
@@ -286,7 +291,11 @@ class FogelState:
 def player_files(cfg: dict) -> dict:
     """Checked documents of the player files the config names as opponents, by path."""
     opponent = cfg["evaluation"]["opponent"]
-    specs = [opponent] if isinstance(opponent, str) else [o["player"] for o in opponent]
+    return spec_files([opponent] if isinstance(opponent, str) else [o["player"] for o in opponent])
+
+
+def spec_files(specs) -> dict:
+    """Checked documents of the player files among player specs, by path (what ``ship`` sends to workers)."""
     return {s: read_document(player_path(s)) for s in specs if split_user_spec(s)[0] is None and (s.endswith(".json") or "/" in s)}
 
 
