@@ -379,3 +379,24 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
     out = evoplay_cli("match", "--game", "checkers", champion, "piece-difference:depth=1", "--games", "2", "--json")
     result = json.loads(out.stdout)["results"][0]
     assert result["games"] == 2 and result["a_win"] + result["draw"] + result["b_win"] == pytest.approx(1.0)
+    # the report: the champions' games against piece difference and the earlier champions, from the summary
+    report = evoplay_cli("report", tmp_path / "one")
+    summary = json.loads((tmp_path / "one" / "summary.json").read_text())
+    analysis = json.loads((tmp_path / "one" / "analysis.json").read_text())
+    assert analysis["game"] == "checkers" and analysis["depth"] == 1
+    for facts, row in zip(summary["per_trial"], analysis["champions"]):
+        assert (row["games"], row["win"], row["draw"], row["loss"]) == tuple(facts[f"champion_{k}"] for k in ("games", "win", "draw", "loss"))
+        assert row["vs_earlier"] == facts["champion_vs_earlier"] and [e["gen"] for e in row["vs_earlier"]] == [1, 2]
+    best = analysis["champions"][summary["best_trial"]]
+    assert f"{best['win']} wins, {best['draw']} draws, {best['loss']} losses" in report.stdout
+    assert "| earlier generation |" in (tmp_path / "one" / "analysis.md").read_text()
+
+
+def test_the_report_names_a_tictactoe_champions_hidden_layers(tmp_path):
+    toml = tmp_path / "ttt.toml"
+    toml.write_text((ROOT / "configs" / "blondie24-ttt-d1.toml").read_text().replace("trials = 20", "trials = 1")
+                    .replace("generations = 200", "generations = 2"))
+    evoplay_cli("evolve", toml, "--out", tmp_path / "run", "--workers", "1", "--quiet")
+    out = evoplay_cli("report", tmp_path / "run").stdout
+    assert "(trial 0, H=10)" in out
+    assert json.loads((tmp_path / "run" / "analysis.json").read_text())["champions"][0]["hidden"] == "10"

@@ -258,16 +258,22 @@ def _work(summary: dict) -> str:
 def run_facts(name: str) -> dict:
     """Facts about a run directory that prose may quote as ``{{ NAME:fact }}``."""
     d = RESULTS / name
+    from evoplay.framework.summary import mean_max_entry
+
     s = _json(d / "summary.json")
+    _, mean_max = mean_max_entry(s)
     facts = {
         "trials": s["trials"], "generations": s["generations"], "seed": s["seed"], "games_played": s.get("games_played"),
-        "best_trial": s["best_trial"], "first": s["mean_max_payoff"]["first"], "last": s["mean_max_payoff"]["last"],
-        "last10": s["mean_max_payoff"]["last10"],
+        "best_trial": s["best_trial"], "first": mean_max["first"], "last": mean_max["last"], "last10": mean_max["last10"],
     }
     ci = s["curve"].get("ci95")  # half-widths of the 95% band, per generation
     if ci:
         facts["band_last"] = ci[-1]
-    if (d / "analysis.json").is_file():
+    checkers = (d / "analysis.json").is_file() and _json(d / "analysis.json").get("game") == "checkers"
+    if checkers:  # the champion's games against piece difference (no exact analysis of checkers)
+        best = next(c for c in _json(d / "analysis.json")["champions"] if c["trial"] == s["best_trial"])
+        facts.update({f"champ_{k}": best[k] for k in ("games", "win", "draw", "loss", "score", "lo", "hi")})
+    elif (d / "analysis.json").is_file():
         a = _json(d / "analysis.json")
         pays = [c["expected_payoff_32_vs_logic"] for c in a["champions"]]
         best = max(a["champions"], key=lambda c: c["expected_payoff_32_vs_logic"])
@@ -433,20 +439,22 @@ def run_page(name: str) -> tuple[str, list[str]]:
              f"{f['last10']:.2f} over the last ten" + (f" (95% band at the last: +/- {f['band_last']:.2f})." if "band_last" in f else "."),
              "", _figure(name, "curve.png", f"{name}: mean over trials of the maximum per generation, with a 95% band"), ""]
     if (d / "analysis.json").is_file():
-        lines += ["## Champions", "", _demote(report.markdown(_json(d / "analysis.json")), 2).split("\n", 1)[1].strip(), ""]
+        analysis = _json(d / "analysis.json")
+        if analysis.get("game") == "checkers":
+            from evoplay.recipes.blondie24 import report as checkers_report
+
+            text = checkers_report.markdown(analysis)
+        else:
+            text = report.markdown(analysis)
+        lines += ["## Champions", "", _demote(text, 2).split("\n", 1)[1].strip(), ""]
         if "unbeatable_o" in f:
             lines += [f"Unbeatable as O: {f['unbeatable_o']} of {f['champions']}; from both seats: "
                       f"{f['unbeatable_both']} of {f['champions']}.", ""]
+    # tables within a trial's facts (a champion against earlier ones) are the analysis's, above
     columns = [k for k, v in s["per_trial"][0].items() if k != "trial" and not isinstance(v, list)]
     lines += ["## Per trial", "", "| trial | " + " | ".join(columns) + " |", "|---:|" + "---:|" * len(columns)]
     for row in s["per_trial"]:
         lines.append(f"| {row['trial']} | " + " | ".join(_cell(row[k]) for k in columns) + " |")
-    for row in s["per_trial"]:  # a trial's tables (the latest champion against the earlier ones, say)
-        for key, table in row.items():
-            if isinstance(table, list) and table and all(isinstance(r, dict) for r in table):
-                lines += ["", f"### Trial {row['trial']}: {key.replace('_', ' ')}", "",
-                          "| " + " | ".join(table[0]) + " |", "|" + "---:|" * len(table[0])]
-                lines += ["| " + " | ".join(_cell(v) for v in r.values()) + " |" for r in table]
     lines += ["", "## Config", "", "```toml", cfg.rstrip(), "```", ""]
     return "\n".join(lines), [f"{name}/curve.png", f"{name}/curve.svg"]
 

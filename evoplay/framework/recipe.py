@@ -74,6 +74,8 @@ class Recipe:
 
     #: Name used in configs (``recipe = "NAME"``) for built-in recipes.
     name: str = ""
+    #: The game the champions play (``evoplay.games``): tic-tac-toe champions are analysed exactly.
+    game: str = "tictactoe"
     #: Config sections: {section: {key: (type, default, check or None)}}.
     schema: dict = {}
     #: What the fitness (the logbook's ``max``) is called, in the recipe's words.

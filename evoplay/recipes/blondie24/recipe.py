@@ -315,6 +315,16 @@ class Blondie24Recipe(Recipe):
                  "final_max": logbook[-1]["max"], "final_mean": logbook[-1]["mean"]}
         return network_document(self.game, self.sizes, self.depth, champ.genome, champ.king, provenance), facts
 
+    def report(self, run_dir) -> list[str]:
+        """A checkers run's champions against piece difference and against the earlier champions
+        (analysis.md, analysis.json); tic-tac-toe champions get the exact analysis instead."""
+        if self.game != "checkers":
+            return []
+        from evoplay.framework.rundir import RunDir
+        from evoplay.recipes.blondie24.report import analyze_checkers_run, summary_lines
+
+        return summary_lines(run_dir, analyze_checkers_run(run_dir, RunDir(run_dir).read_summary(), self.depth))
+
     def champion_analysis(self, champion: dict) -> dict:
         from evoplay.recipes.blondie24.playerfile import network_parts
 

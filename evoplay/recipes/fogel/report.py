@@ -21,6 +21,14 @@ from evoplay.framework.rundir import RunDir
 GAMES = 32
 
 
+def hidden_label(architecture: dict):
+    """A champion's hidden size as the report shows it: Fogel's H, ``40-10`` for layers, ``-`` for none."""
+    hidden = architecture.get("hidden")
+    if isinstance(hidden, list):
+        return "-".join(str(h) for h in hidden)
+    return "-" if hidden is None else hidden
+
+
 def champion_row(player, trial: int, hidden: int) -> dict:
     logic, rnd = make_player("logic"), make_player("random")
     vs_logic, vs_random = exact.outcome(player, logic), exact.outcome(player, rnd)
@@ -45,7 +53,7 @@ def analyze_run(root, summary: dict | None = None) -> dict:
     rows = []
     for t in range(summary["trials"]):
         doc = read_document(rd.champion(t))
-        rows.append(champion_row(build_player(doc, rd.champion(t)), t, doc["architecture"].get("hidden")))
+        rows.append(champion_row(build_player(doc, rd.champion(t)), t, hidden_label(doc["architecture"])))
     logic = make_player("logic")
     refs = {
         "best_response_32_vs_logic": GAMES * exact.best_response_payoff(logic),
