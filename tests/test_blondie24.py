@@ -400,3 +400,42 @@ def test_the_report_names_a_tictactoe_champions_hidden_layers(tmp_path):
     out = evoplay_cli("report", tmp_path / "run").stdout
     assert "(trial 0, H=10)" in out
     assert json.loads((tmp_path / "run" / "analysis.json").read_text())["champions"][0]["hidden"] == "10"
+
+
+def test_random_openings_are_legal_reproducible_and_the_first_player_is_the_side_that_moved_first():
+    from evoplay.recipes.blondie24.operators import draw_openings
+    from evoplay.recipes.blondie24.play import play_chunk
+
+    openings = draw_openings(TICTACTOE, 200, 3, np.random.default_rng(4))
+    assert openings == draw_openings(TICTACTOE, 200, 3, np.random.default_rng(4))
+    assert {len(o) for o in openings} == {0, 1, 2, 3}  # 0..3 plies, each count drawn
+    for o in openings:
+        state = TICTACTOE.initial()
+        for move in o:
+            assert move in TICTACTOE.legal_moves(state)
+            state = TICTACTOE.apply(state, move)
+    # two networks from the centre opening: the second network replies as O, the first plays on as X
+    genomes = np.random.default_rng(5).uniform(-1, 1, (2, n_weights((9, 4, 1))))
+    sizes, kings = (9, 4, 1), np.array([2.0, 2.0])
+    a, b = (TablePlayerFromNet(genomes[i], sizes) for i in range(2))
+    state = TICTACTOE.apply(TICTACTOE.initial(), 4)
+    score, plies = play(TICTACTOE, b, a, state, 8)  # O (b) to move
+    [[got_score, got_plies]] = play_chunk(("tictactoe", genomes, kings, sizes, 1, False, np.array([[0, 1]]), 9, [[4]]))
+    assert (got_score, got_plies) == (-score, plies + 1)
+
+
+def TablePlayerFromNet(genome, sizes):
+    from evoplay.recipes.blondie24.play import TableMover
+
+    return TableMover(ttt_move_table(Evaluator(genome, sizes, 2.0), 1))
+
+
+def test_a_run_with_random_openings_is_the_same_in_chunks_and_differs_from_one_without():
+    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg["evaluation"]["random_plies"] = 2
+    one = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
+    three = TrialRun(Blondie24Recipe(cfg), 0, chunks=3).run(3).to_data()
+    assert json.dumps(one) == json.dumps(three)
+    cfg["evaluation"]["random_plies"] = 0
+    plain = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
+    assert [r["mean_plies"] for r in plain["logbook"]] != [r["mean_plies"] for r in one["logbook"]]

@@ -69,6 +69,23 @@ def draw_opponents(n: int, games: int, rng: np.random.Generator) -> np.ndarray:
     return picks + (picks >= np.arange(n)[:, None])
 
 
+def draw_openings(game, count: int, most: int, rng: np.random.Generator) -> list:
+    """``count`` opening move lists: each a number of plies drawn uniformly from 0..``most``, each ply a
+    uniform legal move (an opening that ends the game stops there)."""
+    out = []
+    for k in rng.integers(0, most + 1, size=count):
+        state, moves = game.initial(), []
+        for _ in range(int(k)):
+            legal = game.legal_moves(state)
+            if game.result(state) is not None or not legal:
+                break
+            move = legal[int(rng.integers(len(legal)))]
+            moves.append(move)
+            state = game.apply(state, move)
+        out.append(moves)
+    return out
+
+
 def sel_best(points: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     """Indices (ascending) of the ``k`` highest totals, ties broken at random."""
     order = np.lexsort((rng.random(len(points)), -np.asarray(points)))

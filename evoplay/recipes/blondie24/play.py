@@ -142,12 +142,15 @@ def play(game, first, second, state, max_plies: int) -> tuple[int, int]:
 
 
 def play_chunk(args):
-    """``toolbox.map`` unit of work: (game, genomes, kings, sizes, depth, quiescence, pairs, max_plies)
-    -> (n, 2) int array of (score of the first player, plies) per pair ``(first, second)``.
+    """``toolbox.map`` unit of work: (game, genomes, kings, sizes, depth, quiescence, pairs, max_plies
+    [, openings]) -> (n, 2) int array of (score of the first player, plies) per pair ``(first, second)``.
 
+    The first player is the side that moves first in the game; a game with an opening
+    (a list of moves, one per pair) starts after them, and its plies count them.
     Only the networks the chunk's pairs name are turned into players.
     """
-    game_name, genomes, kings, sizes, depth, quiescence, pairs, max_plies = args
+    game_name, genomes, kings, sizes, depth, quiescence, pairs, max_plies, *rest = args
+    openings = rest[0] if rest and rest[0] is not None else [()] * len(pairs)
     game = get_game(game_name)
     players = {}
 
@@ -157,6 +160,12 @@ def play_chunk(args):
         return players[i]
 
     out = np.zeros((len(pairs), 2), dtype=np.int64)
-    for g, (a, b) in enumerate(pairs):
-        out[g] = play(game, player(int(a)), player(int(b)), game.initial(), max_plies)
+    for g, ((a, b), opening) in enumerate(zip(pairs, openings)):
+        state = game.initial()
+        for move in opening:
+            state = game.apply(state, move)
+        k = len(opening)
+        first, second = (player(int(a)), player(int(b))) if k % 2 == 0 else (player(int(b)), player(int(a)))
+        score, plies = play(game, first, second, state, max_plies - k)
+        out[g] = (score if k % 2 == 0 else -score, plies + k)
     return out

@@ -5,7 +5,10 @@ Each generation the parents (15) make one child each by self-adaptive mutation
 the first player against opponents drawn uniformly, with replacement, from the other
 members by the generation's PAIRING stream; it scores ``points_win`` / ``points_draw`` /
 ``points_loss`` (+1 / 0 / -2) per game, and the best ``population.parents`` by points
-survive (ties at random from the SELECT stream). Moves are chosen by alpha-beta to
+survive (ties at random from the SELECT stream). With ``evaluation.random_plies = K`` a
+game starts after 0..K uniform random plies (the OPENING stream), the first player still
+the side that moved first, so deterministic players meet varied positions (as checkers
+matches start from ballots). Moves are chosen by alpha-beta to
 ``game.depth`` plies with the network at the leaves (``play``); a game still on after
 ``game.max_plies`` plies (Blondie24: 100 moves each) is a draw. On checkers the search
 is the compiled one (``checkers_search``), the generic search's move and value.
@@ -42,12 +45,12 @@ from evoplay.framework.streams import INIT, MUTATE, SELECT
 from evoplay.games import GAMES, get_game
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.recipes.blondie24.network import n_weights
-from evoplay.recipes.blondie24.operators import Net, draw_opponents, init_population, mut_selfadaptive, sel_best
+from evoplay.recipes.blondie24.operators import Net, draw_openings, draw_opponents, init_population, mut_selfadaptive, sel_best
 from evoplay.recipes.blondie24.play import play_chunk
 from evoplay.recipes.blondie24.playerfile import network_document
 
-#: Stream purpose of the pairing (after the framework's INIT..VARIATE).
-PAIRING = 5
+#: Stream purposes of the pairing and of the games' random openings (after the framework's INIT..VARIATE).
+PAIRING, OPENING = 5, 6
 #: Games of the generation (or of a yardstick) in one unit of work, in Fogel-game equivalents.
 GAME_WORK = {"tictactoe": 1, "checkers": 20_000}
 _POINTS = C.in_range(-1e6, 1e6)
@@ -84,6 +87,7 @@ SCHEMA = {
         "points_draw": (float, 0.0, _POINTS),
         "points_loss": (float, -2.0, _POINTS),
         "opponent_scores": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+        "random_plies": (int, 0, C.in_range(0, 50)),
     },
     "yardstick": {
         "every": (int, 10, C.in_range(1, 1_000_000)),
@@ -218,11 +222,17 @@ class Blondie24Recipe(Recipe):
         opp = self.toolbox.pair(n, rng=ctx.stream(PAIRING))
         return np.stack([np.repeat(np.arange(n), opp.shape[1]), opp.ravel()], axis=1)
 
+    def openings(self, count: int, ctx: Context) -> list | None:
+        """The random opening plies of the generation's games (``evaluation.random_plies``), or None."""
+        most = self.cfg["evaluation"]["random_plies"]
+        return draw_openings(get_game(self.game), count, most, ctx.stream(OPENING)) if most else None
+
     def play_games(self, genomes, kings, pairs, ctx: Context) -> np.ndarray:
         """(score of the first player, plies) of every pair, through ``toolbox.map`` in chunks."""
         g = self.cfg["game"]
-        jobs = [(self.game, genomes, kings, self.sizes, self.depth, g["quiescence"], pairs[a:b], g["max_plies"])
-                for a, b in ctx.bounds(len(pairs))]
+        openings = self.openings(len(pairs), ctx)
+        jobs = [(self.game, genomes, kings, self.sizes, self.depth, g["quiescence"], pairs[a:b], g["max_plies"],
+                 openings[a:b] if openings else None) for a, b in ctx.bounds(len(pairs))]
         return np.concatenate(list(self.toolbox.map(self.toolbox.evaluate, jobs)))
 
     def step(self, st: B24State, ctx: Context) -> dict:
