@@ -439,3 +439,13 @@ def test_a_run_with_random_openings_is_the_same_in_chunks_and_differs_from_one_w
     cfg["evaluation"]["random_plies"] = 0
     plain = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
     assert [r["mean_plies"] for r in plain["logbook"]] != [r["mean_plies"] for r in one["logbook"]]
+
+
+def test_the_committed_checkers_run_directory_is_a_checkers_player():
+    from evoplay.checkers.players import make_player as checkers_player
+
+    player = checkers_player(str(ROOT / "results" / "blondie24"))
+    doc = json.loads((ROOT / "results" / "blondie24" / "champion.json").read_text())
+    assert player.genome.tolist() == doc["weights"]["genome"] and player.depth == 4 and player.king == doc["weights"]["king"][0]
+    with pytest.raises(Exception, match="not a checkers player"):
+        checkers_player(str(ROOT / "results" / "fogel1993"))

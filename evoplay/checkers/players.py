@@ -68,8 +68,9 @@ REGISTRY = {
 
 
 def make_player(spec: str):
-    """The checkers player named by ``spec``, or saved in a player file (``PATH.json``)."""
-    if isinstance(spec, str) and spec.strip().endswith(".json"):
+    """The checkers player named by ``spec``, saved in a player file (``PATH.json``) or a run
+    directory's best champion (a path: ``results/blondie24``)."""
+    if isinstance(spec, str) and (spec.strip().endswith(".json") or "/" in spec):
         from evoplay.tictactoe.playerfile import load_player
 
         player = load_player(spec.strip())
