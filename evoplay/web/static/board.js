@@ -183,6 +183,7 @@ async function init() {
     const humanAt = n => s[(first + n) % 2] === "human";  // sides alternate
     let n = moves.length - 1;
     if (s.includes("human")) while (n > 0 && !humanAt(n)) n--;
+    else document.getElementById("auto").checked = false;  // between computers: pause on the position
     load(moves.slice(0, Math.max(n, 0)));
   });
   document.getElementById("step").addEventListener("click", () => { clearError(); computerMove(); });
