@@ -226,7 +226,7 @@ class Players:
                 real = self.roots.resolve(spec)
             except ApiError as e:
                 raise ApiError(e.status, f"{what}: {e.message}") from None
-            if not real.is_file():
+            if not real.exists():  # a file, or a run directory where the game's players read one
                 raise ApiError(404, f"{what}: player file not found: {spec}")
             stat = real.stat()
             return self._load(game.name, str(real), (stat.st_mtime_ns, stat.st_size), spec, what)
