@@ -135,3 +135,42 @@ def search(game, state, depth: int, evaluate: Evaluator, quiescence: bool = Fals
     for d in range(1, depth + 1):
         value, move = s.root(state, d)
     return SearchResult(float(value) + 0.0, move, s.leaves, s.nodes)  # + 0.0: no -0.0
+
+
+def move_scores(game, state, depth: int, evaluate: Evaluator, quiescence: bool = False) -> list[tuple]:
+    """Each legal move (in legal order) with its exact value for the side to move at ``depth``.
+
+    Every move is searched with a full window, so each score is the minimax value of that
+    move, not just a bound: what a person asking "how good is each move?" wants to see.
+    """
+    if depth < 1:
+        raise ValueError(f"search depth must be at least 1, got {depth}")
+    if game.result(state) is not None:
+        raise ValueError("the game is over: there is no move to score")
+    s = _Search(game, evaluate, quiescence)
+    moves = game.legal_moves(state)
+    scored = []
+    for move, (kid, v) in zip(moves, s.children(state, moves, depth, 0)):
+        if v is None:
+            v = -s.value(kid, depth - 1, -math.inf, math.inf, 1)
+        scored.append((move, float(v) + 0.0))
+    return scored
+
+
+def principal_variation(game, state, depth: int, evaluate: Evaluator, quiescence: bool = False) -> list:
+    """The moves minimax expects from ``state`` to the horizon: the search's move, then the
+    search's move ``depth - 1`` plies deep from the position it leads to, and so on.
+
+    Terminal scores shift by the same ply at every node below, so each step's choice (the
+    first best move in legal order) is the one the root search made along this line.
+    """
+    if depth < 1:
+        raise ValueError(f"search depth must be at least 1, got {depth}")
+    line = []
+    for d in range(depth, 0, -1):
+        if game.result(state) is not None:
+            break
+        move = search(game, state, d, evaluate, quiescence).move
+        line.append(move)
+        state = game.apply(state, move)
+    return line

@@ -289,3 +289,75 @@ def test_computer_against_computer_auto_play_step_undo_and_swap(server, page):
     page.click("#new-game")
     page.wait_for_function("document.querySelectorAll('#board .cell.x, #board .cell.o').length === 0")
     assert page.inner_text("#status").startswith("X to move: logic")
+
+
+def checkers_moves(page) -> list:
+    return page.eval_on_selector_all("#played li", "items => items.map(i => i.textContent)")
+
+
+def wait_moves(page, n: int):
+    page.wait_for_function(
+        "n => document.querySelectorAll('#played li').length === n && document.body.dataset.busy === ''", arg=n
+    )
+
+
+def test_checkers_by_clicks_with_a_multi_jump_and_the_analysis(server, page, shots):
+    from evoplay.checkers import rules as R
+    from evoplay.checkers import search as compiled
+
+    opponent = "piece-difference:depth=3"
+    page.goto(f"{server}/board?game=checkers&first=human&second={opponent}")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Black to move: you')")
+    assert page.eval_on_selector_all("#gboard .sq[data-piece=b]", "s => s.length") == 12
+    # 11-15 by clicks: the piece, then its landing square; the computer answers
+    page.click('#gboard .sq[data-square="11"]')
+    assert page.get_attribute('#gboard .sq[data-square="11"]', "class").split().count("picked") == 1
+    page.click('#gboard .sq[data-square="15"]')
+    wait_moves(page, 2)
+    state = R.apply(R.initial(), (11, 15))
+    reply = compiled.search(state, 3, 1.5).move
+    assert checkers_moves(page) == ["11-15", R.move_text(reply)]
+    state = R.apply(state, reply)
+    # a move from the list of legal moves in notation
+    legal = page.eval_on_selector_all("#legal .legal-move", "b => b.map(x => x.textContent)")
+    assert legal == [R.move_text(m) for m in R.legal_moves(state)]
+    page.click(f"#legal .legal-move >> text='{legal[0]}'")
+    wait_moves(page, 4)
+    # a forced multi-jump from a drawn position, clicked square by square as one move
+    start = "B:W14,23,30:B1,9"
+    page.goto(f"{server}/board?game=checkers&first=human&second=random&start={start}")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Black to move: you')")
+    targets = page.eval_on_selector_all("#gboard .sq.target", "s => s.map(x => x.dataset.square)")
+    assert targets == ["9"]  # the capture is forced: only the capturing man may be picked
+    page.click('#gboard .sq[data-square="1"]')  # not a legal start: nothing happens
+    assert checkers_moves(page) == []
+    for square in ("9", "18", "27"):
+        page.click(f'#gboard .sq[data-square="{square}"]')
+    page.wait_for_function("document.querySelector('#status').dataset.result !== 'ongoing' || "
+                           "document.querySelectorAll('#played li').length === 2")
+    assert checkers_moves(page)[0] == "9x18x27"
+    # the analysis of the start position: the search's principal variation and scores
+    page.goto(f"{server}/board?game=checkers&first=human&second=human")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Black to move: you')")
+    page.fill("#analyst", "piece-difference:depth=4")
+    page.click("#analyse")
+    page.wait_for_function("document.querySelectorAll('#scores tr').length === 7")
+    best = compiled.search(R.initial(), 4, 1.5)
+    assert page.get_attribute("#pv", "data-pv").split()[0] == R.move_text(best.move)
+    scores = page.eval_on_selector_all("#scores tr", "rows => rows.map(r => Number(r.dataset.score))")
+    assert max(scores) == best.value
+    page.screenshot(path=str(shots / "serve-checkers.png"))
+
+
+def test_checkers_two_computers_step_and_auto_play(server, page):
+    page.goto(f"{server}/board?game=checkers&first=random&second=piece-difference:depth=1")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Black to move: random')")
+    assert checkers_moves(page) == []  # without auto-play nobody moves on their own
+    page.click("#step")
+    wait_moves(page, 1)
+    page.click("#step")
+    wait_moves(page, 2)
+    page.check("#auto")
+    page.wait_for_function("document.querySelector('#status').dataset.result !== 'ongoing'", timeout=120_000)
+    status = page.inner_text("#status")
+    assert status in ("Draw.", "Black wins (random).", "White wins (piece-difference:depth=1).")

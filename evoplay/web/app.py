@@ -21,13 +21,13 @@ import bottle
 
 from evoplay.errors import EvoplayError
 from evoplay.tictactoe.players import REGISTRY, TEMPERATURE_RANGE
-from evoplay.web import api
+from evoplay.web import api, boards
 from evoplay.web.roots import ApiError, Roots
 
 STATIC = Path(__file__).with_name("static")
 #: Largest request body accepted (a request is a board and two specs).
 MAX_BODY = 16 * 1024
-PAGES = {"/": "index.html", "/run": "run.html"}
+PAGES = {"/": "index.html", "/run": "run.html", "/board": "board.html"}
 
 
 def _json(obj, status: int = 200) -> str:
@@ -149,6 +149,33 @@ def make_app(roots: Roots) -> bottle.Bottle:
     @_guarded
     def ai_move():
         return _json(api.computer_move(book, _body()))
+
+    board_players = boards.Players(roots)
+
+    @app.get("/api/games/<name>/players")
+    @_guarded
+    def game_players(name):
+        return _json(boards.players(*boards.game_named(name), roots))
+
+    @app.post("/api/games/<name>/state")
+    @_guarded
+    def game_state(name):
+        return _json(boards.state_of(name, _body()))
+
+    @app.post("/api/games/<name>/move")
+    @_guarded
+    def game_move(name):
+        return _json(boards.human_move(name, _body()))
+
+    @app.post("/api/games/<name>/ai-move")
+    @_guarded
+    def game_ai_move(name):
+        return _json(boards.computer_move(board_players, name, _body()))
+
+    @app.post("/api/games/<name>/analysis")
+    @_guarded
+    def game_analysis(name):
+        return _json(boards.analysis(board_players, name, _body()))
 
     @app.get("/api/runs")
     @_guarded

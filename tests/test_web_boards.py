@@ -1,0 +1,201 @@
+"""The board page's API, `/api/games/<game>/...`, against a real server: checkers moves
+checked by replaying the game, forced captures, crowning, results, and the analysis (the
+principal variation and each move's score) against the searches themselves."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from test_search_pv import minimax_line
+from test_web_api import ok, refused, serving
+
+from evoplay.checkers import rules as R
+from evoplay.checkers import search as compiled
+from evoplay.checkers.players import piece_difference
+from evoplay.games import get_game
+from evoplay.recipes.blondie24.playerfile import network_document
+from evoplay.recipes.blondie24.network import Evaluator, n_weights
+from evoplay.search import move_scores, principal_variation
+
+CHECKERS = get_game("checkers")
+G = "/api/games/checkers"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    base = tmp_path_factory.mktemp("boards")
+    (base / "players").mkdir()
+    with serving(["players"], base=base) as url:
+        yield url, base
+
+
+def test_a_legal_move_is_played_and_the_board_follows(site):
+    url, _ = site
+    start = ok(url, f"{G}/state", {})
+    assert start["to_move"] == "Black" and start["result"] == "ongoing" and start["moves"] == []
+    assert [m["text"] for m in start["legal"]] == [R.move_text(m) for m in R.legal_moves(R.initial())]
+    got = ok(url, f"{G}/move", {"moves": [], "move": "11-15"})
+    assert got["move"] == "11-15" and got["moves"] == ["11-15"] and got["to_move"] == "White"
+    assert got["position"] == R.to_fen(R.apply(R.initial(), (11, 15)))
+    cells = [c for row in got["cells"] for c in row if c["square"] is not None]
+    assert [c["square"] for c in cells] == [str(s) for s in range(1, 33)]
+    assert cells[10]["piece"] == "" and cells[14]["piece"] == "b" and cells[20]["piece"] == "w"
+
+
+@pytest.mark.parametrize(
+    "body, fragment",
+    [
+        ({"moves": [], "move": "11-18"}, "'11-18' is not a legal move here (legal: 9-13, 9-14"),
+        ({"moves": [], "move": "22-18"}, "not a legal move"),  # White's move, Black to play
+        ({"moves": [], "move": "eleven"}, "is not a move"),
+        ({"moves": [], "move": "40-44"}, "squares are numbered 1 to 32"),
+        ({"moves": [], "move": 11}, "move must be a non-empty string"),
+        ({"moves": ["11-15", "11-15"], "move": "22-18"}, "move 2: '11-15' is not a legal move"),
+        ({"moves": "11-15", "move": "22-18"}, "moves must be a list"),
+        ({"moves": [], "move": "11-15", "colour": "b"}, "unknown field 'colour'"),
+        ({"moves": []}, "missing field 'move'"),
+        ({"start": "X:W1:B2", "move": "2-6"}, "start: "),
+    ],
+)
+def test_an_illegal_or_malformed_move_is_refused_in_one_line(site, body, fragment):
+    url, _ = site
+    refused(url, f"{G}/move", body, fragment=fragment)
+
+
+def test_unknown_game_is_404(site):
+    url, _ = site
+    refused(url, "/api/games/chess/state", {}, status=404, fragment="unknown game 'chess'")
+
+
+def test_a_capture_is_forced_and_a_multi_jump_is_one_move(site):
+    url, _ = site
+    # Black's man on 9 can take 14 and then 23; the quiet moves of the man on 1 are not allowed.
+    start = "B:W14,23,30:B1,9"
+    got = ok(url, f"{G}/state", {"start": start})
+    assert [m["text"] for m in got["legal"]] == ["9x18x27"]
+    assert got["legal"][0]["path"] == ["9", "18", "27"] and got["legal"][0]["capture"]
+    refused(url, f"{G}/move", {"start": start, "move": "1-5"}, fragment="'1-5' is not a legal move here (legal: 9x18x27)")
+    refused(url, f"{G}/move", {"start": start, "move": "9x18"}, fragment="not a legal move")
+    done = ok(url, f"{G}/move", {"start": start, "move": "9x27"})  # from-to of the only path
+    assert done["move"] == "9x18x27" and done["position"] == "W:W30:B1,27"
+
+
+def test_crowning_and_a_game_reaching_a_result(site):
+    url, _ = site
+    start = "B:W14:B23,K1"  # Black's man on 23 reaches 27 then 32 and is crowned
+    got = ok(url, f"{G}/move", {"start": start, "move": "23-27"})
+    got = ok(url, f"{G}/move", {"start": start, "moves": got["moves"], "move": "14-10"})
+    got = ok(url, f"{G}/move", {"start": start, "moves": got["moves"], "move": "27-32"})
+    assert "K32" in got["position"].split(":")[2]
+    assert [c for row in got["cells"] for c in row if c["square"] == "32"][0] == {"square": "32", "piece": "B", "king": True}
+    # White's man on 10 runs into Black's king on 1... White to move: 10-6 or 10-7, then Black captures.
+    moves = got["moves"]
+    while True:
+        state = ok(url, f"{G}/state", {"start": start, "moves": moves})
+        if state["result"] != "ongoing":
+            break
+        mover = "piece-difference:depth=4" if state["to_move"] == "Black" else "random"
+        moves = ok(url, f"{G}/ai-move", {"start": start, "moves": moves, "player": mover, "seed": 1})["moves"]
+    assert state["result"] == "win" and state["winner"] == "Black" and state["legal"] == []
+    refused(url, f"{G}/move", {"start": start, "moves": moves, "move": "1-5"}, fragment="the game is over")
+    refused(url, f"{G}/ai-move", {"start": start, "moves": moves, "player": "random"}, fragment="the game is over")
+
+
+def test_a_whole_game_between_computers_ends_by_the_rules(site):
+    url, _ = site
+    moves, plies = [], 0
+    while True:
+        state = ok(url, f"{G}/state", {"moves": moves})
+        if state["result"] != "ongoing":
+            break
+        spec = "piece-difference:depth=2" if state["to_move"] == "Black" else "piece-difference:depth=1"
+        moves = ok(url, f"{G}/ai-move", {"moves": moves, "player": spec})["moves"]
+    final = R.initial()
+    for text in moves:
+        final = R.apply(final, R.parse_move(final, text))
+    assert state["result"] in ("win", "draw")
+    assert CHECKERS.result(final) is not None
+    if state["result"] == "draw":
+        assert final.quiet >= R.QUIET_LIMIT or final.history.count(final.key) >= 2
+
+
+def test_the_computer_move_is_the_players_move(site):
+    url, _ = site
+    state = R.from_fen("W:W18,21,K30:B6,10,14")
+    got = ok(url, f"{G}/ai-move", {"start": R.to_fen(state), "player": "piece-difference:depth=5,king=2"})
+    assert got["move"] == R.move_text(compiled.search(state, 5, 2.0).move)
+    refused(url, f"{G}/ai-move", {"player": "human"}, fragment="'human' moves by clicking")
+    refused(url, f"{G}/ai-move", {"player": "piece-difference:depth=99"}, fragment="depth must be in [1, 12]")
+    refused(url, f"{G}/ai-move", {"player": "minimax"}, fragment="'minimax' is not a checkers player")
+    refused(url, f"{G}/ai-move", {"player": "random", "seed": -1}, fragment="seed must be a non-negative integer")
+
+
+HAND_DRAWN = R.parse_board(
+    """
+      .   .   .   .
+    .   .   b   .
+      .   b   .   .
+    .   .   b   w
+      .   .   w   .
+    .   W   .   .
+      .   .   w   .
+    .   .   .   .
+    """,
+    turn=R.WHITE,
+)
+
+
+def test_analysis_equals_the_searches_on_a_hand_drawn_position(site):
+    url, _ = site
+    fen = R.to_fen(HAND_DRAWN)
+    for depth, king in ((1, 1.5), (3, 1.5), (5, 2.0)):
+        spec = f"piece-difference:depth={depth},king={king:g}"
+        got = ok(url, f"{G}/analysis", {"start": fen, "player": spec})
+        evaluate = piece_difference(king)
+        want = move_scores(CHECKERS, HAND_DRAWN, depth, evaluate)
+        assert got["scores"] == [{"move": R.move_text(m), "score": v} for m, v in want]
+        value, line = minimax_line(CHECKERS, HAND_DRAWN, depth, evaluate)
+        assert got["pv"] == [R.move_text(m) for m in line]
+        fast = compiled.search(HAND_DRAWN, depth, king)
+        assert got["value"] == value == fast.value and got["pv"][0] == R.move_text(fast.move)
+        assert got["depth"] == depth and got["to_move"] == "White"
+    shallower = ok(url, f"{G}/analysis", {"start": fen, "player": "piece-difference:depth=5", "depth": 2})
+    assert shallower["pv"] == [R.move_text(m) for m in principal_variation(CHECKERS, HAND_DRAWN, 2, piece_difference(1.5))]
+    refused(url, f"{G}/analysis", {"start": fen, "player": "random"}, fragment="does not search")
+    refused(url, f"{G}/analysis", {"start": fen, "player": "piece-difference:depth=8"}, fragment="send depth 1-6")
+    refused(url, f"{G}/analysis", {"start": fen, "player": "piece-difference", "depth": 0}, fragment="depth must be")
+
+
+def test_a_network_player_file_plays_and_is_analysed(site):
+    url, base = site
+    sizes = (32, 4, 1)
+    genome = np.random.default_rng(3).uniform(-0.2, 0.2, n_weights(sizes))
+    doc = network_document("checkers", sizes, 2, genome, 1.7, {"test": True})
+    (base / "players" / "b24.json").write_text(json.dumps(doc))
+    state = R.from_fen("B:W18,22,25,K31:B5,9,11,K27")
+    got = ok(url, f"{G}/analysis", {"start": R.to_fen(state), "player": "players/b24.json"})
+    evaluate = Evaluator(genome, sizes, 1.7)
+    assert got["scores"] == [{"move": R.move_text(m), "score": v} for m, v in move_scores(CHECKERS, state, 2, evaluate)]
+    move = ok(url, f"{G}/ai-move", {"start": R.to_fen(state), "player": "players/b24.json"})["move"]
+    assert move == got["pv"][0]
+    refused(url, f"{G}/ai-move", {"player": "../outside.json"}, status=403)
+    refused(url, f"{G}/ai-move", {"player": "players/none.json"}, status=404, fragment="not found")
+
+
+def test_tictactoe_through_the_same_endpoints(site):
+    url, _ = site
+    got = ok(url, "/api/games/tictactoe/move", {"moves": ["4", "0"], "move": "8"})
+    assert got["position"] == "O...X...X" and got["to_move"] == "O"
+    refused(url, "/api/games/tictactoe/move", {"moves": ["4"], "move": "4"}, fragment="square 4 is not free")
+    reply = ok(url, "/api/games/tictactoe/ai-move", {"moves": ["4", "0", "8"], "player": "minimax"})
+    assert reply["move"] in [c["square"] for row in got["cells"] for c in row if c["piece"] == ""]
+
+
+def test_players_lists_the_games_builtins(site):
+    url, _ = site
+    got = ok(url, f"{G}/players")
+    assert [b["name"] for b in got["builtin"]] == ["human", "random", "piece-difference"]
+    assert got["builtin"][2]["params"] == {"depth": {"type": "int", "default": 4}, "king": {"type": "float", "default": 1.5}}
+    assert got["sides"] == ["Black", "White"]
