@@ -221,7 +221,10 @@ def test_null_evaluator_search_is_beaten_from_both_seats_to_depth_4_as_o_at_5_an
 
 @pytest.mark.parametrize("quiescence", [False, True])
 def test_compiled_checkers_search_gives_the_generic_searchs_value_and_move(quiescence):
-    from evoplay.recipes.blondie24.checkers_search import search as compiled
+    from evoplay.checkers.search import search as compiled_search
+
+    def compiled(state, depth, genome, sizes, king, quiescence):
+        return compiled_search(state, depth, king, quiescence, network=(genome, sizes))
 
     genome = random_genome(CHECKERS_SIZES, 51, scale=0.3)
     evaluate = Evaluator(genome, CHECKERS_SIZES, 1.6)

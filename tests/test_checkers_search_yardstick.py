@@ -55,10 +55,10 @@ def piece_difference_rows(states) -> list:
 
 
 def network_rows(states) -> list:
-    from evoplay.recipes.blondie24.checkers_search import search
+    from evoplay.checkers.search import search
 
     genome = network_genome()
-    return [[result_row(search(s, d, genome, SIZES, 1.5 if i % 3 else 2.2, i % 2 == 0)) for d in (1, 2, 3, 4)]
+    return [[result_row(search(s, d, 1.5 if i % 3 else 2.2, i % 2 == 0, network=(genome, SIZES))) for d in (1, 2, 3, 4)]
             for i, s in enumerate(states)]
 
 
