@@ -405,6 +405,13 @@ def test_the_report_names_a_tictactoe_champions_hidden_layers(tmp_path):
     assert json.loads((tmp_path / "run" / "analysis.json").read_text())["champions"][0]["hidden"] == "10"
 
 
+def test_the_report_words_a_champion_without_a_hidden_size():
+    from evoplay.recipes.fogel.report import hidden_label, hidden_words
+
+    assert [hidden_words(hidden_label({"hidden": h})) for h in (10, [40, 10], None)] == [", H=10", ", H=40-10", ""]
+    assert hidden_words(hidden_label({})) == ""
+
+
 def test_random_openings_are_legal_reproducible_and_the_first_player_is_the_side_that_moved_first():
     from evoplay.recipes.blondie24.operators import draw_openings
     from evoplay.recipes.blondie24.play import play_chunk
