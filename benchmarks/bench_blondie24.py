@@ -50,15 +50,15 @@ def leaves_per_second(depth: int = 4, positions: int = 24) -> dict:
     from test_search import random_positions
 
     from evoplay.checkers.game import CHECKERS
-    from evoplay.recipes.blondie24.checkers_search import search
+    from evoplay.checkers.search import search
     from evoplay.recipes.blondie24.network import n_weights
 
     sizes = (32, 40, 10, 1)
     genome = np.random.default_rng(0).uniform(-0.2, 0.2, n_weights(sizes))
     states = random_positions(CHECKERS, positions, seed=1)
-    search(states[0], 1, genome, sizes, 2.0)  # compile or load from the cache
+    search(states[0], 1, 2.0, network=(genome, sizes))  # compile or load from the cache
     cpu0 = time.process_time()
-    leaves = sum(search(s, depth, genome, sizes, 2.0).leaves for s in states)
+    leaves = sum(search(s, depth, 2.0, network=(genome, sizes)).leaves for s in states)
     return {"depth": depth, "leaves": leaves, "leaves_per_cpu_s": leaves / (time.process_time() - cpu0)}
 
 

@@ -144,6 +144,34 @@ def tanh(z):
 
 
 @numba.njit(**JIT)
+def network_value(a, genome, sizes, b):
+    """A Blondie24 evaluation network's output (``sizes = (inputs, hidden..., 1)``, tanh
+    units, the inputs' sum wired to the output; the genome's layout is
+    ``evoplay.recipes.blondie24.network``'s) for the inputs in ``a[:sizes[0]]`` (men +-1, kings +-K); ``a`` and
+    ``b`` are scratch rows at least as long as the widest layer (``a`` is overwritten)."""
+    pd = 0.0
+    for i in range(sizes[0]):
+        pd += a[i]
+    pos = 0
+    for layer in range(len(sizes) - 1):
+        fan_in, fan_out = sizes[layer], sizes[layer + 1]
+        bias = pos + fan_in * fan_out
+        last = layer == len(sizes) - 2
+        for j in range(fan_out):
+            s = genome[bias + j]
+            row = pos + j * fan_in
+            for i in range(fan_in):
+                s += a[i] * genome[row + i]
+            if last:
+                s += pd * genome[len(genome) - 1]
+            b[j] = tanh(s)
+        pos = bias + fan_out
+        for j in range(fan_out):
+            a[j] = b[j]
+    return a[0]
+
+
+@numba.njit(**JIT)
 def _map_exp(x, out):
     for i in range(x.size):
         out[i] = exp(x[i])

@@ -221,7 +221,10 @@ def test_null_evaluator_search_is_beaten_from_both_seats_to_depth_4_as_o_at_5_an
 
 @pytest.mark.parametrize("quiescence", [False, True])
 def test_compiled_checkers_search_gives_the_generic_searchs_value_and_move(quiescence):
-    from evoplay.recipes.blondie24.checkers_search import search as compiled
+    from evoplay.checkers.search import search as compiled_search
+
+    def compiled(state, depth, genome, sizes, king, quiescence):
+        return compiled_search(state, depth, king, quiescence, network=(genome, sizes))
 
     genome = random_genome(CHECKERS_SIZES, 51, scale=0.3)
     evaluate = Evaluator(genome, CHECKERS_SIZES, 1.6)
@@ -400,6 +403,13 @@ def test_the_report_names_a_tictactoe_champions_hidden_layers(tmp_path):
     out = evoplay_cli("report", tmp_path / "run").stdout
     assert "(trial 0, H=10)" in out
     assert json.loads((tmp_path / "run" / "analysis.json").read_text())["champions"][0]["hidden"] == "10"
+
+
+def test_the_report_words_a_champion_without_a_hidden_size():
+    from evoplay.recipes.fogel.report import hidden_label, hidden_words
+
+    assert [hidden_words(hidden_label({"hidden": h})) for h in (10, [40, 10], None)] == [", H=10", ", H=40-10", ""]
+    assert hidden_words(hidden_label({})) == ""
 
 
 def test_random_openings_are_legal_reproducible_and_the_first_player_is_the_side_that_moved_first():

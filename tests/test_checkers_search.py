@@ -74,12 +74,18 @@ def test_leaves_are_counted_alike():
 
 
 def test_the_compiled_search_runs_from_numba_s_cache():
-    """A second process loads the kernels from the cache (a recursive kernel crashed there)."""
+    """A second process loads the kernels from the cache (a recursive kernel crashed there)
+    and gives the first one's results, with either leaf evaluator."""
     import subprocess
     import sys
 
-    code = "from evoplay.checkers import rules as R, search as S; print(S.search(R.initial(), 5)[:2])"
+    code = ("import numpy as np; from evoplay.checkers import rules as R, search as S; print(S.search(R.initial(), 5)[:2]); "
+            "g = np.random.default_rng(3).uniform(-0.2, 0.2, 1742); "
+            "print(tuple(S.search(R.initial(), 4, 2.0, network=(g, (32, 40, 10, 1)))))")
+    outputs = []
     for _ in range(2):
         run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
         assert run.returncode == 0, run.stderr
-        assert run.stdout.strip() == "(0.0, (9, 13))"
+        outputs.append(run.stdout)
+    assert outputs[0].splitlines()[0] == "(0.0, (9, 13))"
+    assert outputs[0] == outputs[1] and len(outputs[0].splitlines()) == 2

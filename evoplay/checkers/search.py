@@ -1,10 +1,17 @@
-"""Compiled alpha-beta for checkers with the piece-difference evaluator (numba).
+"""Compiled alpha-beta for checkers (numba), with piece difference or a Blondie24 network at the leaves.
 
-The same search as ``evoplay.search.search`` with ``piece_difference(king)`` (same
-terminal scores, draw rules, quiescence and tie rule, so the same value and move; a test
-compares them), specialised to the bitboards: a few million leaves a second rather than
-tens of thousands. Moves are tried best-first from a small table of the previous
-iteration's best moves.
+The same search as ``evoplay.search.search`` with ``piece_difference(king)`` or the
+network's ``Evaluator`` (same terminal scores, draw rules, quiescence and tie rule, so the
+same value and move; tests compare them), specialised to the bitboards: a few million
+leaves a second rather than tens of thousands. Moves are tried best-first from a small
+table of the previous iteration's best moves.
+
+The leaf evaluator is a kind (``MATERIAL`` or ``NETWORK``) and a flat parameter array
+(the network's genome and layer sizes; kings weigh ``king`` in both), so one kernel
+serves both and numba's on-disk cache holds it. A network leaf reads its inputs straight
+off the bitboards from the side to move's view (White's view turns the board: column
+``i`` is square ``32 - i``) and goes through ``evoplay.numerics.network_value``, as the
+network's batched ``forward`` does, so its value is the same bits.
 """
 
 from __future__ import annotations
@@ -14,11 +21,13 @@ import numpy as np
 
 from evoplay.checkers import engine as E
 from evoplay.checkers import rules as R
-from evoplay.numerics import JIT
+from evoplay.numerics import JIT, network_value
 from evoplay.search import MAX_QUIESCENCE, WIN, SearchResult
 
 TABLE_BITS = 14
 _MASK = (1 << TABLE_BITS) - 1  # a small table: allocated anew for every search
+MATERIAL, NETWORK = 0, 1  # the leaf evaluator's kind
+_NO_NETWORK = (np.zeros(0), np.zeros(1, dtype=np.int64))  # a material search's (unused) genome and sizes
 
 
 @numba.njit(**JIT)
@@ -39,13 +48,32 @@ def _material(b, w, k, t, king):
 
 
 @numba.njit(**JIT)
+def _leaf(b, w, k, t, ev):
+    """The leaf's value for the side to move under the evaluator ``ev`` (see ``_search``)."""
+    kind, king, genome, sizes, a, scratch = ev
+    if kind == MATERIAL:
+        return _material(b, w, k, t, king)
+    own, other = (b, w) if t == E.BLACK else (w, b)
+    for i in range(32):
+        sq = i if t == E.BLACK else 31 - i
+        bit = np.int64(1) << sq
+        x = 0.0
+        if own & bit:
+            x = king if k & bit else 1.0
+        elif other & bit:
+            x = -king if k & bit else -1.0
+        a[i] = x
+    return network_value(a, genome, sizes, scratch)
+
+
+@numba.njit(**JIT)
 def _slot(b, w, k, t):
     h = (b * 0x9E3779B1) ^ (w * 0x85EBCA77) ^ (k * 0xC2B2AE3D) ^ t
     return (h ^ (h >> 29)) & _MASK
 
 
 @numba.njit(**JIT)
-def _enter(lvl, nodes, hist, paths, plen, caps, order, table, stats, king, quiescence, quiet_limit):
+def _enter(lvl, nodes, hist, paths, plen, caps, order, table, stats, ev, quiescence, quiet_limit):
     """Open the node at ``lvl``: its value if it is a leaf (and True), else set up its moves."""
     b, w, k, t = nodes[lvl, 0], nodes[lvl, 1], nodes[lvl, 2], nodes[lvl, 3]
     quiet, start, top, depth = nodes[lvl, 4], nodes[lvl, 5], nodes[lvl, 6], nodes[lvl, 7]
@@ -62,7 +90,7 @@ def _enter(lvl, nodes, hist, paths, plen, caps, order, table, stats, king, quies
         return 0.0, True
     if depth <= 0 and not (quiescence and caps[lvl, 0] != 0 and depth > -MAX_QUIESCENCE):
         stats[0] += 1
-        return _material(b, w, k, t, king), True
+        return _leaf(b, w, k, t, ev), True
     stats[1] += 1
     nodes[lvl, 8], nodes[lvl, 9], nodes[lvl, 10] = n, 0, -1  # moves, next, best index
     for i in range(n):
@@ -95,12 +123,12 @@ def _child(lvl, i, nodes, hist, paths, plen, caps):
 
 
 @numba.njit(**JIT)
-def _negamax(base, alpha, beta, king, quiescence, quiet_limit, nodes, bounds, hist, paths, plen, caps, order, table, stats):
+def _negamax(base, alpha, beta, ev, quiescence, quiet_limit, nodes, bounds, hist, paths, plen, caps, order, table, stats):
     """Fail-soft negamax value of the node written at ``base``, on an explicit stack: a
     recursive kernel crashes when loaded from numba's cache (numba issue 6061)."""
     bounds[base, 0], bounds[base, 1] = alpha, beta
     lvl = base
-    value, leaf = _enter(lvl, nodes, hist, paths, plen, caps, order, table, stats, king, quiescence, quiet_limit)
+    value, leaf = _enter(lvl, nodes, hist, paths, plen, caps, order, table, stats, ev, quiescence, quiet_limit)
     if leaf:
         return value
     bounds[base, 2] = -np.inf
@@ -113,7 +141,7 @@ def _negamax(base, alpha, beta, king, quiescence, quiet_limit, nodes, bounds, hi
             _child(lvl, i, nodes, hist, paths, plen, caps)
             c = lvl + 1
             bounds[c, 0], bounds[c, 1] = -bounds[lvl, 1], -max(bounds[lvl, 0], bounds[lvl, 2])
-            value, leaf = _enter(c, nodes, hist, paths, plen, caps, order, table, stats, king, quiescence, quiet_limit)
+            value, leaf = _enter(c, nodes, hist, paths, plen, caps, order, table, stats, ev, quiescence, quiet_limit)
             if not leaf:
                 bounds[c, 2] = -np.inf
                 lvl = c
@@ -134,9 +162,13 @@ def _negamax(base, alpha, beta, king, quiescence, quiet_limit, nodes, bounds, hi
 
 
 @numba.njit(**JIT)
-def _search(b, w, k, t, quiet, history, depth, king, quiescence, quiet_limit):
+def _search(b, w, k, t, quiet, history, depth, kind, king, genome, sizes, quiescence, quiet_limit):
     """Value, index of the chosen move in legal order, leaves and nodes (all iterations)."""
     plies = depth + MAX_QUIESCENCE + 2
+    widest = 0
+    for s in sizes:
+        widest = max(widest, s)
+    ev = (kind, king, genome, sizes, np.empty(widest), np.empty(widest))  # the evaluator and its scratch rows
     hist = np.zeros((len(history) + plies, 4), dtype=np.int64)
     hist[: len(history)] = history
     # Per ply: b, w, k, turn, quiet, history start and top, depth, moves, next, best, current.
@@ -161,7 +193,7 @@ def _search(b, w, k, t, quiet, history, depth, king, quiescence, quiet_limit):
             _child(0, i, nodes, hist, paths, plen, caps)
             # A move before the best one in legal order wins a tie: open the window a hair.
             alpha = best if best_i < 0 or i > best_i else np.nextafter(best, -np.inf)
-            v = -_negamax(1, -np.inf, -alpha, king, quiescence, quiet_limit, nodes, bounds, hist, paths, plen,
+            v = -_negamax(1, -np.inf, -alpha, ev, quiescence, quiet_limit, nodes, bounds, hist, paths, plen,
                           caps, order, table, stats)
             if v > best or (v == best and i < best_i):
                 best, best_i = v, i
@@ -170,13 +202,18 @@ def _search(b, w, k, t, quiet, history, depth, king, quiescence, quiet_limit):
 
 
 def search(state: R.State, depth: int, king: float = 1.5, quiescence: bool = False,
-           quiet_limit: int = R.QUIET_LIMIT) -> SearchResult:
-    """Alpha-beta with piece difference to ``depth`` plies from an unfinished state."""
+           quiet_limit: int = R.QUIET_LIMIT, network=None) -> SearchResult:
+    """Alpha-beta to ``depth`` plies from an unfinished state, with piece difference at the
+    leaves, or with a Blondie24 network given as ``network=(genome, sizes)`` (kings +-king)."""
     if depth < 1:
         raise ValueError(f"search depth must be at least 1, got {depth}")
     if R.result(state, quiet_limit) is not None:
         raise ValueError("the game is over: there is no move to search")
     history = np.array(state.history, dtype=np.int64).reshape(-1, 4)
+    if network is None:
+        kind, (genome, sizes) = MATERIAL, _NO_NETWORK
+    else:
+        kind, genome, sizes = NETWORK, np.ascontiguousarray(network[0], dtype=np.float64), np.asarray(network[1], dtype=np.int64)
     value, index, leaves, nodes = _search(state.black, state.white, state.kings, state.turn, state.quiet, history,
-                                          depth, float(king), quiescence, quiet_limit)
+                                          depth, kind, float(king), genome, sizes, quiescence, quiet_limit)
     return SearchResult(float(value) + 0.0, R.legal_moves(state)[index], int(leaves), int(nodes))  # no -0.0

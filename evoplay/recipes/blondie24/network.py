@@ -9,7 +9,8 @@ biases; last, the
 piece-difference weight. Checkers (32, 40, 10, 1) has 1,742 weights, as in Chellapilla
 and Fogel (1999).
 
-Every leaf value goes through ``forward``: plain loops summed in a fixed order (bias
+Every leaf value goes through ``evoplay.numerics.network_value`` (batched here by
+``forward``; the compiled checkers search calls it at its leaves): plain loops summed in a fixed order (bias
 first, then the inputs in order), no BLAS and no fast-math, so a score is the same bits
 on every CPU and in any batch.
 """
@@ -19,39 +20,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from evoplay.numerics import JIT, tanh
+from evoplay.numerics import JIT, network_value
 
 
 def n_weights(sizes) -> int:
     """Weights and biases of the layers, plus the piece-difference weight."""
     sizes = list(sizes)
     return sum(a * b + b for a, b in zip(sizes[:-1], sizes[1:])) + 1
-
-
-@numba.njit(**JIT)
-def value(a, genome, sizes, b):
-    """The network's output for the inputs in ``a[:sizes[0]]`` (men +-1, kings +-K); ``a`` and
-    ``b`` are scratch rows at least as long as the widest layer (``a`` is overwritten)."""
-    pd = 0.0
-    for i in range(sizes[0]):
-        pd += a[i]
-    pos = 0
-    for layer in range(len(sizes) - 1):
-        fan_in, fan_out = sizes[layer], sizes[layer + 1]
-        bias = pos + fan_in * fan_out
-        last = layer == len(sizes) - 2
-        for j in range(fan_out):
-            s = genome[bias + j]
-            row = pos + j * fan_in
-            for i in range(fan_in):
-                s += a[i] * genome[row + i]
-            if last:
-                s += pd * genome[len(genome) - 1]
-            b[j] = tanh(s)
-        pos = bias + fan_out
-        for j in range(fan_out):
-            a[j] = b[j]
-    return a[0]
 
 
 @numba.njit(**JIT)
@@ -65,7 +40,7 @@ def _forward(views, genome, sizes, king, out):
         for i in range(views.shape[1]):
             v = views[r, i]
             a[i] = king if v == 2 else (-king if v == -2 else float(v))
-        out[r] = value(a, genome, sizes, b)
+        out[r] = network_value(a, genome, sizes, b)
 
 
 def forward(views, genome, sizes, king: float) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 A player searches to ``depth`` plies with the network at the leaves and exact scores at
 finished games (``evoplay.search``). On checkers it is the compiled search
-(``checkers_search``), which gives the same move several times faster. On tic-tac-toe
+(``evoplay.checkers.search``), which gives the same move several times faster. On tic-tac-toe
 the whole policy is computed at once:
 ``ttt_move_table`` evaluates every board in one batch and backs the values up ``depth``
 plies by the same negamax rule, so it is the search's move on every board (a test
@@ -95,7 +95,7 @@ class NetSearchPlayer:
 
 
 class CheckersNetPlayer:
-    """A checkers network searching ``depth`` plies with the compiled search (``checkers_search``):
+    """A checkers network searching ``depth`` plies with the compiled search (``evoplay.checkers.search``):
     the generic search's move, several times faster."""
 
     deterministic = True
@@ -106,10 +106,9 @@ class CheckersNetPlayer:
         self.sizes, self.king, self.depth, self.quiescence, self.spec = tuple(sizes), float(king), depth, quiescence, spec
 
     def best(self, state):
-        from evoplay.recipes.blondie24 import checkers_search
+        from evoplay.checkers.search import search
 
-        return checkers_search.search(state, self.depth, self.genome, self.sizes, self.king, self.quiescence,
-                                      self.game.quiet_limit)
+        return search(state, self.depth, self.king, self.quiescence, self.game.quiet_limit, network=(self.genome, self.sizes))
 
     def distribution(self, state) -> list:
         return [(self.best(state).move, 1.0)]

@@ -11,7 +11,7 @@ the side that moved first, so deterministic players meet varied positions (as ch
 matches start from ballots). Moves are chosen by alpha-beta to
 ``game.depth`` plies with the network at the leaves (``play``); a game still on after
 ``game.max_plies`` plies (Blondie24: 100 moves each) is a draw. On checkers the search
-is the compiled one (``checkers_search``), the generic search's move and value.
+is the compiled one (``evoplay.checkers.search`` with the network at the leaves), the generic search's move and value.
 
 Choices the published procedure leaves open, and the defaults here: only the first
 player scores (``evaluation.opponent_scores = false``; Skycak's chapter credits the

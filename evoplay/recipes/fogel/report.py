@@ -29,6 +29,12 @@ def hidden_label(architecture: dict):
     return "-" if hidden is None else hidden
 
 
+def hidden_words(label) -> str:
+    """The summary's words for a champion's hidden size: ``, H=10``, ``, H=40-10``, and nothing
+    for a network without one (``-``), rather than ``H=-`` or ``H=None``."""
+    return "" if label in ("-", None) else f", H={label}"
+
+
 def champion_row(player, trial: int, hidden: int) -> dict:
     logic, rnd = make_player("logic"), make_player("random")
     vs_logic, vs_random = exact.outcome(player, logic), exact.outcome(player, rnd)
@@ -98,7 +104,7 @@ def summary_lines(root, result: dict) -> list[str]:
     return [
         f"curve: {root / 'curve.png'} (and curve.svg)",
         f"analysis: {root / 'analysis.md'}",
-        f"champion: {root / 'champion.json'} (trial {best['trial']}, H={best['hidden']})",
+        f"champion: {root / 'champion.json'} (trial {best['trial']}{hidden_words(best['hidden'])})",
         f"  exact vs logic (moving first):  {wdl['vs_logic']}",
         f"  exact vs random (moving first): {wdl['vs_random']}",
         f"  expected payoff per 32 games vs logic: {best['expected_payoff_32_vs_logic']:.2f} "
