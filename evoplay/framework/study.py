@@ -28,6 +28,13 @@ A study file::
 
     [grid]                             # every combination becomes a variant
     "evaluation.games" = [8, 128]
+
+A variant may name a whole config file instead of starting from the base (``config =
+"diversity.toml"``, read from the study file's folder): its recipe and every section are
+that file's, then the study's ``trials``/``generations``/``seed`` and the variant's own
+keys apply as for any variant. So variants of different recipes, or of one recipe with
+sections the base has not, are compared alike. A study whose variants name no config is
+read exactly as before.
 """
 
 from __future__ import annotations
@@ -112,15 +119,20 @@ def load_study(path, trials=None, generations=None) -> dict:
         raise ConfigError(f"unknown study key '{unknown[0]}' in {path} (allowed: {', '.join(sorted(STUDY_KEYS))})")
     if not isinstance(doc.get("base"), str):
         raise ConfigError(f"study key 'base' (the base config file) is missing in {path}")
-    base = C.load(path.parent / doc["base"])
-    raw = _raw_of(base)
-    for key in ("trials", "generations", "seed"):
-        if key in doc:
-            raw[key] = doc[key]
-    if trials is not None:
-        raw["trials"] = trials
-    if generations is not None:
-        raw["generations"] = generations
+
+    def starting_point(config_file: str) -> dict:
+        """A config file's raw keys with the study's and the command line's run sizes applied."""
+        raw = _raw_of(C.load(path.parent / config_file))
+        for key in ("trials", "generations", "seed"):
+            if key in doc:
+                raw[key] = doc[key]
+        if trials is not None:
+            raw["trials"] = trials
+        if generations is not None:
+            raw["generations"] = generations
+        return raw
+
+    raw = starting_point(doc["base"])
 
     variants = []
     listed = doc.get("variants", [])
@@ -152,13 +164,23 @@ def load_study(path, trials=None, generations=None) -> dict:
     resolved = []
     for name, overrides in variants:
         where = f"study variant {name!r}"
-        merged = _merge(raw, overrides, where)
-        merged["name"] = slug(name)
+        own = overrides.pop("config", None) if isinstance(overrides, dict) else None
+        if own is not None and not (isinstance(own, str) and own.strip()):
+            raise ConfigError(f"{where}: 'config' must name a config file, got {own!r}")
         try:
-            cfg = C.resolve(merged, base=path.parent / Path(doc["base"]).parent)
+            start = raw if own is None else starting_point(own)
         except ConfigError as e:
             raise ConfigError(f"{where}: {e}") from None
-        resolved.append({"name": name, "dir": slug(name), "overrides": _flat(overrides), "config": cfg})
+        merged = _merge(start, overrides, where)
+        merged["name"] = slug(name)
+        try:
+            cfg = C.resolve(merged, base=path.parent / Path(own or doc["base"]).parent)
+        except ConfigError as e:
+            raise ConfigError(f"{where}: {e}") from None
+        entry = {"name": name, "dir": slug(name), "overrides": _flat(overrides), "config": cfg}
+        if own is not None:
+            entry["config_file"] = own
+        resolved.append(entry)
     baseline = doc.get("baseline", names[0])
     if baseline not in names:
         raise ConfigError(f"study key 'baseline': no variant is named {baseline!r}")
@@ -306,6 +328,7 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], dirs
             "name": v["name"],
             "dir": v["dir"],
             "overrides": v["overrides"],
+            **({"config": v["config_file"]} if "config_file" in v else {}),
             "trials": s["trials"],
             "generations": s["generations"],
             "payoff_scale": make_recipe(v["config"]).payoff_scale(),
