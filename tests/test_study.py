@@ -201,11 +201,18 @@ generations = 4
 """
 
 
-def test_a_variant_naming_a_config_of_another_recipe_is_compared_on_the_same_budget(tmp_path):
+@pytest.fixture(scope="module")
+def tiny_diversity(tmp_path_factory):
     """configs/diversity-study.toml at a tiny size: 2 x (50 + 50) = 4 x 50 exact evaluations per trial."""
+    tmp_path = tmp_path_factory.mktemp("diversity")
     path = tmp_path / "tiny.toml"
     path.write_text(DIVERSITY)
     evoplay("study", path, "--out", tmp_path / "out", "--workers", 2, "--quiet")
+    return tmp_path
+
+
+def test_a_variant_naming_a_config_of_another_recipe_is_compared_on_the_same_budget(tiny_diversity):
+    tmp_path = tiny_diversity
     result = json.loads((tmp_path / "out" / "study.json").read_text())
     base, div = result["variants"]
     assert (base["name"], div["name"]) == ("fogel-exact-sa-h30", "diversity")
@@ -261,3 +268,56 @@ CONFIGURED = STUDY.replace('name = "no architecture mutation"', f'name = "no arc
 ])
 def test_bad_variant_configs_exit_2_naming_the_problem(tmp_path, text, words):
     test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, words)
+
+
+def test_a_variant_takes_a_finished_run_of_its_config_as_its_trials_without_running_it(tiny_diversity, tmp_path):
+    made = tiny_diversity / "out" / "diversity"
+    before = tree(made)
+    path = tmp_path / "reuse.toml"
+    path.write_text(DIVERSITY.replace('generations = 4\n', f'generations = 4\nrun = "{made}"\n'))
+    evoplay("study", path, "--out", tmp_path / "out", "--workers", 2, "--quiet")
+    assert tree(made) == before  # read, never written
+    assert not (tmp_path / "out" / "diversity").exists() and (tmp_path / "out" / "fogel-exact-sa-h30" / "summary.json").is_file()
+    again = json.loads((tmp_path / "out" / "study.json").read_text())
+    first = json.loads((tiny_diversity / "out" / "study.json").read_text())
+    assert again["variants"][1].pop("run") == str(made)
+    assert again == first  # the same statistics and verdicts as when the study ran the trials itself
+    assert f"finished run {made}" in (tmp_path / "out" / "study.md").read_text()
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda made, t: ("generations = 4\n", f'generations = 3\nrun = "{made}"\n'), ["another config than the variant's (keys: generations)"]),
+    (lambda made, t: ("generations = 4\n", f'generations = 4\nrun = "{t}"\n'), ["is no run directory (no config.toml)"]),
+    (lambda made, t: ("generations = 4\n", "generations = 4\nrun = 5\n"), ["'run' must name a finished run directory, got 5"]),
+    (lambda made, t: ("generations = 2\n", f'generations = 2\nrun = "{made}"\n'), ["another config than the variant's", "recipe"]),
+])
+def test_a_finished_run_of_another_config_is_refused_with_one_line(tiny_diversity, tmp_path, change, words):
+    old, new = change(tiny_diversity / "out" / "diversity", tmp_path)
+    text = DIVERSITY.replace(old, new)
+    assert text != DIVERSITY
+    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, ["study variant"] + words)
+
+
+def test_an_unfinished_run_is_refused_with_one_line(tiny_diversity, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(tiny_diversity / "out" / "diversity", copy)
+    (copy / "summary.json").unlink()
+    text = DIVERSITY.replace("generations = 4\n", f'generations = 4\nrun = "{copy}"\n')
+    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, ["study variant 'diversity'", "not a finished run directory"])
+
+
+def test_the_committed_diversity_study_is_what_its_study_file_writes_from_the_committed_runs(tmp_path):
+    """results/diversity-study: configs/diversity-study-committed.toml over results/fogel-exact-sa-h30 and results/diversity."""
+    evoplay("study", ROOT / "configs" / "diversity-study-committed.toml", "--out", tmp_path / "out", "--workers", 2, "--quiet")
+    for name in ("study.json", "study.md", "study.png", "study.svg"):
+        assert (tmp_path / "out" / name).read_bytes() == (ROOT / "results" / "diversity-study" / name).read_bytes(), name
+    result = json.loads((ROOT / "results" / "diversity-study" / "study.json").read_text())
+    base, div = result["variants"]
+    assert (base["run"], div["run"], div["config"]) == ("../results/fogel-exact-sa-h30", "../results/diversity", "diversity.toml")
+    analysis = json.loads((ROOT / "results" / "diversity" / "analysis.json").read_text())
+    for v, run in ((base, "fogel-exact-sa-h30"), (div, "diversity")):  # the champions as `evoplay report` analysed them
+        rows = json.loads((ROOT / "results" / run / "analysis.json").read_text())["champions"]
+        assert v["champions"]["expected_payoff"]["mean"] == pytest.approx(np.mean([r["expected_payoff_32_vs_logic"] for r in rows]), rel=1e-12)
+        assert v["champions"]["unbeatable_as_x"]["count"] == sum(r["unbeatable_as_x"] for r in rows)
