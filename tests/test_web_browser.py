@@ -340,7 +340,7 @@ def test_run_page_shows_the_archive_and_plays_an_elite_clicked_in_it(elite_serve
     page.click(f'#elites tbody tr[data-elite="{rank}"] button.analyse')
     page.wait_for_selector("#elite-box:not([hidden])")
     assert f"network {last['net']['id']}" in page.inner_text("#elite-name")
-    assert "Expected payoff 32 vs logic" in page.inner_text("#elite-analysis thead")
+    assert "expected payoff 32 vs logic" in page.inner_text("#elite-analysis thead").lower()
     page.screenshot(path=str(shots / "serve-archive.png"), full_page=True)
     spec = f"me#trial={trial},cell={k},elite={rank}"
     assert page.get_attribute("#play-elite", "title") == spec
