@@ -42,7 +42,8 @@ when the run's stored config has the variant's config digest and the run is fini
 (summary.json, trials and generations as configured). That is sound because a run is a
 function of its config: the same config gives the same bytes with any number of workers,
 on any CPU and across resumes, so the run's logbooks and champions are the ones the study
-would write. The study reads that folder (logbooks, champions, summary) and writes
+would write (given code that computes as the code that made the run did: the digest
+covers the config, not the program). The study reads that folder (logbooks, champions, summary) and writes
 nothing into it; study.json names it.
 """
 
