@@ -70,6 +70,16 @@ def test_the_archive_served_is_the_checkpoints_cell_for_cell_and_elite_for_elite
         assert trial["champion_cell"] == best["cell"]
 
 
+def test_one_trials_archive_is_that_trials_entry_of_the_whole(site):
+    url, _ = site
+    for run, n in ((0, 2), (1, 20)):
+        whole = ok(url, f"/api/runs/{run}/archive")["archive"]
+        assert whole["n_trials"] == n == len(whole["trials"])
+        for t in (0, n - 1):
+            one = ok(url, f"/api/runs/{run}/archive?trial={t}")["archive"]
+            assert one == {**whole, "trials": [whole["trials"][t]]}
+
+
 def test_an_elite_played_is_the_network_in_the_archive_and_its_analysis_is_exact(site):
     url, base = site
     stored = checkpoint_elites(base / "runs/me", 1)
@@ -103,6 +113,9 @@ def test_an_elite_played_is_the_network_in_the_archive_and_its_analysis_is_exact
     ("/api/runs/0/elite?trial=0&cell=99999&elite=0", 404, "holds no elite"),
     ("/api/runs/1/elite?trial=0&cell=0&elite=0", 404, "keeps no checkpoint of trial 0"),
     ("/api/runs/7/archive", 404, "no run 7"),
+    ("/api/runs/0/archive?trial=2", 404, "has no trial 2"),
+    ("/api/runs/0/archive?trial=one", 400, "trial must be a whole number"),
+    ("/api/runs/0/archive?trials=1", 400, "unknown query parameter 'trials'"),
 ])
 def test_bad_archive_and_elite_requests_get_one_line(site, path, status, fragment):
     refused(site[0], path, status=status, fragment=fragment)

@@ -170,7 +170,13 @@ def make_app(roots: Roots) -> bottle.Bottle:
     @app.get("/api/runs/<index>/archive")
     @_guarded
     def archive(index):
-        return _json(archives.view(run_index(index)))
+        run = run_index(index)
+        query = bottle.request.query
+        unknown = sorted(set(query.keys()) - {"trial"})
+        if unknown:
+            raise ApiError(400, f"unknown query parameter {unknown[0]!r} (parameters: trial)")
+        only = parse_index(query.get("trial"), "trial") if "trial" in query else None
+        return _json(archives.view(run, only))
 
     @app.get("/api/runs/<index>/elite")
     @_guarded

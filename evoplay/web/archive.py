@@ -90,8 +90,9 @@ class Archives:
         return archive
 
     # ------------------------------------------------------------ what the page gets
-    def view(self, index: int) -> dict:
-        """The run's archive per trial: every cell's best fitness and elites count, and the elites where playable."""
+    def view(self, index: int, only: int | None = None) -> dict:
+        """The run's archive per trial (all, or trial ``only``: a checkpoint is megabytes to read and check):
+        every cell's best fitness and elites count, and the elites where playable."""
         from evoplay.recipes.map_elites.descriptors import cell_labels
 
         root = self.roots.run(index)
@@ -104,11 +105,15 @@ class Archives:
         for k in range(size):
             cell = tuple(int(c) for c in np.unravel_index(k, recipe.shape))
             labels.append(cell_labels(recipe.names, cell))
+        n_trials = recipe.cfg[""]["trials"]
+        if only is not None and not 0 <= only < n_trials:
+            raise ApiError(404, f"run {root.given} has no trial {only} (trials 0-{n_trials - 1})")
+        wanted = range(n_trials) if only is None else [only]
         trials = []
-        for t in range(recipe.cfg[""]["trials"]):
+        for t in wanted:
             archive = self._trial_archive(root, recipe, t)
             if archive is None:
-                trials.append(None)
+                trials.append(t)
                 continue
             best_cell = archive.best()[0]
             cells = []
@@ -122,23 +127,24 @@ class Archives:
                                 "spec": elite_spec(root.given, t, k, j)} for j, e in enumerate(members)],
                 })
             trials.append({"trial": t, "source": "checkpoint", "champion_cell": best_cell, "cells": cells})
-        if any(t is None for t in trials):
+        if any(isinstance(t, int) for t in trials):
             trials = self._from_report(root, recipe, trials)
         return {"id": index, "archive": {"descriptors": recipe.names, "shape": shape, "labels": labels,
-                                         "capacity": recipe.capacity, "trials": trials}}
+                                         "capacity": recipe.capacity, "n_trials": n_trials, "trials": trials}}
 
     def _from_report(self, root, recipe, trials: list) -> list:
-        """Trials without a checkpoint, from archive.json (best elite per cell; not playable)."""
+        """Trials without a checkpoint (given by number), from archive.json (best elite per cell; not playable)."""
         path = root.real / "archive.json"
         rows = self.roots._read_json(path) if path.is_file() else None
         if rows is not None and not (isinstance(rows, dict) and isinstance(rows.get("elites"), list)):
             raise ApiError(500, "archive.json of the run is not a table of elites")
         shape = recipe.shape
         out = []
-        for t, got in enumerate(trials):
-            if got is not None:
+        for got in trials:
+            if not isinstance(got, int):
                 out.append(got)
                 continue
+            t = got
             mine = [r for r in (rows["elites"] if rows else []) if isinstance(r, dict) and r.get("trial") == t]
             if not mine:
                 out.append({"trial": t, "source": None, "champion_cell": None, "cells": []})

@@ -73,21 +73,33 @@ function showAnalysis(title, row, spec) {
   document.getElementById("elite-box").hidden = false;
 }
 
+// One trial at a time: a trial's checkpoint is megabytes for the server to read and check.
+async function trialArchive(run, trial) {
+  const data = await api(`/api/runs/${run.id}/archive?trial=${trial}`);
+  return data.archive;
+}
+
 async function showArchive(run) {
-  let data;
+  const best = Number.isInteger(run.summary.best_trial) ? run.summary.best_trial : 0;
+  let archive;
   try {
-    data = await api(`/api/runs/${run.id}/archive`);
+    archive = await trialArchive(run, best);
   } catch (e) {
     showError(e.message);
     return;
   }
-  const archive = data.archive;
   if (!archive) return;
   const select = document.getElementById("archive-trial");
-  for (const t of archive.trials) select.append(el("option", {value: String(t.trial), text: `trial ${t.trial}`}));
-  const first = archive.trials.findIndex((t) => t.trial === run.summary.best_trial);
-  select.value = String(first < 0 ? 0 : first);
-  select.addEventListener("change", () => archiveGrid(run, archive, archive.trials[Number(select.value)]));
-  archiveGrid(run, archive, archive.trials[Number(select.value)]);
+  for (let t = 0; t < archive.n_trials; t++) select.append(el("option", {value: String(t), text: `trial ${t}`}));
+  select.value = String(best);
+  select.addEventListener("change", async () => {
+    try {
+      const chosen = await trialArchive(run, Number(select.value));
+      archiveGrid(run, chosen, chosen.trials[0]);
+    } catch (e) {
+      showError(e.message);
+    }
+  });
+  archiveGrid(run, archive, archive.trials[0]);
   document.getElementById("archive-box").hidden = false;
 }
