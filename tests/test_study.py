@@ -180,3 +180,144 @@ def test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, words):
     for w in words:
         assert w in line, (w, line)
     assert not (tmp_path / "out").exists()
+
+
+# ---------------------------------------------------------------- variants naming a whole config
+
+
+DIVERSITY = f"""name = "diversity-tiny"
+base = "{ROOT / 'configs' / 'fogel-exact-sa-h30.toml'}"
+baseline = "fogel-exact-sa-h30"
+trials = 2
+
+[[variants]]
+name = "fogel-exact-sa-h30"
+generations = 2
+
+[[variants]]
+name = "diversity"
+config = "{ROOT / 'configs' / 'diversity.toml'}"
+generations = 4
+"""
+
+
+@pytest.fixture(scope="module")
+def tiny_diversity(tmp_path_factory):
+    """configs/diversity-study.toml at a tiny size: 2 x (50 + 50) = 4 x 50 exact evaluations per trial."""
+    tmp_path = tmp_path_factory.mktemp("diversity")
+    path = tmp_path / "tiny.toml"
+    path.write_text(DIVERSITY)
+    evoplay("study", path, "--out", tmp_path / "out", "--workers", 2, "--quiet")
+    return tmp_path
+
+
+def test_a_variant_naming_a_config_of_another_recipe_is_compared_on_the_same_budget(tiny_diversity):
+    tmp_path = tiny_diversity
+    result = json.loads((tmp_path / "out" / "study.json").read_text())
+    base, div = result["variants"]
+    assert (base["name"], div["name"]) == ("fogel-exact-sa-h30", "diversity")
+    assert "config" not in base and div["config"] == str(ROOT / "configs" / "diversity.toml")
+    assert (base["generations"], div["generations"], base["trials"], div["trials"]) == (2, 4, 2, 2)
+    stored = {v: (tmp_path / "out" / v / "config.toml").read_text() for v in ("fogel-exact-sa-h30", "diversity")}
+    assert 'recipe = "fogel-selfadaptive"' in stored["fogel-exact-sa-h30"] and "[archive]" not in stored["fogel-exact-sa-h30"]
+    assert 'recipe = "map-elites"' in stored["diversity"] and "capacity = 12" in stored["diversity"]
+    div_summary = json.loads((tmp_path / "out" / "diversity" / "summary.json").read_text())
+    sa_summary = json.loads((tmp_path / "out" / "fogel-exact-sa-h30" / "summary.json").read_text())
+    assert div_summary["exact_evaluations"] == 2 * 4 * 50  # the budget of fogel-exact-sa-h30 at 2 generations
+    assert "exact_evaluations" not in sa_summary or sa_summary["exact_evaluations"] == 2 * 2 * 100
+    assert set(div["vs_baseline"]) == {"final_mean_max", "champion_expected_payoff"}
+    assert all("baseline" in t["verdict"] or "no detectable difference" in t["verdict"] for t in div["vs_baseline"].values())
+    assert div["champions"]["unbeatable_as_x"]["of"] == base["champions"]["unbeatable_as_x"]["of"] == 2
+
+
+def test_the_diversity_study_file_gives_each_variant_its_committed_runs_config():
+    from evoplay.framework import config as C
+    from evoplay.framework.rundir import digest
+    from evoplay.framework.study import load_study
+
+    study = load_study(ROOT / "configs" / "diversity-study.toml")
+    for v in study["variants"]:
+        assert digest(v["config"]) == digest(C.load(ROOT / "results" / v["dir"] / "config.toml")), v["name"]
+
+
+def test_existing_study_files_resolve_as_their_committed_studies_did(study="ablation.toml", committed="ablation"):
+    """Each variant of a committed study: the same folder, overrides and config digest as committed; no 'config' key."""
+    from evoplay.framework import config as C
+    from evoplay.framework.rundir import digest
+    from evoplay.framework.study import load_study
+
+    result = json.loads((ROOT / "results" / committed / "study.json").read_text())
+    loaded = load_study(ROOT / "configs" / study)
+    assert [(v["name"], v["dir"], v["overrides"]) for v in loaded["variants"]] == \
+           [(v["name"], v["dir"], v["overrides"]) for v in result["variants"]]
+    assert all("config_file" not in v and "config" not in w for v, w in zip(loaded["variants"], result["variants"]))
+    for v in loaded["variants"]:
+        assert digest(v["config"]) == digest(C.load(ROOT / "results" / committed / v["dir"] / "config.toml")), v["name"]
+
+
+CONFIGURED = STUDY.replace('name = "no architecture mutation"', f'name = "no architecture mutation"\nconfig = "{ROOT / "configs" / "diversity.toml"}"')
+
+
+@pytest.mark.parametrize("text, words", [
+    (STUDY.replace("mutation.p_arch = 0.0", "config = 3"), ["study variant 'no architecture mutation'", "'config' must name a config file, got 3"]),
+    (STUDY.replace("mutation.p_arch = 0.0", 'config = ""'), ["'config' must name a config file"]),
+    (STUDY.replace("mutation.p_arch = 0.0", "config.x = 1"), ["'config' must name a config file"]),
+    (STUDY.replace("mutation.p_arch = 0.0", 'config = "nowhere.toml"'), ["study variant 'no architecture mutation'", "config file not found"]),
+    (CONFIGURED.replace("mutation.p_arch = 0.0", "population.parents = 5"), ["study variant 'no architecture mutation'", "parents"]),
+    (CONFIGURED.replace("mutation.p_arch = 0.0", "archive.capacity = 0"), ["study variant 'no architecture mutation'", "archive.capacity"]),
+])
+def test_bad_variant_configs_exit_2_naming_the_problem(tmp_path, text, words):
+    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, words)
+
+
+def test_a_variant_takes_a_finished_run_of_its_config_as_its_trials_without_running_it(tiny_diversity, tmp_path):
+    made = tiny_diversity / "out" / "diversity"
+    before = tree(made)
+    path = tmp_path / "reuse.toml"
+    path.write_text(DIVERSITY.replace('generations = 4\n', f'generations = 4\nrun = "{made}"\n'))
+    evoplay("study", path, "--out", tmp_path / "out", "--workers", 2, "--quiet")
+    assert tree(made) == before  # read, never written
+    assert not (tmp_path / "out" / "diversity").exists() and (tmp_path / "out" / "fogel-exact-sa-h30" / "summary.json").is_file()
+    again = json.loads((tmp_path / "out" / "study.json").read_text())
+    first = json.loads((tiny_diversity / "out" / "study.json").read_text())
+    assert again["variants"][1].pop("run") == str(made)
+    assert again == first  # the same statistics and verdicts as when the study ran the trials itself
+    assert f"finished run {made}" in (tmp_path / "out" / "study.md").read_text()
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda made, t: ("generations = 4\n", f'generations = 3\nrun = "{made}"\n'), ["another config than the variant's (keys: generations)"]),
+    (lambda made, t: ("generations = 4\n", f'generations = 4\nrun = "{t}"\n'), ["is no run directory (no config.toml)"]),
+    (lambda made, t: ("generations = 4\n", "generations = 4\nrun = 5\n"), ["'run' must name a finished run directory, got 5"]),
+    (lambda made, t: ("generations = 2\n", f'generations = 2\nrun = "{made}"\n'), ["another config than the variant's", "recipe"]),
+])
+def test_a_finished_run_of_another_config_is_refused_with_one_line(tiny_diversity, tmp_path, change, words):
+    old, new = change(tiny_diversity / "out" / "diversity", tmp_path)
+    text = DIVERSITY.replace(old, new)
+    assert text != DIVERSITY
+    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, ["study variant"] + words)
+
+
+def test_an_unfinished_run_is_refused_with_one_line(tiny_diversity, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(tiny_diversity / "out" / "diversity", copy)
+    (copy / "summary.json").unlink()
+    text = DIVERSITY.replace("generations = 4\n", f'generations = 4\nrun = "{copy}"\n')
+    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, ["study variant 'diversity'", "not a finished run directory"])
+
+
+def test_the_committed_diversity_study_is_what_its_study_file_writes_from_the_committed_runs(tmp_path):
+    """results/diversity-study: configs/diversity-study-committed.toml over results/fogel-exact-sa-h30 and results/diversity."""
+    evoplay("study", ROOT / "configs" / "diversity-study-committed.toml", "--out", tmp_path / "out", "--workers", 2, "--quiet")
+    for name in ("study.json", "study.md", "study.png", "study.svg"):
+        assert (tmp_path / "out" / name).read_bytes() == (ROOT / "results" / "diversity-study" / name).read_bytes(), name
+    result = json.loads((ROOT / "results" / "diversity-study" / "study.json").read_text())
+    base, div = result["variants"]
+    assert (base["run"], div["run"], div["config"]) == ("../results/fogel-exact-sa-h30", "../results/diversity", "diversity.toml")
+    analysis = json.loads((ROOT / "results" / "diversity" / "analysis.json").read_text())
+    for v, run in ((base, "fogel-exact-sa-h30"), (div, "diversity")):  # the champions as `evoplay report` analysed them
+        rows = json.loads((ROOT / "results" / run / "analysis.json").read_text())["champions"]
+        assert v["champions"]["expected_payoff"]["mean"] == pytest.approx(np.mean([r["expected_payoff_32_vs_logic"] for r in rows]), rel=1e-12)
+        assert v["champions"]["unbeatable_as_x"]["count"] == sum(r["unbeatable_as_x"] for r in rows)

@@ -21,6 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evoplay.tictactoe import board as B
@@ -361,3 +362,64 @@ def test_checkers_two_computers_step_and_auto_play(server, page):
     page.wait_for_function("document.querySelector('#status').dataset.result !== 'ongoing'", timeout=120_000)
     status = page.inner_text("#status")
     assert status in ("Draw.", "Black wins (random).", "White wins (piece-difference:depth=1).")
+
+
+@pytest.fixture(scope="module")
+def elite_server(tmp_path_factory):
+    """`evoplay serve` over a tiny map-elites run made here (its checkpoints hold the archives)."""
+    base = tmp_path_factory.mktemp("elites")
+    (base / "me.toml").write_text('recipe = "map-elites"\nname = "me"\nseed = 3\ntrials = 2\ngenerations = 4\n'
+                                  "[population]\nbatch = 10\nhidden_min = 2\nhidden_max = 4\n[archive]\ncapacity = 3\n")
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    made = subprocess.run([EVOPLAY, "evolve", "me.toml", "--out", "me", "--workers", "1", "--quiet"],
+                          cwd=base, env=env, capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr[-2000:]
+    proc = subprocess.Popen([EVOPLAY, "serve", "me", "--port", "0", "--quiet"], cwd=base,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.match(r"evoplay serve: (http://127\.0\.0\.1:\d+)/", line)
+        assert m, f"unexpected first line {line!r}"
+        yield m.group(1), base
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_run_page_shows_the_archive_and_plays_an_elite_clicked_in_it(elite_server, page, shots):
+    from evoplay.framework import config as C
+    from evoplay.framework.rundir import RunDir, digest
+    from evoplay.recipes.fogel.nets import net_player
+    from evoplay.recipes.selfadaptive import sa_from_dict
+
+    url, base = elite_server
+    summary = json.loads((base / "me/summary.json").read_text())
+    trial = summary["best_trial"]
+    cfg = C.load(base / "me/config.toml")
+    elites = RunDir(base / "me").read_checkpoint(trial, digest(cfg))["state"]["elites"]
+    page.goto(f"{url}/run?id=0")
+    page.wait_for_selector("#archive-box:not([hidden]) #archive-grid .cell-box")
+    assert page.input_value("#archive-trial") == str(trial)
+    occupied = page.locator("#archive-grid .cell-box:not(.empty)")
+    shape = (3, 2, 5)  # opening x reply_centre x reply_corner
+    cells = sorted({int(np.ravel_multi_index(tuple(e["cell"]), shape)) for e in elites})
+    assert [int(occupied.nth(i).get_attribute("data-cell")) for i in range(occupied.count())] == cells
+    last = elites[-1]
+    k = cells[-1]
+    rank = sum(1 for e in elites if e["cell"] == last["cell"]) - 1
+    page.click(f'#archive-grid .cell-box[data-cell="{k}"]')
+    page.wait_for_selector(f'#elites tbody tr[data-elite="{rank}"]')
+    page.click(f'#elites tbody tr[data-elite="{rank}"] button.analyse')
+    page.wait_for_selector("#elite-box:not([hidden])")
+    assert f"network {last['net']['id']}" in page.inner_text("#elite-name")
+    assert "expected payoff 32 vs logic" in page.inner_text("#elite-analysis thead").lower()
+    page.screenshot(path=str(shots / "serve-archive.png"), full_page=True)
+    spec = f"me#trial={trial},cell={k},elite={rank}"
+    assert page.get_attribute("#play-elite", "title") == spec
+    page.click("#play-elite")
+    page.wait_for_url(re.compile(r"/\?x="))
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('O to move: you')")
+    assert page.input_value("fieldset[data-side=x] .spec") == spec
+    opening = board(page)
+    network = net_player(sa_from_dict(last["net"], 4))
+    assert opening.count("X") == 1 and network.probs([0])[0][opening.index("X")] == 1.0  # the elite's own opening

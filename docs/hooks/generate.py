@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
 import statistics
 import tomllib
@@ -156,7 +157,10 @@ def config_page() -> str:
         "table has a `name` and any config keys to override, dotted (`mutation.sigma = 0.2`);",
         "`[grid]` maps dotted config keys to lists of values and adds a variant per",
         "combination; `baseline` names the variant the others are compared with (default: the",
-        "first); `trials`, `generations` and `seed` override every variant.",
+        "first); `trials`, `generations` and `seed` override every variant. A variant's `config`",
+        "names a whole config file to start from instead of `base` (another recipe, other sections);",
+        "its `run` names a finished run directory of exactly its config (same digest) whose trials",
+        "it takes instead of running them (both read from the study file's folder).",
         "",
     ]
     return "\n".join(lines)
@@ -473,10 +477,12 @@ def study_page(name: str) -> tuple[str, list[str]]:
     d = RESULTS / name
     title, notes = _title(name, _notes(name))
     table = markdown(_json(d / "study.json"), _json(d / "study-environment.json"))
-    variants = [v["dir"] for v in _json(d / "study.json")["variants"]]
+    # a variant's run directory: its folder in the study, or the finished run it took its trials from
+    variants = [os.path.normpath(f"configs/{v['run']}") if "run" in v else f"results/{name}/{v['dir']}"
+                for v in _json(d / "study.json")["variants"]]
     lines = [f"# {title}", "", notes, "## The study", "", _figure(name, "study.png", f"{name}: mean max payoff per variant with 95% bands"), "",
              _demote(table).split("\n", 1)[1].strip(), "",
-             "Every variant is an ordinary run directory: " + ", ".join(f"`results/{name}/{v}/`" for v in variants) + ".", ""]
+             "Every variant is an ordinary run directory: " + ", ".join(f"`{v}/`" for v in variants) + ".", ""]
     return "\n".join(lines), [f"{name}/study.png", f"{name}/study.svg"]
 
 

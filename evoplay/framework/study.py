@@ -28,6 +28,23 @@ A study file::
 
     [grid]                             # every combination becomes a variant
     "evaluation.games" = [8, 128]
+
+A variant may name a whole config file instead of starting from the base (``config =
+"diversity.toml"``, read from the study file's folder): its recipe and every section are
+that file's, then the study's ``trials``/``generations``/``seed`` and the variant's own
+keys apply as for any variant. So variants of different recipes, or of one recipe with
+sections the base has not, are compared alike. A study whose variants name no config is
+read exactly as before.
+
+A variant may also take a finished run directory as its trials (``run =
+"../results/diversity"``, from the study file's folder) instead of running them: only
+when the run's stored config has the variant's config digest and the run is finished
+(summary.json, trials and generations as configured). That is sound because a run is a
+function of its config: the same config gives the same bytes with any number of workers,
+on any CPU and across resumes, so the run's logbooks and champions are the ones the study
+would write (given code that computes as the code that made the run did: the digest
+covers the config, not the program). The study reads that folder (logbooks, champions, summary) and writes
+nothing into it; study.json names it.
 """
 
 from __future__ import annotations
@@ -112,15 +129,20 @@ def load_study(path, trials=None, generations=None) -> dict:
         raise ConfigError(f"unknown study key '{unknown[0]}' in {path} (allowed: {', '.join(sorted(STUDY_KEYS))})")
     if not isinstance(doc.get("base"), str):
         raise ConfigError(f"study key 'base' (the base config file) is missing in {path}")
-    base = C.load(path.parent / doc["base"])
-    raw = _raw_of(base)
-    for key in ("trials", "generations", "seed"):
-        if key in doc:
-            raw[key] = doc[key]
-    if trials is not None:
-        raw["trials"] = trials
-    if generations is not None:
-        raw["generations"] = generations
+
+    def starting_point(config_file: str) -> dict:
+        """A config file's raw keys with the study's and the command line's run sizes applied."""
+        raw = _raw_of(C.load(path.parent / config_file))
+        for key in ("trials", "generations", "seed"):
+            if key in doc:
+                raw[key] = doc[key]
+        if trials is not None:
+            raw["trials"] = trials
+        if generations is not None:
+            raw["generations"] = generations
+        return raw
+
+    raw = starting_point(doc["base"])
 
     variants = []
     listed = doc.get("variants", [])
@@ -152,17 +174,53 @@ def load_study(path, trials=None, generations=None) -> dict:
     resolved = []
     for name, overrides in variants:
         where = f"study variant {name!r}"
-        merged = _merge(raw, overrides, where)
-        merged["name"] = slug(name)
+        own = overrides.pop("config", None)
+        done = overrides.pop("run", None)
+        if done is not None and not (isinstance(done, str) and done.strip()):
+            raise ConfigError(f"{where}: 'run' must name a finished run directory, got {done!r}")
+        if own is not None and not (isinstance(own, str) and own.strip()):
+            raise ConfigError(f"{where}: 'config' must name a config file, got {own!r}")
         try:
-            cfg = C.resolve(merged, base=path.parent / Path(doc["base"]).parent)
+            start = raw if own is None else starting_point(own)
         except ConfigError as e:
             raise ConfigError(f"{where}: {e}") from None
-        resolved.append({"name": name, "dir": slug(name), "overrides": _flat(overrides), "config": cfg})
+        merged = _merge(start, overrides, where)
+        merged["name"] = slug(name)
+        try:
+            cfg = C.resolve(merged, base=path.parent / Path(own or doc["base"]).parent)
+        except ConfigError as e:
+            raise ConfigError(f"{where}: {e}") from None
+        entry = {"name": name, "dir": slug(name), "overrides": _flat(overrides), "config": cfg}
+        if own is not None:
+            entry["config_file"] = own
+        if done is not None:
+            entry["run"] = done
+            entry["run_dir"] = _finished_run(path.parent / done, cfg, where)
+        resolved.append(entry)
     baseline = doc.get("baseline", names[0])
     if baseline not in names:
         raise ConfigError(f"study key 'baseline': no variant is named {baseline!r}")
     return {"name": doc.get("name", path.stem), "base": doc["base"], "baseline": baseline, "variants": resolved}
+
+
+def _finished_run(folder: Path, cfg: dict, where: str) -> Path:
+    """A finished run directory made by exactly ``cfg`` (same config digest); ConfigError naming the problem otherwise."""
+    from evoplay.framework.rundir import digest
+
+    rd = RunDir(folder)
+    if not rd.config.is_file():
+        raise ConfigError(f"{where}: run {folder} is no run directory (no config.toml)")
+    try:
+        stored = C.load(rd.config)
+        summary = rd.read_summary()
+    except EvoplayError as e:
+        raise ConfigError(f"{where}: run {folder}: {e}") from None
+    if digest(stored) != digest(cfg):
+        keys = ", ".join(C.differences(stored, cfg)) or "recipe"
+        raise ConfigError(f"{where}: run {folder} was made by another config than the variant's (keys: {keys})")
+    if summary["trials"] != cfg[""]["trials"] or summary.get("generations") != cfg[""]["generations"]:
+        raise ConfigError(f"{where}: run {folder} is not finished as its config says (summary.json)")
+    return rd.root
 
 
 # ---------------------------------------------------------------- running
@@ -185,9 +243,10 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
     """Run (or resume) every variant in one Ray task pool, then compare them; return study.json's content."""
     out = Path(out)
     check_study_dir(out, resume, overwrite)
-    dirs = [RunDir(out / v["dir"]) for v in study["variants"]]
+    ran = [v for v in study["variants"] if "run_dir" not in v]  # the others' trials are finished runs
+    dirs = [RunDir(out / v["dir"]) for v in ran]
     states = []
-    for rd, v in zip(dirs, study["variants"]):
+    for rd, v in zip(dirs, ran):
         if resume and rd.config.is_file():
             states.append(_prepare(rd, v["config"], True, False)[1])
         else:
@@ -203,22 +262,24 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
         t_ray = time.time() - t0
         for rd in dirs:
             rd.mark()
-        jobs = [RunJob(rd, v["config"], s, resume=resume) for rd, v, s in zip(dirs, study["variants"], states)]
+        jobs = [RunJob(rd, v["config"], s, resume=resume) for rd, v, s in zip(dirs, ran, states)]
         run_pool(jobs, info, progress)
         t_pool = time.time() - t0 - t_ray
-        summaries = [job.finish(info, t_ray, t_pool) for job in jobs]
-        analyses = analyze_champions(jobs)
+        finished = iter([job.finish(info, t_ray, t_pool) for job in jobs])
+        summaries = [RunDir(v["run_dir"]).read_summary() if "run_dir" in v else next(finished) for v in study["variants"]]
+        every = [RunDir(v["run_dir"]) if "run_dir" in v else RunDir(out / v["dir"]) for v in study["variants"]]
+        analyses = analyze_champions([(v["config"], rd, s["trials"]) for v, rd, s in zip(study["variants"], every, summaries)])
     finally:
         for rd in dirs:
             rd.release()
     words = study_words(study)
-    result = compare(study, summaries, analyses, [RunDir(d.root) for d in dirs], words)
+    result = compare(study, summaries, analyses, every, words)
     write_text(out / "study.json", json.dumps(result, indent=1, allow_nan=False) + "\n")
     env = {"ray": info, "seconds": {"ray_start": round(t_ray, 3), "pool": round(t_pool, 3)},
-           "task_seconds": {v["name"]: round(j.task_seconds, 3) for v, j in zip(study["variants"], jobs)}}
+           "task_seconds": {v["name"]: round(j.task_seconds, 3) for v, j in zip(ran, jobs)}}
     write_text(out / "study-environment.json", json.dumps(env, indent=1) + "\n")
     write_text(out / "study.md", markdown(result, env, words))
-    plot_study(result, [RunDir(d.root) for d in dirs], out / "study.png", words)
+    plot_study(result, every, out / "study.png", words)
     return result
 
 
@@ -228,12 +289,12 @@ def _analyze(cfg: dict, champions: list[dict]) -> list[dict]:
     return [recipe.champion_analysis(c) for c in champions]
 
 
-def analyze_champions(jobs: list[RunJob]) -> list[list[dict]]:
-    """Every variant's champions analysed by its recipe, one Ray task per variant."""
+def analyze_champions(variants: list[tuple]) -> list[list[dict]]:
+    """Every variant's champions (``(config, run dir, trials)`` each) analysed by its recipe, one Ray task per variant."""
     args = []
-    for job in jobs:
-        champions = [json.loads(job.rd.champion(t).read_text()) for t in sorted(job.states)]
-        args.append((job.cfg, champions))
+    for cfg, rd, trials in variants:
+        champions = [json.loads(rd.champion(t).read_text()) for t in range(trials)]
+        args.append((cfg, champions))
     return distributed.run_tasks(_analyze, args)
 
 
@@ -306,6 +367,8 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], dirs
             "name": v["name"],
             "dir": v["dir"],
             "overrides": v["overrides"],
+            **({"config": v["config_file"]} if "config_file" in v else {}),
+            **({"run": v["run"]} if "run" in v else {}),
             "trials": s["trials"],
             "generations": s["generations"],
             "payoff_scale": make_recipe(v["config"]).payoff_scale(),
@@ -362,7 +425,8 @@ def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> s
             f"| {v['name']} | {v['trials']} x {v['generations']} | {_fmt_ci(v['final_mean_max'])} | "
             + (f"{exp['mean']:.2f} / {exp['median']:.2f} / {exp['best']:.2f}" if exp else "-") + " | "
             + (f"{unb['count']} of {unb['of']}" if unb else "-") + " | "
-            + (f"{hid['mean']:.1f}" if hid else "-") + f" | {seconds.get(v['name'], float('nan')):.1f} |")
+            + (f"{hid['mean']:.1f}" if hid else "-") + " | "
+            + (f"{seconds[v['name']]:.1f}" if v["name"] in seconds else f"finished run {v['run']}" if "run" in v else "nan") + " |")
     lines += ["", f"Each variant against the baseline ({result['test']}):", ""]
     for v in result["variants"]:
         for m, t in v.get("vs_baseline", {}).items():

@@ -19,6 +19,7 @@ from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.playerfile import load_player
 from evoplay.tictactoe.players import INTERACTIVE, MINIMAX_SCORES, REGISTRY, Player, parse_spec
+from evoplay.web.archive import is_elite_spec
 from evoplay.web.roots import ApiError, Roots
 
 MAX_SPEC = 1000
@@ -84,8 +85,9 @@ class PlayerBook:
     each, and a slider can ask for many).
     """
 
-    def __init__(self, roots: Roots):
+    def __init__(self, roots: Roots, archives=None):
         self.roots = roots
+        self.archives = archives
         self._files: dict = {}
         self._lock = threading.Lock()
 
@@ -98,6 +100,8 @@ class PlayerBook:
             raise ApiError(400, f"{what}: player spec is longer than {MAX_SPEC} characters")
         if spec == HUMAN:
             return None
+        if self.archives is not None and is_elite_spec(spec):
+            return self._elite(spec, what)
         if spec.endswith(".json") or "/" in spec or os.sep in spec:
             return self._file(spec, what)
         try:
@@ -105,6 +109,22 @@ class PlayerBook:
         except EvoplayError as e:
             raise ApiError(400, f"{what}: {e}") from None
         return _builtin(name, tuple(sorted(params.items())))
+
+    def _elite(self, spec: str, what: str) -> Player:
+        """An elite of a MAP-Elites run's archive (``RUN#trial=T,cell=K,elite=J``), as a table player."""
+        from evoplay.recipes.fogel.nets import net_player
+
+        root, trial, cell, rank, net = self.archives.elite(spec, what)
+        key = ("elite", root.real, trial, cell, rank, net.ident)
+        with self._lock:
+            player = self._files.get(key)
+        if player is None:
+            player = net_player(net, spec)
+            with self._lock:
+                if len(self._files) >= 16:
+                    self._files.pop(next(iter(self._files)))
+                self._files[key] = player
+        return player
 
     def _file(self, spec: str, what: str) -> Player:
         try:

@@ -22,6 +22,7 @@ import bottle
 from evoplay.errors import EvoplayError
 from evoplay.tictactoe.players import REGISTRY, TEMPERATURE_RANGE
 from evoplay.web import api, boards
+from evoplay.web.archive import Archives, elite_details, parse_index
 from evoplay.web.roots import ApiError, Roots
 
 STATIC = Path(__file__).with_name("static")
@@ -100,7 +101,8 @@ def builtin_players() -> list[dict]:
 def make_app(roots: Roots) -> bottle.Bottle:
     app = bottle.Bottle()
     app.config["catchall"] = True
-    book = api.PlayerBook(roots)
+    archives = Archives(roots)
+    book = api.PlayerBook(roots, archives)
     static_names = {p.name for p in STATIC.iterdir() if p.is_file()}
 
     def router_error(res):  # 404 / 405 / bottle's own 500, as one JSON line
@@ -191,6 +193,28 @@ def make_app(roots: Roots) -> bottle.Bottle:
     @_guarded
     def run(index):
         return _json(roots.run_details(run_index(index)))
+
+    @app.get("/api/runs/<index>/archive")
+    @_guarded
+    def archive(index):
+        run = run_index(index)
+        query = bottle.request.query
+        unknown = sorted(set(query.keys()) - {"trial"})
+        if unknown:
+            raise ApiError(400, f"unknown query parameter {unknown[0]!r} (parameters: trial)")
+        only = parse_index(query.get("trial"), "trial") if "trial" in query else None
+        return _json(archives.view(run, only))
+
+    @app.get("/api/runs/<index>/elite")
+    @_guarded
+    def elite(index):
+        run = run_index(index)
+        query = bottle.request.query
+        unknown = sorted(set(query.keys()) - {"trial", "cell", "elite"})
+        if unknown:
+            raise ApiError(400, f"unknown query parameter {unknown[0]!r} (parameters: trial, cell, elite)")
+        numbers = [parse_index(query.get(name), name) for name in ("trial", "cell", "elite")]
+        return _json(elite_details(archives, run, *numbers))
 
     @app.get("/api/runs/<index>/curve")
     @_guarded

@@ -106,6 +106,7 @@ async function startRun() {
     document.getElementById("curve-box").hidden = false;
   }
   table(run);
+  await showArchive(run);
 }
 
 startRun();
