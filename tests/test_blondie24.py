@@ -439,3 +439,57 @@ def test_a_run_with_random_openings_is_the_same_in_chunks_and_differs_from_one_w
     cfg["evaluation"]["random_plies"] = 0
     plain = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
     assert [r["mean_plies"] for r in plain["logbook"]] != [r["mean_plies"] for r in one["logbook"]]
+
+
+def test_both_seats_credits_the_drawn_member_as_first_and_as_second_player():
+    pairs = np.array([[0, 1], [2, 0], [1, 0], [0, 2]])  # the second half: the first half, seats swapped
+    scores = np.array([1, 0, 1, -1])  # the first player's result
+    pts, _ = points_of(pairs, scores, 3, (1.0, 0.0, -2.0), False, both_seats=True)
+    # games 0, 1 are drawn for members 0 and 2 (first player); games 2, 3 replay them swapped, and 0 (lost
+    # game 2) and 2 (won game 3) score them as the second player; nobody else scores without opponent_scores
+    assert pts.tolist() == [1.0 - 2.0, 0.0, 0.0 + 1.0]
+    pts, _ = points_of(pairs, scores, 3, (1.0, 0.0, -2.0), True, both_seats=True)
+    assert pts.tolist() == [1.0 - 2.0 + 0.0 - 2.0, -2.0 + 1.0, 0.0 + 1.0 + 0.0]
+
+
+def _events(cfg, gens=2, chunks=1):
+    recipe = Blondie24Recipe(cfg)
+    events = []
+    recipe.hooks.append(lambda e: events.append({**e, "points": [n.points for n in e["pool"]]}))  # before re-scoring
+    run = TrialRun(recipe, 0, chunks=chunks).run(gens)
+    return recipe, events, run
+
+
+@pytest.mark.parametrize("round_robin, both_seats, games", [(True, False, 29), (False, True, 10), (True, True, 58)])
+def test_round_robin_and_both_seats_give_every_network_its_games_from_each_seat(round_robin, both_seats, games):
+    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg["evaluation"].update(round_robin=round_robin, both_seats=both_seats, opponent_scores=False)
+    recipe, events, _ = _events(cfg)
+    assert recipe.games_per_generation() == 30 * games
+    for e in events:
+        pairs, results, points = e["pairs"], e["results"], e["points"]
+        assert len(pairs) == 30 * games and (pairs[:, 0] != pairs[:, 1]).all()
+        as_first, as_second = np.bincount(pairs[:, 0], minlength=30), np.bincount(pairs[:, 1], minlength=30)
+        if round_robin:  # every ordered pair once (twice with both seats): each network meets all 29 others
+            assert set(map(tuple, pairs)) == {(i, j) for i in range(30) for j in range(30) if i != j}
+            assert (as_first == games).all() and (as_second == games).all()
+        if both_seats:  # the second half is the first with the seats swapped: everyone plays as X and as O
+            half = len(pairs) // 2
+            assert (pairs[half:] == pairs[:half, ::-1]).all() and (as_first > 0).all() and (as_second > 0).all()
+            for i, got in enumerate(points):  # the member a game was drawn for scores it, from either seat
+                mine = np.concatenate([results[:half][pairs[:half, 0] == i, 0], -results[half:][pairs[half:, 1] == i, 0]])
+                assert len(mine) == games and got == (mine == 1).sum() - 2 * (mine == -1).sum()
+
+
+def test_round_robin_draws_nothing_from_the_pairing_stream_and_seat_options_are_the_same_in_chunks():
+    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg["evaluation"].update(round_robin=True, both_seats=True, opponent_scores=True, random_plies=2)
+    recipe = Blondie24Recipe(cfg)
+    ctx_pairs = [recipe.pairing(30, Context(Streams(0, 0, g))) for g in (1, 2)]
+    assert (ctx_pairs[0] == ctx_pairs[1]).all()  # no draws: the same schedule every generation
+    one = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
+    two = TrialRun(Blondie24Recipe(cfg), 0, chunks=2).run(3).to_data()
+    assert json.dumps(one) == json.dumps(two)
+    cfg["evaluation"].update(round_robin=False, both_seats=False, opponent_scores=False, random_plies=0)
+    plain = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
+    assert json.dumps(plain) != json.dumps(one)

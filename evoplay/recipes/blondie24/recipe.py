@@ -8,7 +8,11 @@ members by the generation's PAIRING stream; it scores ``points_win`` / ``points_
 survive (ties at random from the SELECT stream). With ``evaluation.random_plies = K`` a
 game starts after 0..K uniform random plies (the OPENING stream), the first player still
 the side that moved first, so deterministic players meet varied positions (as checkers
-matches start from ballots). Moves are chosen by alpha-beta to
+matches start from ballots). With ``evaluation.round_robin`` each member plays every other
+once as the first player instead of ``games`` drawn opponents; with
+``evaluation.both_seats`` every game is played again with the seats swapped and the
+member it was drawn for scores both (so every network is judged as first AND as second
+player, not only as X). Moves are chosen by alpha-beta to
 ``game.depth`` plies with the network at the leaves (``play``); a game still on after
 ``game.max_plies`` plies (Blondie24: 100 moves each) is a draw. On checkers the search
 is the compiled one (``checkers_search``), the generic search's move and value.
@@ -88,6 +92,8 @@ SCHEMA = {
         "points_loss": (float, -2.0, _POINTS),
         "opponent_scores": (object, False, (lambda v: isinstance(v, bool), "true or false")),
         "random_plies": (int, 0, C.in_range(0, 50)),
+        "both_seats": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+        "round_robin": (object, False, (lambda v: isinstance(v, bool), "true or false")),
     },
     "yardstick": {
         "every": (int, 10, C.in_range(1, 1_000_000)),
@@ -107,18 +113,35 @@ def layer_sizes(cfg: dict) -> tuple:
     return (input_size(cfg["game"]["name"]), *cfg["network"]["hidden"], 1)
 
 
-def points_of(pairs: np.ndarray, scores: np.ndarray, n: int, points, opponent_scores: bool):
-    """Points and (wins, draws, losses) of every member from the scores of its games as first player.
+def credited(pairs: np.ndarray, opponent_scores: bool, both_seats: bool) -> np.ndarray:
+    """(games, 2) booleans: whether the first and the second player of each game score its result.
 
-    With ``opponent_scores`` the second player of each game scores too (the mirror result).
+    A member's own games (drawn for it) credit it and credit the opponent only with
+    ``opponent_scores``; with ``both_seats`` the second half of ``pairs`` repeats the first
+    half with the seats swapped, so there the member is the second player.
+    """
+    own = np.array([True, opponent_scores])
+    if not both_seats:
+        return np.tile(own, (len(pairs), 1))
+    half = len(pairs) // 2
+    return np.concatenate([np.tile(own, (half, 1)), np.tile(own[::-1], (half, 1))])
+
+
+def points_of(pairs: np.ndarray, scores: np.ndarray, n: int, points, opponent_scores: bool, both_seats: bool = False):
+    """Points and (wins, draws, losses as the first player) of every member from its games' scores
+    (the first player's: +1, 0, -1).
+
+    The first player of a game scores it, and with ``opponent_scores`` the second player
+    scores the mirror result too; with ``both_seats`` (see ``credited``) the second half of
+    the games are the first half's with the seats swapped, the drawn member now second.
     """
     win, draw, loss = points
     table = np.where(scores == 1, win, np.where(scores == 0, draw, loss))
+    mirror = np.where(scores == -1, win, np.where(scores == 0, draw, loss))
+    credit = credited(pairs, opponent_scores, both_seats)
     total = np.zeros(n)
-    np.add.at(total, pairs[:, 0], table)
-    if opponent_scores:
-        mirror = np.where(scores == -1, win, np.where(scores == 0, draw, loss))
-        np.add.at(total, pairs[:, 1], mirror)
+    np.add.at(total, pairs[credit[:, 0], 0], table[credit[:, 0]])
+    np.add.at(total, pairs[credit[:, 1], 1], mirror[credit[:, 1]])
     wdl = np.zeros((n, 3), dtype=np.int64)
     for col, s in enumerate((1, 0, -1)):
         np.add.at(wdl[:, col], pairs[:, 0], scores == s)
@@ -202,7 +225,9 @@ class Blondie24Recipe(Recipe):
             raise ConfigError("config key 'network.king_init' must lie in [network.king_min, network.king_max]")
 
     def games_per_generation(self) -> int:
-        return 2 * self.cfg["population"]["parents"] * self.cfg["evaluation"]["games"]
+        n, ev = 2 * self.cfg["population"]["parents"], self.cfg["evaluation"]
+        games = n * (n - 1) if ev["round_robin"] else n * ev["games"]
+        return 2 * games if ev["both_seats"] else games
 
     def generation_work(self) -> float:
         return float(self.games_per_generation() * GAME_WORK.get(self.game, 20_000))
@@ -218,9 +243,16 @@ class Blondie24Recipe(Recipe):
         return B24State(self.toolbox.population(ctx.stream(INIT)), n)
 
     def pairing(self, n: int, ctx: Context) -> np.ndarray:
-        """(n * games, 2) pairs (first, second): member ``i``'s games as first player, in draw order."""
-        opp = self.toolbox.pair(n, rng=ctx.stream(PAIRING))
-        return np.stack([np.repeat(np.arange(n), opp.shape[1]), opp.ravel()], axis=1)
+        """(games, 2) pairs (first, second): member ``i``'s games as first player, in draw order
+        (``evaluation.round_robin``: every other member once, in order, no draws); with
+        ``evaluation.both_seats`` followed by the same games with the seats swapped."""
+        ev = self.cfg["evaluation"]
+        if ev["round_robin"]:
+            opp = np.array([[j for j in range(n) if j != i] for i in range(n)], dtype=np.int64)
+        else:
+            opp = self.toolbox.pair(n, rng=ctx.stream(PAIRING))
+        pairs = np.stack([np.repeat(np.arange(n), opp.shape[1]), opp.ravel()], axis=1)
+        return np.concatenate([pairs, pairs[:, ::-1]]) if ev["both_seats"] else pairs
 
     def openings(self, count: int, ctx: Context) -> list | None:
         """The random opening plies of the generation's games (``evaluation.random_plies``), or None."""
@@ -246,7 +278,8 @@ class Blondie24Recipe(Recipe):
         genomes = np.stack([n.genome for n in pool])
         kings = np.array([n.king for n in pool])
         results = self.play_games(genomes, kings, pairs, ctx)
-        points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, self.cfg["evaluation"]["opponent_scores"])
+        ev = self.cfg["evaluation"]
+        points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, ev["opponent_scores"], ev["both_seats"])
         for net, p, r in zip(pool, points, wdl):
             net.points, net.record = float(p), tuple(int(x) for x in r)
         t1 = time.perf_counter()
