@@ -493,3 +493,38 @@ def test_round_robin_draws_nothing_from_the_pairing_stream_and_seat_options_are_
     cfg["evaluation"].update(round_robin=False, both_seats=False, opponent_scores=False, random_plies=0)
     plain = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
     assert json.dumps(plain) != json.dumps(one)
+
+
+def test_hall_of_fame_holds_the_last_champions_who_play_every_member_from_both_seats_and_never_score():
+    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg["evaluation"]["hall_of_fame"] = 2
+    recipe, events, run = _events(cfg, gens=4)
+    assert [recipe.games_in(g) for g in (1, 2, 3, 4)] == [150, 150 + 60, 150 + 120, 150 + 120] == [len(e["pairs"]) for e in events]
+    assert recipe.games_per_generation() == 270
+    for g, e in enumerate(events):
+        pairs, results, points = e["pairs"], e["results"], e["points"]
+        h = min(g, 2)
+        extra = pairs[150:]
+        assert len(extra) == 2 * 30 * h and (extra[:30 * h, 0] == np.repeat(np.arange(30), h)).all()
+        assert set(extra[:30 * h, 1]) == set(range(30, 30 + h)) and (extra[30 * h:] == extra[:30 * h, ::-1]).all()
+        for i in range(30):  # the member's 5 drawn games as first player and its hall games from both seats
+            mine = np.concatenate([results[:150][pairs[:150, 0] == i, 0], results[150:150 + 30 * h][extra[:30 * h, 0] == i, 0],
+                                   -results[150 + 30 * h:][extra[30 * h:, 1] == i, 0]])
+            assert len(mine) == 5 + 2 * h and points[i] == (mine == 1).sum() - 2 * (mine == -1).sum()
+    # the hall: the last two generations' best networks, oldest first, in the checkpoint and back
+    data = run.to_data()
+    assert [h["genome"] for h in data["state"]["hall"]] == [e["pool"][int(np.argmax(e["points"]))].genome.tolist() for e in events[-2:]]
+    again = TrialRun(Blondie24Recipe(cfg), 0, data=json.loads(json.dumps(recipe_state_at(cfg, 2)))).run(4).to_data()
+    assert json.dumps(again) == json.dumps(data)
+    two = TrialRun(Blondie24Recipe(cfg), 0, chunks=2).run(4).to_data()
+    assert json.dumps(two) == json.dumps(data)
+    bad = json.loads(json.dumps(data))
+    bad["state"]["hall"].append(bad["state"]["hall"][0])
+    with pytest.raises(EvoplayError, match="hall of fame"):
+        TrialRun(Blondie24Recipe(cfg), 0, data=bad)
+    cfg["evaluation"]["hall_of_fame"] = 0  # without a hall the state has no hall key (checkpoints keep their bytes)
+    assert "hall" not in TrialRun(Blondie24Recipe(cfg), 0).run(1).to_data()["state"]
+
+
+def recipe_state_at(cfg, gens):
+    return TrialRun(Blondie24Recipe(cfg), 0).run(gens).to_data()
