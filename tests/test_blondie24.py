@@ -528,3 +528,30 @@ def test_hall_of_fame_holds_the_last_champions_who_play_every_member_from_both_s
 
 def recipe_state_at(cfg, gens):
     return TrialRun(Blondie24Recipe(cfg), 0).run(gens).to_data()
+
+
+def test_depth_two_can_be_unbeatable_from_both_seats_with_open_line_counts_but_not_with_square_weights():
+    """What the tic-tac-toe target asks of an evaluator: the classic open-line count (own lines
+    with 1 or 2 marks and none of the other's, minus the other's) searched 2 plies is unbeatable
+    from both seats; weights per square (centre, corner, edge: any linear evaluator symmetric
+    under the board's symmetries tried here) are never unbeatable as O at depths 1 to 3."""
+    from evoplay.tictactoe.players import TablePlayer, onehot_table
+
+    lines = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]])
+
+    def open_lines(v):
+        own, other = (v[:, lines] == 1).sum(2), (v[:, lines] == -1).sum(2)
+        mine = np.where(other == 0, np.where(own == 2, 10, own), 0)
+        theirs = np.where(own == 0, np.where(other == 2, 10, other), 0)
+        return np.tanh(0.02 * (mine - theirs).sum(1))
+
+    def unbeatable(evaluate, depth):
+        player = TablePlayer("t", onehot_table(ttt_move_table(evaluate, depth)))
+        return exact.unbeatable(player, as_x=True), exact.unbeatable(player, as_x=False)
+
+    assert unbeatable(open_lines, 2) == (True, True)
+    assert unbeatable(open_lines, 1) == (True, False)  # one ply does not see the fork coming
+    for centre, corner, edge in [(4, 3, 2), (3, 2, 1), (6, 2, 0), (2, 3, 1), (1, 1, 1)]:
+        w = np.array([corner, edge, corner, edge, centre, edge, corner, edge, corner], float)
+        for depth in (1, 2, 3):
+            assert not unbeatable(lambda v: np.tanh(0.05 * (v @ w)), depth)[1]
