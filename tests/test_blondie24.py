@@ -459,3 +459,119 @@ def test_the_committed_checkers_run_directory_is_a_checkers_player():
     assert player.genome.tolist() == doc["weights"]["genome"] and player.depth == 4 and player.king == doc["weights"]["king"][0]
     with pytest.raises(Exception, match="not a checkers player"):
         checkers_player(str(ROOT / "results" / "fogel1993"))
+
+
+def test_both_seats_credits_the_drawn_member_as_first_and_as_second_player():
+    pairs = np.array([[0, 1], [2, 0], [1, 0], [0, 2]])  # the second half: the first half, seats swapped
+    scores = np.array([1, 0, 1, -1])  # the first player's result
+    pts, _ = points_of(pairs, scores, 3, (1.0, 0.0, -2.0), False, both_seats=True)
+    # games 0, 1 are drawn for members 0 and 2 (first player); games 2, 3 replay them swapped, and 0 (lost
+    # game 2) and 2 (won game 3) score them as the second player; nobody else scores without opponent_scores
+    assert pts.tolist() == [1.0 - 2.0, 0.0, 0.0 + 1.0]
+    pts, _ = points_of(pairs, scores, 3, (1.0, 0.0, -2.0), True, both_seats=True)
+    assert pts.tolist() == [1.0 - 2.0 + 0.0 - 2.0, -2.0 + 1.0, 0.0 + 1.0 + 0.0]
+
+
+def _events(cfg, gens=2, chunks=1):
+    recipe = Blondie24Recipe(cfg)
+    events = []
+    recipe.hooks.append(lambda e: events.append({**e, "points": [n.points for n in e["pool"]]}))  # before re-scoring
+    run = TrialRun(recipe, 0, chunks=chunks).run(gens)
+    return recipe, events, run
+
+
+@pytest.mark.parametrize("round_robin, both_seats, games", [(True, False, 29), (False, True, 10), (True, True, 58)])
+def test_round_robin_and_both_seats_give_every_network_its_games_from_each_seat(round_robin, both_seats, games):
+    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg["evaluation"].update(round_robin=round_robin, both_seats=both_seats, opponent_scores=False)
+    recipe, events, _ = _events(cfg)
+    assert recipe.games_per_generation() == 30 * games
+    for e in events:
+        pairs, results, points = e["pairs"], e["results"], e["points"]
+        assert len(pairs) == 30 * games and (pairs[:, 0] != pairs[:, 1]).all()
+        as_first, as_second = np.bincount(pairs[:, 0], minlength=30), np.bincount(pairs[:, 1], minlength=30)
+        if round_robin:  # every ordered pair once (twice with both seats): each network meets all 29 others
+            assert set(map(tuple, pairs)) == {(i, j) for i in range(30) for j in range(30) if i != j}
+            assert (as_first == games).all() and (as_second == games).all()
+        if both_seats:  # the second half is the first with the seats swapped: everyone plays as X and as O
+            half = len(pairs) // 2
+            assert (pairs[half:] == pairs[:half, ::-1]).all() and (as_first > 0).all() and (as_second > 0).all()
+            for i, got in enumerate(points):  # the member a game was drawn for scores it, from either seat
+                mine = np.concatenate([results[:half][pairs[:half, 0] == i, 0], -results[half:][pairs[half:, 1] == i, 0]])
+                assert len(mine) == games and got == (mine == 1).sum() - 2 * (mine == -1).sum()
+
+
+def test_round_robin_draws_nothing_from_the_pairing_stream_and_seat_options_are_the_same_in_chunks():
+    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg["evaluation"].update(round_robin=True, both_seats=True, opponent_scores=True, random_plies=2)
+    recipe = Blondie24Recipe(cfg)
+    ctx_pairs = [recipe.pairing(30, Context(Streams(0, 0, g))) for g in (1, 2)]
+    assert (ctx_pairs[0] == ctx_pairs[1]).all()  # no draws: the same schedule every generation
+    one = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
+    two = TrialRun(Blondie24Recipe(cfg), 0, chunks=2).run(3).to_data()
+    assert json.dumps(one) == json.dumps(two)
+    cfg["evaluation"].update(round_robin=False, both_seats=False, opponent_scores=False, random_plies=0)
+    plain = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
+    assert json.dumps(plain) != json.dumps(one)
+
+
+def test_hall_of_fame_holds_the_last_champions_who_play_every_member_from_both_seats_and_never_score():
+    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg["evaluation"]["hall_of_fame"] = 2
+    recipe, events, run = _events(cfg, gens=4)
+    assert [recipe.games_in(g) for g in (1, 2, 3, 4)] == [150, 150 + 60, 150 + 120, 150 + 120] == [len(e["pairs"]) for e in events]
+    assert recipe.games_per_generation() == 270
+    for g, e in enumerate(events):
+        pairs, results, points = e["pairs"], e["results"], e["points"]
+        h = min(g, 2)
+        extra = pairs[150:]
+        assert len(extra) == 2 * 30 * h and (extra[:30 * h, 0] == np.repeat(np.arange(30), h)).all()
+        assert set(extra[:30 * h, 1]) == set(range(30, 30 + h)) and (extra[30 * h:] == extra[:30 * h, ::-1]).all()
+        for i in range(30):  # the member's 5 drawn games as first player and its hall games from both seats
+            mine = np.concatenate([results[:150][pairs[:150, 0] == i, 0], results[150:150 + 30 * h][extra[:30 * h, 0] == i, 0],
+                                   -results[150 + 30 * h:][extra[30 * h:, 1] == i, 0]])
+            assert len(mine) == 5 + 2 * h and points[i] == (mine == 1).sum() - 2 * (mine == -1).sum()
+    # the hall: the last two generations' best networks, oldest first, in the checkpoint and back
+    data = run.to_data()
+    assert [h["genome"] for h in data["state"]["hall"]] == [e["pool"][int(np.argmax(e["points"]))].genome.tolist() for e in events[-2:]]
+    again = TrialRun(Blondie24Recipe(cfg), 0, data=json.loads(json.dumps(recipe_state_at(cfg, 2)))).run(4).to_data()
+    assert json.dumps(again) == json.dumps(data)
+    two = TrialRun(Blondie24Recipe(cfg), 0, chunks=2).run(4).to_data()
+    assert json.dumps(two) == json.dumps(data)
+    bad = json.loads(json.dumps(data))
+    bad["state"]["hall"].append(bad["state"]["hall"][0])
+    with pytest.raises(EvoplayError, match="hall of fame"):
+        TrialRun(Blondie24Recipe(cfg), 0, data=bad)
+    cfg["evaluation"]["hall_of_fame"] = 0  # without a hall the state has no hall key (checkpoints keep their bytes)
+    assert "hall" not in TrialRun(Blondie24Recipe(cfg), 0).run(1).to_data()["state"]
+
+
+def recipe_state_at(cfg, gens):
+    return TrialRun(Blondie24Recipe(cfg), 0).run(gens).to_data()
+
+
+def test_depth_two_can_be_unbeatable_from_both_seats_with_open_line_counts_but_not_with_square_weights():
+    """What the tic-tac-toe target asks of an evaluator: the classic open-line count (own lines
+    with 1 or 2 marks and none of the other's, minus the other's) searched 2 plies is unbeatable
+    from both seats; weights per square (centre, corner, edge: any linear evaluator symmetric
+    under the board's symmetries tried here) are never unbeatable as O at depths 1 to 3."""
+    from evoplay.tictactoe.players import TablePlayer, onehot_table
+
+    lines = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]])
+
+    def open_lines(v):
+        own, other = (v[:, lines] == 1).sum(2), (v[:, lines] == -1).sum(2)
+        mine = np.where(other == 0, np.where(own == 2, 10, own), 0)
+        theirs = np.where(own == 0, np.where(other == 2, 10, other), 0)
+        return np.tanh(0.02 * (mine - theirs).sum(1))
+
+    def unbeatable(evaluate, depth):
+        player = TablePlayer("t", onehot_table(ttt_move_table(evaluate, depth)))
+        return exact.unbeatable(player, as_x=True), exact.unbeatable(player, as_x=False)
+
+    assert unbeatable(open_lines, 2) == (True, True)
+    assert unbeatable(open_lines, 1) == (True, False)  # one ply does not see the fork coming
+    for centre, corner, edge in [(4, 3, 2), (3, 2, 1), (6, 2, 0), (2, 3, 1), (1, 1, 1)]:
+        w = np.array([corner, edge, corner, edge, centre, edge, corner, edge, corner], float)
+        for depth in (1, 2, 3):
+            assert not unbeatable(lambda v: np.tanh(0.05 * (v @ w)), depth)[1]

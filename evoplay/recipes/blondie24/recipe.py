@@ -8,7 +8,13 @@ members by the generation's PAIRING stream; it scores ``points_win`` / ``points_
 survive (ties at random from the SELECT stream). With ``evaluation.random_plies = K`` a
 game starts after 0..K uniform random plies (the OPENING stream), the first player still
 the side that moved first, so deterministic players meet varied positions (as checkers
-matches start from ballots). Moves are chosen by alpha-beta to
+matches start from ballots). With ``evaluation.round_robin`` each member plays every other
+once as the first player instead of ``games`` drawn opponents; with
+``evaluation.both_seats`` every game is played again with the seats swapped and the
+member it was drawn for scores both (so every network is judged as first AND as second
+player, not only as X); with ``evaluation.hall_of_fame = H`` the best networks of the last
+``H`` generations (co-evolved, never hand-made) are extra opponents: every member plays
+each of them once from each seat, and only the member scores. Moves are chosen by alpha-beta to
 ``game.depth`` plies with the network at the leaves (``play``); a game still on after
 ``game.max_plies`` plies (Blondie24: 100 moves each) is a draw. On checkers the search
 is the compiled one (``evoplay.checkers.search`` with the network at the leaves), the generic search's move and value.
@@ -88,6 +94,9 @@ SCHEMA = {
         "points_loss": (float, -2.0, _POINTS),
         "opponent_scores": (object, False, (lambda v: isinstance(v, bool), "true or false")),
         "random_plies": (int, 0, C.in_range(0, 50)),
+        "both_seats": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+        "round_robin": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+        "hall_of_fame": (int, 0, C.in_range(0, 1000)),
     },
     "yardstick": {
         "every": (int, 10, C.in_range(1, 1_000_000)),
@@ -107,22 +116,51 @@ def layer_sizes(cfg: dict) -> tuple:
     return (input_size(cfg["game"]["name"]), *cfg["network"]["hidden"], 1)
 
 
-def points_of(pairs: np.ndarray, scores: np.ndarray, n: int, points, opponent_scores: bool):
-    """Points and (wins, draws, losses) of every member from the scores of its games as first player.
+def credited(pairs: np.ndarray, opponent_scores: bool, both_seats: bool) -> np.ndarray:
+    """(games, 2) booleans: whether the first and the second player of each game score its result.
 
-    With ``opponent_scores`` the second player of each game scores too (the mirror result).
+    A member's own games (drawn for it) credit it and credit the opponent only with
+    ``opponent_scores``; with ``both_seats`` the second half of ``pairs`` repeats the first
+    half with the seats swapped, so there the member is the second player.
+    """
+    own = np.array([True, opponent_scores])
+    if not both_seats:
+        return np.tile(own, (len(pairs), 1))
+    half = len(pairs) // 2
+    return np.concatenate([np.tile(own, (half, 1)), np.tile(own[::-1], (half, 1))])
+
+
+def points_of(pairs: np.ndarray, scores: np.ndarray, n: int, points, opponent_scores: bool, both_seats: bool = False,
+              credit: np.ndarray | None = None):
+    """Points and (wins, draws, losses in the games it scores as the first player) of every member from its games' scores
+    (the first player's: +1, 0, -1).
+
+    The first player of a game scores it, and with ``opponent_scores`` the second player
+    scores the mirror result too; with ``both_seats`` (see ``credited``) the second half of
+    the games are the first half's with the seats swapped, the drawn member now second.
+    An explicit ``credit`` ((games, 2) booleans) says instead who scores each game.
     """
     win, draw, loss = points
     table = np.where(scores == 1, win, np.where(scores == 0, draw, loss))
+    mirror = np.where(scores == -1, win, np.where(scores == 0, draw, loss))
+    credit = credited(pairs, opponent_scores, both_seats) if credit is None else credit
     total = np.zeros(n)
-    np.add.at(total, pairs[:, 0], table)
-    if opponent_scores:
-        mirror = np.where(scores == -1, win, np.where(scores == 0, draw, loss))
-        np.add.at(total, pairs[:, 1], mirror)
+    np.add.at(total, pairs[credit[:, 0], 0], table[credit[:, 0]])
+    np.add.at(total, pairs[credit[:, 1], 1], mirror[credit[:, 1]])
     wdl = np.zeros((n, 3), dtype=np.int64)
     for col, s in enumerate((1, 0, -1)):
-        np.add.at(wdl[:, col], pairs[:, 0], scores == s)
+        np.add.at(wdl[:, col], pairs[credit[:, 0], 0], scores[credit[:, 0]] == s)
     return total, wdl
+
+
+def hall_games(n: int, h: int, pairs: np.ndarray, credit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The generation's pairs and credits followed by every member's games against the hall of fame
+    (networks ``n..n+h-1``): member ``i`` against hall member ``k`` once as first player and once as
+    second, in order of ``i`` then ``k``; only the member scores (a hall network is no candidate)."""
+    i, k = np.repeat(np.arange(n), h), np.tile(np.arange(n, n + h), n)
+    extra = np.concatenate([np.stack([i, k], axis=1), np.stack([k, i], axis=1)])
+    extra_credit = np.concatenate([np.tile([True, False], (n * h, 1)), np.tile([False, True], (n * h, 1))])
+    return np.concatenate([pairs, extra]), np.concatenate([credit, extra_credit])
 
 
 def _numbers(row) -> bool:
@@ -165,6 +203,7 @@ class B24State:
     yard: dict = field(default_factory=dict)
     earlier: list = field(default_factory=list)
     versus: list = field(default_factory=list)
+    hall: list = field(default_factory=list)
 
 
 class Blondie24Recipe(Recipe):
@@ -202,7 +241,10 @@ class Blondie24Recipe(Recipe):
             raise ConfigError("config key 'network.king_init' must lie in [network.king_min, network.king_max]")
 
     def games_per_generation(self) -> int:
-        return 2 * self.cfg["population"]["parents"] * self.cfg["evaluation"]["games"]
+        """Games of a generation once the hall of fame (if any) is full."""
+        n, ev = 2 * self.cfg["population"]["parents"], self.cfg["evaluation"]
+        games = n * (n - 1) if ev["round_robin"] else n * ev["games"]
+        return (2 * games if ev["both_seats"] else games) + 2 * n * ev["hall_of_fame"]
 
     def generation_work(self) -> float:
         return float(self.games_per_generation() * GAME_WORK.get(self.game, 20_000))
@@ -210,7 +252,12 @@ class Blondie24Recipe(Recipe):
     def run_facts(self) -> dict:
         c = self.cfg
         return {"game": self.game, "depth": self.depth, "weights": self.n_weights,
-                "games_played": c[""]["trials"] * c[""]["generations"] * self.games_per_generation()}
+                "games_played": c[""]["trials"] * sum(self.games_in(g) for g in range(1, c[""]["generations"] + 1))}
+
+    def games_in(self, generation: int) -> int:
+        """Games of generation ``generation`` (from 1): the hall of fame grows by one network a generation."""
+        n, h = 2 * self.cfg["population"]["parents"], self.cfg["evaluation"]["hall_of_fame"]
+        return self.games_per_generation() - 2 * n * (h - min(generation - 1, h))
 
     # -- a trial
     def start(self, ctx: Context) -> B24State:
@@ -218,9 +265,16 @@ class Blondie24Recipe(Recipe):
         return B24State(self.toolbox.population(ctx.stream(INIT)), n)
 
     def pairing(self, n: int, ctx: Context) -> np.ndarray:
-        """(n * games, 2) pairs (first, second): member ``i``'s games as first player, in draw order."""
-        opp = self.toolbox.pair(n, rng=ctx.stream(PAIRING))
-        return np.stack([np.repeat(np.arange(n), opp.shape[1]), opp.ravel()], axis=1)
+        """(games, 2) pairs (first, second): member ``i``'s games as first player, in draw order
+        (``evaluation.round_robin``: every other member once, in order, no draws); with
+        ``evaluation.both_seats`` followed by the same games with the seats swapped."""
+        ev = self.cfg["evaluation"]
+        if ev["round_robin"]:
+            opp = np.array([[j for j in range(n) if j != i] for i in range(n)], dtype=np.int64)
+        else:
+            opp = self.toolbox.pair(n, rng=ctx.stream(PAIRING))
+        pairs = np.stack([np.repeat(np.arange(n), opp.shape[1]), opp.ravel()], axis=1)
+        return np.concatenate([pairs, pairs[:, ::-1]]) if ev["both_seats"] else pairs
 
     def openings(self, count: int, ctx: Context) -> list | None:
         """The random opening plies of the generation's games (``evaluation.random_plies``), or None."""
@@ -242,11 +296,15 @@ class Blondie24Recipe(Recipe):
         t0 = time.perf_counter()
         children = self.toolbox.mutate(st.parents, ctx.stream(MUTATE), ident0=st.next_id)
         pool = st.parents + children
+        ev = self.cfg["evaluation"]
         pairs = self.pairing(len(pool), ctx)
-        genomes = np.stack([n.genome for n in pool])
-        kings = np.array([n.king for n in pool])
+        credit = credited(pairs, ev["opponent_scores"], ev["both_seats"])
+        genomes = np.stack([n.genome for n in pool] + [h["genome"] for h in st.hall])
+        kings = np.array([n.king for n in pool] + [h["king"] for h in st.hall])
+        if st.hall:
+            pairs, credit = hall_games(len(pool), len(st.hall), pairs, credit)
         results = self.play_games(genomes, kings, pairs, ctx)
-        points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, self.cfg["evaluation"]["opponent_scores"])
+        points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, ev["opponent_scores"], ev["both_seats"], credit)
         for net, p, r in zip(pool, points, wdl):
             net.points, net.record = float(p), tuple(int(x) for x in r)
         t1 = time.perf_counter()
@@ -272,6 +330,8 @@ class Blondie24Recipe(Recipe):
             else:
                 st.earlier.append({"gen": ctx.generation, "genome": best.genome.tolist(), "king": best.king})
         st.best = best
+        if ev["hall_of_fame"]:
+            st.hall = (st.hall + [{"genome": best.genome.copy(), "king": best.king}])[-ev["hall_of_fame"]:]
         st.parents = [pool[i] for i in selected]
         st.next_id += len(children)
         event = {"record": record, "pool": pool, "pairs": pairs, "results": results, "selected": selected,
@@ -282,13 +342,17 @@ class Blondie24Recipe(Recipe):
 
     # -- plain data
     def to_data(self, st: B24State) -> dict:
-        return {"next_id": st.next_id, "parents": [n.to_dict() for n in st.parents],
+        data = {"next_id": st.next_id, "parents": [n.to_dict() for n in st.parents],
                 "best": st.best.to_dict() if st.best is not None else None, "yard": dict(st.yard),
                 "earlier": [dict(e) for e in st.earlier], "versus": [dict(v) for v in st.versus]}
+        if self.cfg["evaluation"]["hall_of_fame"]:  # only then: checkpoints without a hall keep their bytes
+            data["hall"] = [{"genome": h["genome"].tolist(), "king": h["king"]} for h in st.hall]
+        return data
 
     def from_data(self, d: dict) -> B24State:
-        if not isinstance(d, dict) or set(d) != {"next_id", "parents", "best", "yard", "earlier", "versus"}:
-            raise EvoplayError("the checkpoint's state does not hold exactly next_id, parents, best, yard, earlier and versus")
+        keys = {"next_id", "parents", "best", "yard", "earlier", "versus"} | ({"hall"} if self.cfg["evaluation"]["hall_of_fame"] else set())
+        if not isinstance(d, dict) or set(d) != keys:
+            raise EvoplayError(f"the checkpoint's state does not hold exactly {', '.join(sorted(keys))}")
         n = self.cfg["population"]["parents"]
         if not isinstance(d["parents"], list) or len(d["parents"]) != n:
             raise EvoplayError(f"the checkpoint's parents are not a list of {n} networks (the config's population)")
@@ -301,8 +365,19 @@ class Blondie24Recipe(Recipe):
         earlier = [self._earlier_from_dict(e) for e in d["earlier"]] if isinstance(d["earlier"], list) else None
         if earlier is None or not isinstance(d["versus"], list) or not all(_numbers(v) for v in d["versus"]):
             raise EvoplayError("the checkpoint's earlier champions or their games are malformed")
+        hall = d.get("hall", [])
+        if not isinstance(hall, list) or len(hall) > self.cfg["evaluation"]["hall_of_fame"]:
+            raise EvoplayError("the checkpoint's hall of fame is not a list of at most evaluation.hall_of_fame networks")
+        hall = [self._hall_from_dict(h) for h in hall]
         return B24State(parents, d["next_id"], net_from_dict(d["best"], self.n_weights, self.king_range), yard,
-                        earlier, [dict(v) for v in d["versus"]])
+                        earlier, [dict(v) for v in d["versus"]], hall)
+
+    def _hall_from_dict(self, h) -> dict:
+        """A hall of fame network (genome, king) from checkpoint data, checked like a network."""
+        if not isinstance(h, dict) or set(h) != {"genome", "king"}:
+            raise EvoplayError("a hall of fame network in the checkpoint is not a table of genome and king")
+        e = self._earlier_from_dict({"gen": 0, **h})
+        return {"genome": np.array(e["genome"], dtype=np.float64), "king": e["king"]}
 
     def _earlier_from_dict(self, e) -> dict:
         """An earlier champion (gen, genome, king) from checkpoint data, checked like a network."""
