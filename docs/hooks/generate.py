@@ -273,12 +273,11 @@ def run_facts(name: str) -> dict:
     ci = s["curve"].get("ci95")  # half-widths of the 95% band, per generation
     if ci:
         facts["band_last"] = ci[-1]
-    checkers = (d / "analysis.json").is_file() and _json(d / "analysis.json").get("game") == "checkers"
-    if checkers:  # the champion's games against piece difference (no exact analysis of checkers)
-        best = next(c for c in _json(d / "analysis.json")["champions"] if c["trial"] == s["best_trial"])
+    a = _json(d / "analysis.json") if (d / "analysis.json").is_file() else None
+    if a is not None and a.get("game") == "checkers":  # the champion's games against piece difference (no exact analysis)
+        best = next(c for c in a["champions"] if c["trial"] == s["best_trial"])
         facts.update({f"champ_{k}": best[k] for k in ("games", "win", "draw", "loss", "score", "lo", "hi")})
-    elif (d / "analysis.json").is_file():
-        a = _json(d / "analysis.json")
+    elif a is not None:
         pays = [c["expected_payoff_32_vs_logic"] for c in a["champions"]]
         best = max(a["champions"], key=lambda c: c["expected_payoff_32_vs_logic"])
         facts.update({
