@@ -393,6 +393,27 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
     best = analysis["champions"][summary["best_trial"]]
     assert f"{best['win']} wins, {best['draw']} draws, {best['loss']} losses" in report.stdout
     assert "| earlier generation |" in (tmp_path / "one" / "analysis.md").read_text()
+    # the last parents' league, on Ray: the same games as played here, its winner measured like a champion
+    from evoplay.checkers.players import make_player as checkers_player
+    from evoplay.framework.rundir import RunDir
+    from evoplay.recipes.blondie24 import league
+
+    report = evoplay_cli("report", tmp_path / "one", "--league", "2", "--workers", "2")
+    played = json.loads((tmp_path / "one" / "league.json").read_text())
+    recipe = Blondie24Recipe(C.load(tmp_path / "one" / "config.toml"))
+    for t, nets in enumerate(league.final_parents(recipe, RunDir(tmp_path / "one"))):
+        pairs, jobs = league.league_jobs(recipe, nets, 2)
+        rows = league.standings(len(nets), pairs, [yardstick.checkers_chunk(j) for j in jobs], recipe.points)
+        got = played["trials"][t]
+        assert [{k: r[k] for k in ("points", "win", "draw", "loss")} for r in got["table"]] == rows
+        assert all(r["win"] + r["draw"] + r["loss"] == 4 * (len(nets) - 1) for r in rows)  # 2 ballots x 2 colours a pair
+        assert got["champion"] == league.winner(rows) and got["champion_id"] == nets[got["champion"]].ident
+        [scores] = yardstick.checkers_scores(recipe, nets[got["champion"]], [(0, 4)])
+        assert got["vs_piece_difference"]["score"] == pytest.approx(scores.mean())
+        player = checkers_player(str(tmp_path / "one" / "league-champions" / f"trial_{t:02d}.json"))
+        assert player.genome.tolist() == nets[got["champion"]].genome.tolist() and player.king == nets[got["champion"]].king
+    assert "league champion:" in report.stdout and "## The last parents' league" in (tmp_path / "one" / "analysis.md").read_text()
+    assert json.loads((tmp_path / "one" / "analysis.json").read_text())["league"] == played
 
 
 def test_the_report_names_a_tictactoe_champions_hidden_layers(tmp_path):
@@ -403,6 +424,19 @@ def test_the_report_names_a_tictactoe_champions_hidden_layers(tmp_path):
     out = evoplay_cli("report", tmp_path / "run").stdout
     assert "(trial 0, H=10)" in out
     assert json.loads((tmp_path / "run" / "analysis.json").read_text())["champions"][0]["hidden"] == "10"
+    refused = subprocess.run([sys.executable, "-m", "evoplay", "report", str(tmp_path / "run"), "--league", "2"],
+                             capture_output=True, text=True, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+    assert refused.returncode == 2 and "--league is for Blondie24 checkers runs" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1 and not (tmp_path / "run" / "league.json").exists()
+
+
+def test_the_league_scores_both_players_by_the_points_table_and_ties_go_to_the_first():
+    from evoplay.recipes.blondie24.league import standings, winner
+
+    rows = standings(3, [(0, 1), (0, 2), (1, 2)], [np.array([1, 0]), np.array([-1, -1]), np.array([0, 1])], (1.0, 0.0, -2.0))
+    assert [(r["points"], r["win"], r["draw"], r["loss"]) for r in rows] == [(-3.0, 1, 1, 2), (-1.0, 1, 2, 1), (0.0, 2, 1, 1)]
+    assert winner(rows) == 2
+    assert winner([{"points": 1.0}, {"points": 3.0}, {"points": 3.0}]) == 1
 
 
 def test_the_report_words_a_champion_without_a_hidden_size():

@@ -14,11 +14,16 @@ from evoplay.errors import EvoplayError
 
 @cli.command()
 @click.argument("run_dir", type=PathArg(file_okay=False))
-def report(run_dir):
+@click.option("--league", type=BoundedInt(1, 10_000), default=None, metavar="N",
+              help="Checkers runs: the last parents play a round robin over N ballots from both colours; "
+                   "its winner is written to league-champions/ and measured against piece difference (on Ray).")
+@click.option("--address", envvar="RAY_ADDRESS", help="--league: join this Ray cluster (default: embedded local Ray).")
+@click.option("--workers", type=BoundedInt(1, 4096), help="--league: CPUs of local Ray to use (default: all).")
+def report(run_dir, league, address, workers):
     """Exact analysis of a finished run's champions (writes analysis.md and analysis.json in RUN_DIR).
 
     Champions of a game that cannot be analysed exactly (checkers) are reported from the
-    yardstick games the run played.
+    yardstick games the run played, and with --league from the league of its last parents.
     """
     from evoplay.cli import runfiles
     from evoplay.recipes.fogel.report import analyze_run, summary_lines
@@ -26,15 +31,35 @@ def report(run_dir):
     summary = runfiles.read_summary(run_dir)
     for t in range(summary["trials"]):
         runfiles.champion_file(run_dir, summary, t)
-    for name in ("analysis.md", "analysis.json"):
+    for name in ("analysis.md", "analysis.json") + (("league.json",) if league else ()):
         check_output(runfiles.RunDir(run_dir).root / name, what="report")
     recipe = runfiles.run_recipe(run_dir)
+    if league:
+        _play_league(recipe, run_dir, league, address, workers)
     with runfiles.writing(run_dir):
         if recipe is not None and recipe.game != "tictactoe":  # no exact analysis: the recipe reports its games
             lines = recipe.report(run_dir)
         else:
             lines = summary_lines(run_dir, analyze_run(run_dir, summary)) + (recipe.report(run_dir) if recipe is not None else [])
     click.echo("\n".join(lines))
+
+
+def _play_league(recipe, run_dir, openings: int, address, workers):
+    """``report --league``: checked first (a checkers run with its last checkpoints), then played on Ray."""
+    from evoplay.cli import runfiles
+    from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
+    from evoplay.recipes.blondie24.league import final_parents, run_league
+
+    if recipe is None or recipe.name != "blondie24" or recipe.game != "checkers":
+        raise EvoplayError(f"--league is for Blondie24 checkers runs; {run_dir} is not one")
+    final_parents(recipe, runfiles.RunDir(run_dir))  # refuse a missing or unfinished checkpoint before Ray starts
+    init_ray(address, workers)
+    try:
+        recipe.toolbox.register("map", RayMap(chunk_size=1))
+        with runfiles.writing(run_dir):
+            run_league(recipe, run_dir, openings)
+    finally:
+        shutdown_ray()
 
 
 @cli.command()

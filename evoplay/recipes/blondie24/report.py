@@ -3,13 +3,16 @@
 Checkers cannot be analysed exactly, so the report is what the run measured with games:
 each trial's champion against ``piece-difference`` searching as deep over the three-move
 ballots from both colours (wins, draws, losses, mean score with its 95% interval), and
-the champion against the best networks of the earlier measuring generations.
+the champion against the best networks of the earlier measuring generations; and, once
+``evoplay report RUN --league N`` has played it (``league``), the last parents' league and
+its champion against piece difference.
 """
 
 from __future__ import annotations
 
 from evoplay.atomic import write_text
 from evoplay.framework.rundir import RunDir
+from evoplay.recipes.blondie24 import league as _league
 
 YARD = ("games", "win", "draw", "loss", "score", "lo", "hi")
 
@@ -24,6 +27,9 @@ def analyze_checkers_run(run_dir, summary: dict, depth: int) -> dict:
         rows.append(row)
     result = {"run": summary["name"], "seed": summary["seed"], "game": "checkers", "depth": depth,
               "best_trial": summary["best_trial"], "champions": rows}
+    league = _league.read_league(run_dir)
+    if league:
+        result["league"] = league
     rd.write_json(rd.root / "analysis.json", result)
     write_text(rd.root / "analysis.md", markdown(result))
     return result
@@ -51,6 +57,7 @@ def markdown(result: dict) -> str:
                       "| earlier generation | games | wins | draws | losses | mean score [95% interval] |",
                       "|---:|---:|---:|---:|---:|---:|"]
             lines += [f"| {e['gen']} | {e['games']} | {e['win']} | {e['draw']} | {e['loss']} | {_score(e)} |" for e in r["vs_earlier"]]
+    lines += _league.markdown(result.get("league", {}))
     return "\n".join(lines) + "\n"
 
 
@@ -66,4 +73,9 @@ def summary_lines(run_dir, result: dict) -> list[str]:
     if best["vs_earlier"]:
         lines.append("  vs earlier champions (generation: score): "
                      + ", ".join(f"{e['gen']}: {e['score']:+.3f}" for e in best["vs_earlier"]))
+    for t in result.get("league", {}).get("trials", []):
+        v = t["vs_piece_difference"]
+        path = root / "league-champions" / f"trial_{t['trial']:02d}.json"
+        lines.append(f"league champion: {path} (trial {t['trial']}, network {t['champion_id']}): "
+                     f"{v['win']} wins, {v['draw']} draws, {v['loss']} losses vs piece-difference; mean score {_score(v)}")
     return lines
