@@ -414,6 +414,11 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
         assert player.genome.tolist() == nets[got["champion"]].genome.tolist() and player.king == nets[got["champion"]].king
     assert "league champion:" in report.stdout and "## The last parents' league" in (tmp_path / "one" / "analysis.md").read_text()
     assert json.loads((tmp_path / "one" / "analysis.json").read_text())["league"] == played
+    (tmp_path / "two" / "checkpoints" / "trial_01.json").unlink()  # refused in one line, before Ray starts
+    refused = subprocess.run([sys.executable, "-m", "evoplay", "report", str(tmp_path / "two"), "--league", "2"],
+                             capture_output=True, text=True, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+    assert refused.returncode == 2 and "trial_01.json is missing or not at the run's last generation" in refused.stderr
+    assert not (tmp_path / "two" / "league.json").exists()
 
 
 def test_the_report_names_a_tictactoe_champions_hidden_layers(tmp_path):

@@ -193,6 +193,17 @@ class RunDir:
             raise EvoplayError(f"checkpoint {path} is damaged: no recipe state")
         return {k: body[k] for k in ("trial", "generation", "logbook", "state")}
 
+    def final_states(self, recipe) -> list:
+        """Every trial's recipe state at the run's last generation, read from its checkpoint (for reports)."""
+        cfg = recipe.cfg
+        states = []
+        for t in range(cfg[""]["trials"]):
+            data = self.read_checkpoint(t, digest(cfg))
+            if data is None or data["generation"] != cfg[""]["generations"]:
+                raise EvoplayError(f"checkpoint {self.checkpoint(t)} is missing or not at the run's last generation")
+            states.append(recipe.from_data(data["state"]))
+        return states
+
     # -- logbooks
     def write_logbook(self, trial: int, rows: list[dict]):
         """The trial's logbook as CSV: one row per generation, list cells space-separated."""

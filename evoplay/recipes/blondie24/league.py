@@ -20,7 +20,7 @@ from itertools import combinations
 import numpy as np
 
 from evoplay.errors import EvoplayError
-from evoplay.framework.rundir import RunDir, digest
+from evoplay.framework.rundir import RunDir
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.recipes.blondie24.playerfile import network_document
 
@@ -30,14 +30,7 @@ SLICE = 20
 
 def final_parents(recipe, rd: RunDir) -> list:
     """Each trial's parents at the run's last generation, from the checkpoints (checked on load)."""
-    cfg = recipe.cfg
-    out = []
-    for t in range(cfg[""]["trials"]):
-        data = rd.read_checkpoint(t, digest(cfg))
-        if data is None or data["generation"] != cfg[""]["generations"]:
-            raise EvoplayError(f"checkpoint {rd.checkpoint(t)} is missing or not at the run's last generation")
-        out.append(recipe.from_data(data["state"]).parents)
-    return out
+    return [state.parents for state in rd.final_states(recipe)]
 
 
 def league_jobs(recipe, nets: list, openings: int) -> tuple[list, list]:

@@ -10,30 +10,17 @@ per 32 games against ``logic``, unbeatable as X, minimax agreement, exact result
 from __future__ import annotations
 
 from evoplay.atomic import write_text
-from evoplay.errors import EvoplayError
-from evoplay.framework.rundir import RunDir, digest
+from evoplay.framework.rundir import RunDir
 from evoplay.recipes.fogel.nets import net_player
 from evoplay.recipes.fogel.report import champion_row
 from evoplay.recipes.map_elites.descriptors import cell_labels
-
-
-def final_archives(recipe, rd: RunDir) -> list:
-    """The archive of every trial at the run's last generation, from the checkpoints."""
-    cfg = recipe.cfg
-    archives = []
-    for t in range(cfg[""]["trials"]):
-        data = rd.read_checkpoint(t, digest(cfg))
-        if data is None or data["generation"] != cfg[""]["generations"]:
-            raise EvoplayError(f"checkpoint {rd.checkpoint(t)} is missing or not at the run's last generation")
-        archives.append(recipe.from_data(data["state"]).archive)
-    return archives
 
 
 def analyze_archive(recipe, root) -> dict:
     """Analyse the best elite of every cell of every trial exactly; write archive.json and archive.md into the run."""
     rd = RunDir(root)
     rows = []
-    for t, archive in enumerate(final_archives(recipe, rd)):
+    for t, archive in enumerate(state.archive for state in rd.final_states(recipe)):
         best_cell = archive.best()[0]
         for k in archive.occupied():
             elite = archive.cells[k][0]
