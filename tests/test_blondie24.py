@@ -614,3 +614,20 @@ def test_depth_two_can_be_unbeatable_from_both_seats_with_open_line_counts_but_n
         w = np.array([corner, edge, corner, edge, centre, edge, corner, edge, corner], float)
         for depth in (1, 2, 3):
             assert not unbeatable(lambda v: np.tanh(0.05 * (v @ w)), depth)[1]
+
+
+def test_the_committed_checkers_run_resumes_and_reports_after_its_recipe_gained_config_keys():
+    """The run was checkpointed before evaluation.random_plies, both_seats, round_robin and hall_of_fame
+    existed: its checkpoints were refused as "another config" (resume, the league) until the config key
+    left out what the stored config.toml does not name."""
+    from evoplay.framework.rundir import RunDir, digest
+    from evoplay.framework.runner import _prepare
+
+    rd = RunDir(ROOT / "results" / "blondie24")
+    cfg = C.load(rd.config)
+    stored = json.loads(rd.checkpoint(0).read_text())["config_sha256"]
+    assert "random_plies" not in rd.config.read_text() and digest(cfg) != stored
+    assert rd.config_key(cfg) == stored
+    _, states = _prepare(rd, None, resume=True, overwrite=False)
+    assert states[0]["generation"] == 250
+    assert len(rd.final_states(Blondie24Recipe(cfg))[0].parents) == 15

@@ -17,6 +17,7 @@ import io
 import json
 import os
 import shutil
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -193,12 +194,29 @@ class RunDir:
             raise EvoplayError(f"checkpoint {path} is damaged: no recipe state")
         return {k: body[k] for k in ("trial", "generation", "logbook", "state")}
 
+    def config_key(self, cfg: dict) -> str:
+        """The digest that names the resolved config ``cfg`` in this run's checkpoints: of the keys its
+        stored config.toml names. A run stores every key of its config, so that is the whole config; a
+        key the recipe's schema gained after the run was stored is absent from the file (so at its
+        default, which keeps the earlier behaviour) and left out, as it was when the checkpoints were
+        written, so that an earlier run still resumes and reports."""
+        try:
+            named = tomllib.loads(self.config.read_text())
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return digest(cfg)
+        kept = {}
+        for sec, keys in cfg.items():
+            table = named if sec == "" else named.get(sec)
+            if isinstance(table, dict):  # a whole section the schema gained later is left out too
+                kept[sec] = {k: v for k, v in keys.items() if k in table}
+        return digest(kept)
+
     def final_states(self, recipe) -> list:
         """Every trial's recipe state at the run's last generation, read from its checkpoint (for reports)."""
         cfg = recipe.cfg
         states = []
         for t in range(cfg[""]["trials"]):
-            data = self.read_checkpoint(t, digest(cfg))
+            data = self.read_checkpoint(t, self.config_key(cfg))
             if data is None or data["generation"] != cfg[""]["generations"]:
                 raise EvoplayError(f"checkpoint {self.checkpoint(t)} is missing or not at the run's last generation")
             states.append(recipe.from_data(data["state"]))

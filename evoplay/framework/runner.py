@@ -22,7 +22,7 @@ from evoplay.errors import EvoplayError
 from evoplay.framework import distributed
 from evoplay.framework.config import differences, load, recipe_class, to_toml
 from evoplay.framework.recipe import FitnessWords, Recipe
-from evoplay.framework.rundir import RunDir, digest
+from evoplay.framework.rundir import RunDir
 from evoplay.framework.trial import TrialRun
 from evoplay.framework.summary import finish_run
 
@@ -84,7 +84,7 @@ def _prepare(rd: RunDir, cfg: dict | None, resume: bool, overwrite: bool) -> tup
     if cfg is not None and stored != cfg:
         keys = ", ".join(differences(stored, cfg)) or "recipe"
         raise EvoplayError(f"--resume: the config differs from the one stored in {rd.config} (keys: {keys})")
-    key = digest(stored)
+    key = rd.config_key(stored)
     states = {t: rd.read_checkpoint(t, key) for t in range(stored[""]["trials"])}
     recipe = make_recipe(stored)
     for t, data in states.items():  # the recipe's state too, here rather than on a worker
@@ -147,7 +147,7 @@ class RunJob:
         self.resume, self.log_detail = resume, log_detail
         self.recipe = make_recipe(cfg)
         self.words = FitnessWords.of(self.recipe)
-        self.config_key = digest(cfg)
+        self.config_key = None  # once the config is stored (begin)
         self.gens = cfg[""]["generations"]
         self.every = cfg["run"]["checkpoint_every"]
         self.task_seconds = 0.0
@@ -160,6 +160,7 @@ class RunJob:
             self.rd.clear()
             write_text(self.rd.config, to_toml(self.cfg))
             self.states = {t: None for t in range(self.cfg[""]["trials"])}
+        self.config_key = self.rd.config_key(self.cfg)
         self.shipment = {"code": usercode.shipment(), "recipe": self.recipe.ship()}
 
     def done_generations(self) -> int:

@@ -61,7 +61,7 @@ class Archives:
 
     def _trial_archive(self, root, recipe, trial: int):
         """The trial's final archive from its checkpoint; None if the run keeps no checkpoint of it."""
-        from evoplay.framework.rundir import RunDir, digest
+        from evoplay.framework.rundir import RunDir
 
         rd = RunDir(root.real)
         path = rd.checkpoint(trial)
@@ -76,7 +76,7 @@ class Archives:
             if key in self._cache:
                 return self._cache[key]
         try:
-            data = rd.read_checkpoint(trial, digest(recipe.cfg))
+            data = rd.read_checkpoint(trial, rd.config_key(recipe.cfg))
             if data["generation"] != recipe.cfg[""]["generations"]:
                 raise EvoplayError(f"checkpoint of trial {trial} is at generation {data['generation']}, "
                                    f"not at the run's last ({recipe.cfg['']['generations']})")
