@@ -364,6 +364,47 @@ def test_checkers_two_computers_step_and_auto_play(server, page):
     assert status in ("Draw.", "Black wins (random).", "White wins (piece-difference:depth=1).")
 
 
+def position(page) -> str:
+    return page.eval_on_selector_all(
+        "#board .sq[data-square]", "cells => cells.map(c => c.dataset.square + ':' + (c.dataset.piece || '')).join(' ')"
+    )
+
+
+@pytest.mark.parametrize("game, opponent", [("tictactoe", "minimax"), ("checkers", "piece-difference:depth=2")])
+def test_undo_on_the_board_of_either_game(server, page, game, opponent):
+    page.goto(f"{server}/?game={game}&first=human&second={opponent}")
+    page.wait_for_function("document.querySelector('#status').textContent.includes(' to move: you') "
+                           "&& document.body.dataset.busy === ''")
+    assert page.is_disabled("#undo")
+    positions = [position(page)]
+    for n in (2, 4):  # a move from the list of legal moves; the computer answers at once
+        page.click("#legal .legal-move >> nth=0")
+        wait_moves(page, n)
+        positions.append(position(page))
+    played = checkers_moves(page)
+    assert len(played) == 4 and len(set(positions)) == 3
+    # with a person playing, undo goes back to the person's last turn: the answer goes too
+    for n, where in ((2, 1), (0, 0)):
+        page.click("#undo")
+        wait_moves(page, n)
+        assert checkers_moves(page) == played[:n] and position(page) == positions[where]
+        assert " to move: you" in page.inner_text("#status")
+    assert page.is_disabled("#undo")
+    # between two computers, one move back, and auto-play pauses there
+    page.goto(f"{server}/?game={game}&first=random&second={opponent}&auto=1")
+    page.wait_for_function("document.querySelectorAll('#played li').length >= 2")
+    page.click("#undo")
+    page.wait_for_function("document.body.dataset.busy === '' && !document.querySelector('#auto').checked")
+    shown, before = checkers_moves(page), position(page)
+    page.wait_for_timeout(1000)  # auto-play is off: nobody moves on
+    assert checkers_moves(page) == shown and position(page) == before
+    page.click("#step")
+    wait_moves(page, len(shown) + 1)
+    page.click("#undo")
+    wait_moves(page, len(shown))
+    assert position(page) == before and page.get_attribute("#status", "data-result") == "ongoing"
+
+
 @pytest.fixture(scope="module")
 def elite_server(tmp_path_factory):
     """`evoplay serve` over a tiny map-elites run made here (its checkpoints hold the archives)."""
