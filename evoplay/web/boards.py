@@ -5,7 +5,9 @@ names another, e.g. a PDN FEN for checkers) and the list of moves played since, 
 game's notation (``"11-15"``, ``"22x15"``; a tic-tac-toe square ``"4"``). The server
 replays them, so every move is checked and the draw rules (no-progress count,
 repetition) see the whole game. What differs between games (how players are named, how
-a position is drawn and read) is in a small ``WebGame`` per game; the rest is shared.
+a position is drawn and read, the facts only a game can give: tic-tac-toe's exact ones
+live in ``evoplay.web.tictactoe``) is in a small ``WebGame`` per game; the rest, the one
+board page included, is shared.
 """
 
 from __future__ import annotations

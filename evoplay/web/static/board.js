@@ -424,16 +424,16 @@ async function analyse() {
 async function init() {
   await loadNav(null);
   const chooser = document.getElementById("game");
+  chooser.addEventListener("change", () => { location.href = `/?game=${encodeURIComponent(chooser.value)}`; });
   try {
-    const [games, meta] = await Promise.all([api("/api/games"), api(`${base}/players`)]);
-    for (const g of games.games) chooser.append(el("option", {value: g.name, text: g.name === "tictactoe" ? "tic-tac-toe" : g.name}));
+    const {games} = await api("/api/games");
+    for (const g of games) chooser.append(el("option", {value: g.name, text: g.name === "tictactoe" ? "tic-tac-toe" : g.name}));
     chooser.value = GAME;
-    S.meta = meta;
+    S.meta = await api(`${base}/players`);  // an unknown game: its error, and the chooser to leave it
   } catch (e) {
     showError(e.message);
     return;
   }
-  chooser.addEventListener("change", () => { location.href = `/?game=${encodeURIComponent(chooser.value)}`; });
   document.title = `evoplay: ${chooser.selectedOptions[0].textContent}`;
   const list = document.getElementById("specs");
   for (const b of S.meta.builtin) list.append(el("option", {value: b.name}));
