@@ -1,11 +1,14 @@
 """`evoplay serve` in a real headless Chromium (the system's, driven by Playwright).
 
-Plays a whole game against minimax by clicking, moves a temperature slider and watches
-the move probabilities change, checks that the exact outcome shown equals
-`evoplay match ... --exact`, follows a run page's "Play this champion", and checks that
-a bad spec shows an error while the page stays usable. Screenshots of both pages go to
-$EVOPLAY_SCREENSHOTS when set (docs/serve-play.png and docs/serve-run.png, shown on the
-documentation's web-app page, come from `EVOPLAY_SCREENSHOTS=docs`), else to a temporary directory.
+On the one board page (`/`, both games): plays a whole game of tic-tac-toe against
+minimax by clicking, moves a temperature slider and watches the move probabilities
+change, checks that the exact outcome shown equals `evoplay match ... --exact`, undoes
+moves in either game, plays checkers by clicks (a multi-jump too) with the analysis
+checked against the search; follows a run page's "Play this champion" and an archive's
+"Play this elite", and checks that a bad spec shows an error while the page stays usable.
+Screenshots go to $EVOPLAY_SCREENSHOTS when set (docs/serve-play.png, serve-checkers.png
+and serve-run.png, shown on the documentation's web-app page, come from
+`EVOPLAY_SCREENSHOTS=docs`), else to a temporary directory.
 
 Needs Chromium: `make test` installs it with apt-get when run as root; elsewhere install
 it (Debian/Ubuntu: `sudo apt-get install chromium`) or point EVOPLAY_CHROMIUM at one.
