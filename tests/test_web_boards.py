@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 from test_search_pv import minimax_line
-from test_web_api import ok, refused, request, serving
+from test_web_api import make_run, ok, refused, request, serving
 
 from evoplay.checkers import rules as R
 from evoplay.checkers import search as compiled
@@ -321,3 +321,17 @@ def test_the_board_page_is_one_page_for_both_games(site):
     checkers = ok(url, f"{G}/players")
     assert checkers["defaults"] == ["human", "piece-difference"] and not checkers["facts"]
     assert checkers["analyst"] == "piece-difference:depth=4"
+
+
+def test_a_runs_champions_are_played_on_the_board_of_its_game(tmp_path):
+    # a tic-tac-toe run (its files name no game) and a checkers run (its network files do)
+    make_run(tmp_path / "ttt")
+    checkers = make_run(tmp_path / "ck")
+    sizes = (32, 4, 1)
+    doc = network_document("checkers", sizes, 2, np.zeros(n_weights(sizes)), 1.5, {"test": True})
+    for file in [checkers / "champion.json", *checkers.glob("trials/*/champion.json")]:
+        file.write_text(json.dumps(doc))
+    with serving(["ttt", "ck"], base=tmp_path) as url:
+        assert [ok(url, f"/api/runs/{i}")["game"] for i in (0, 1)] == ["tictactoe", "checkers"]
+        spec = ok(url, "/api/runs/1")["champions"][0]["spec"]
+        assert ok(url, f"{G}/ai-move", {"player": spec})["moves"] and spec == "ck/champion.json"
