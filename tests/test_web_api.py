@@ -169,7 +169,7 @@ def test_exact_outcome_default_start_and_finished_boards():
 
 def test_pages_and_scripts_are_served(site):
     url, _ = site
-    for path, marker in (("/", b'id="board"'), ("/run", b'id="champions"'), ("/static/play.js", b"/api/analyze")):
+    for path, marker in (("/", b'id="board"'), ("/run", b'id="champions"'), ("/static/board.js", b"/api/games/")):
         status, body, _ = request(url + path)
         assert status == 200 and marker in body
     refused(url, "/static/..%2Fapp.py", status=404)

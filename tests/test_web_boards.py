@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 from test_search_pv import minimax_line
-from test_web_api import ok, refused, serving
+from test_web_api import make_run, ok, refused, request, serving
 
 from evoplay.checkers import rules as R
 from evoplay.checkers import search as compiled
@@ -199,3 +199,139 @@ def test_players_lists_the_games_builtins(site):
     assert [b["name"] for b in got["builtin"]] == ["human", "random", "piece-difference"]
     assert got["builtin"][2]["params"] == {"depth": {"type": "int", "default": 4}, "king": {"type": "float", "default": 1.5}}
     assert got["sides"] == ["Black", "White"]
+
+
+# Two kings far apart, Black to move: nothing can be captured while they stay apart.
+KINGS = R.parse_board(
+    """
+      B   .   .   .
+    .   .   .   .
+      .   .   .   .
+    .   .   .   .
+      .   .   .   .
+    .   .   .   .
+      .   .   .   .
+    .   .   .   W
+    """,
+    turn=R.BLACK,
+)
+
+
+def test_threefold_repetition_draws_a_checkers_game(site):
+    url, _ = site
+    fen = R.to_fen(KINGS)
+    there_and_back = ["1-6", "32-27", "6-1", "27-32"]
+    moves = there_and_back * 2  # the start position comes back twice: its third occurrence
+    got = ok(url, f"{G}/state", {"start": fen, "moves": moves[:-1]})
+    assert got["result"] == "ongoing" and got["to_move"] == "White"
+    got = ok(url, f"{G}/move", {"start": fen, "moves": moves[:-1], "move": moves[-1]})
+    assert got["position"] == fen  # the start again, for the third time
+    assert (got["result"], got["winner"], got["to_move"], got["legal"]) == ("draw", None, None, [])
+    state = ok(url, f"{G}/state", {"start": fen, "moves": moves})
+    assert state["result"] == "draw"
+    refused(url, f"{G}/move", {"start": fen, "moves": moves, "move": "1-6"}, fragment="the game is over")
+    refused(url, f"{G}/ai-move", {"start": fen, "moves": moves, "player": "random"}, fragment="the game is over")
+
+
+def _fresh_king_walk(state, plies: int) -> list:
+    """``plies`` king moves from ``state`` that never capture, never let a capture arise and
+    never reach a position seen before (so no draw by repetition comes before the quiet
+    limit), found by a depth-first search."""
+    def quiet_moves(s, seen):
+        for move in R.legal_moves(s):
+            after = R.apply(s, move)
+            if (not R.is_capture(move) and after.key not in seen
+                    and not any(R.is_capture(m) for m in R.legal_moves(after))):
+                yield move, after
+
+    seen, line = {state.key}, []
+    stack = [quiet_moves(state, seen)]
+    while len(line) < plies:
+        step = next(stack[-1], None)
+        if step is None:  # a dead end: take the last move back
+            stack.pop()
+            _, undone = line.pop()
+            seen.discard(undone.key)
+            continue
+        line.append(step)
+        seen.add(step[1].key)
+        stack.append(quiet_moves(step[1], seen))
+    final = line[-1][1]
+    assert R.result(final) == 0 and final.quiet == plies and final.history.count(final.key) == 0
+    return [R.move_text(move) for move, _ in line]
+
+
+def test_the_quiet_move_limit_draws_a_checkers_game(site):
+    url, _ = site
+    fen = R.to_fen(KINGS)
+    moves = _fresh_king_walk(KINGS, R.QUIET_LIMIT)
+    got = ok(url, f"{G}/state", {"start": fen, "moves": moves[:-1]})
+    assert got["result"] == "ongoing"  # one ply short of the limit
+    got = ok(url, f"{G}/move", {"start": fen, "moves": moves[:-1], "move": moves[-1]})
+    assert (got["result"], got["winner"], got["to_move"], got["legal"]) == ("draw", None, None, [])
+    assert len(got["moves"]) == R.QUIET_LIMIT == 100  # 50 moves each without a capture or a man's move
+    refused(url, f"{G}/ai-move", {"start": fen, "moves": moves, "player": "piece-difference"}, fragment="the game is over")
+
+
+def test_tictactoe_analysis_brings_the_exact_facts_of_the_old_analyze(site):
+    url, _ = site
+    T = "/api/games/tictactoe"
+    moves, board = ["4", "0", "8"], "O...X...X"  # X, O, X: O to move
+    for x, o, extra in (("softmax:t=0.3,model_t=2", "minimax", {}), ("human", "logic", {"human_model": "minimax"}),
+                        ("random", "human", {"minimax": True})):
+        got = ok(url, f"{T}/analysis", {"moves": moves, "players": [x, o], **extra})
+        assert got["facts"] == ok(url, "/api/analyze", {"board": board, "x": x, "o": o, **extra})
+        assert got["position"] == board and got["moves"] == moves and got["to_move"] == "O"
+    assert got["facts"]["minimax"] is not None and got["facts"]["probs"] is None  # O is the human
+    won = ok(url, f"{T}/analysis", {"start": "XX.OO....", "moves": ["2"], "players": ["random", "random"]})
+    assert won["result"] == "win" and won["winner"] == "X" and won["facts"]["line"] == [0, 1, 2]
+    # checkers has no exact facts; the players are checked all the same, each named by its side
+    assert ok(url, f"{G}/analysis", {"players": ["human", "piece-difference:depth=2"]})["facts"] is None
+    refused(url, f"{G}/analysis", {"players": ["human", "minimax"]}, fragment="White player: 'minimax' is not a checkers player")
+    refused(url, f"{T}/analysis", {"players": ["softmax:t=0", "random"]}, fragment="X player: softmax t must be in")
+    refused(url, f"{T}/analysis", {"players": ["random"]}, fragment="players must be a list of two player specs (X and O)")
+    refused(url, f"{T}/analysis", {"players": ["random", "random"], "human_model": "human"}, fragment="human model: must be a computer")
+    refused(url, f"{T}/analysis", {"human_model": "logic"}, fragment="missing field 'player'")
+    refused(url, f"{T}/analysis", {"player": "random", "minimax": True}, fragment="go with 'players'")
+    refused(url, f"{G}/analysis", {"players": ["human", "human"], "minimax": True}, fragment="unknown field 'minimax'")
+    refused(url, f"{T}/analysis", {"player": "minimax"}, fragment="tictactoe has none")
+
+
+def test_a_spec_sent_over_the_web_imports_no_code(site):
+    url, _ = site
+    # `evoplay match` takes user players by module:Class; the server names only built-ins and files
+    for spec in ("evoplay.baselines:Anything", "json:JSONDecoder"):
+        refused(url, "/api/games/tictactoe/ai-move", {"player": spec}, fragment="unknown player")
+        refused(url, "/api/ai-move", {"board": "." * 9, "player": spec}, fragment="unknown player")
+
+
+def test_the_board_page_is_one_page_for_both_games(site):
+    url, _ = site
+    assert ok(url, "/api/games") == {"games": [{"name": "tictactoe", "sides": ["X", "O"]},
+                                              {"name": "checkers", "sides": ["Black", "White"]}]}
+    status, page, _ = request(url + "/")
+    assert status == 200 and b"/static/board.js" in page and b"play.js" not in page
+    assert request(url + "/board")[1] == page  # the older address of the same page
+    for gone in ("/static/play.js", "/static/index.html"):
+        refused(url, gone, status=404)
+    ttt = ok(url, "/api/games/tictactoe/players")
+    assert ttt["defaults"] == ["human", "softmax:t=0.2,model_t=1"] and ttt["facts"] and ttt["analyst"] is None
+    softmax = [b for b in ttt["builtin"] if b["name"] == "softmax"][0]
+    assert set(softmax["sliders"]) == {"t", "model_t"} == set(softmax["params"])
+    checkers = ok(url, f"{G}/players")
+    assert checkers["defaults"] == ["human", "piece-difference"] and not checkers["facts"]
+    assert checkers["analyst"] == "piece-difference:depth=4"
+
+
+def test_a_runs_champions_are_played_on_the_board_of_its_game(tmp_path):
+    # a tic-tac-toe run (its files name no game) and a checkers run (its network files do)
+    make_run(tmp_path / "ttt")
+    checkers = make_run(tmp_path / "ck")
+    sizes = (32, 4, 1)
+    doc = network_document("checkers", sizes, 2, np.zeros(n_weights(sizes)), 1.5, {"test": True})
+    for file in [checkers / "champion.json", *checkers.glob("trials/*/champion.json")]:
+        file.write_text(json.dumps(doc))
+    with serving(["ttt", "ck"], base=tmp_path) as url:
+        assert [ok(url, f"/api/runs/{i}")["game"] for i in (0, 1)] == ["tictactoe", "checkers"]
+        spec = ok(url, "/api/runs/1")["champions"][0]["spec"]
+        assert ok(url, f"{G}/ai-move", {"player": spec})["moves"] and spec == "ck/champion.json"

@@ -1,11 +1,14 @@
 """`evoplay serve` in a real headless Chromium (the system's, driven by Playwright).
 
-Plays a whole game against minimax by clicking, moves a temperature slider and watches
-the move probabilities change, checks that the exact outcome shown equals
-`evoplay match ... --exact`, follows a run page's "Play this champion", and checks that
-a bad spec shows an error while the page stays usable. Screenshots of both pages go to
-$EVOPLAY_SCREENSHOTS when set (docs/serve-play.png and docs/serve-run.png, shown on the
-documentation's web-app page, come from `EVOPLAY_SCREENSHOTS=docs`), else to a temporary directory.
+On the one board page (`/`, both games): plays a whole game of tic-tac-toe against
+minimax by clicking, moves a temperature slider and watches the move probabilities
+change, checks that the exact outcome shown equals `evoplay match ... --exact`, undoes
+moves in either game, plays checkers by clicks (a multi-jump too) with the analysis
+checked against the search; follows a run page's "Play this champion" and an archive's
+"Play this elite", and checks that a bad spec shows an error while the page stays usable.
+Screenshots go to $EVOPLAY_SCREENSHOTS when set (docs/serve-play.png, serve-checkers.png
+and serve-run.png, shown on the documentation's web-app page, come from
+`EVOPLAY_SCREENSHOTS=docs`), else to a temporary directory.
 
 Needs Chromium: `make test` installs it with apt-get when run as root; elsewhere install
 it (Debian/Ubuntu: `sudo apt-get install chromium`) or point EVOPLAY_CHROMIUM at one.
@@ -92,13 +95,13 @@ def shots(tmp_path_factory):
 
 def board(page) -> str:
     return page.eval_on_selector_all(
-        "#board .cell", "cells => cells.map(c => c.classList.contains('x') ? 'X' : c.classList.contains('o') ? 'O' : '.').join('')"
+        "#board .sq", "cells => cells.map(c => c.dataset.piece || '.').join('')"
     )
 
 
 def shown_probs(page) -> list:
     return page.eval_on_selector_all(
-        "#board .cell", "cells => cells.map(c => c.dataset.prob === undefined ? null : Number(c.dataset.prob))"
+        "#board .sq", "cells => cells.map(c => c.dataset.prob === undefined ? null : Number(c.dataset.prob))"
     )
 
 
@@ -120,18 +123,18 @@ def wait_rendered(page, x_spec: str, o_spec: str):
 
 
 def test_play_a_whole_game_against_minimax_by_clicking(server, page):
-    page.goto(f"{server}/?x=human&o=minimax")
+    page.goto(f"{server}/?game=tictactoe&first=human&second=minimax")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('X to move: you')")
     assert page.input_value("fieldset[data-side=o] .spec") == "minimax"
     first = True
     while page.get_attribute("#status", "data-result") == "ongoing":
         before = board(page)
         square = before.index(".")
-        page.click(f'#board .cell[data-square="{square}"]')
+        page.click(f'#board .sq[data-square="{square}"]')
         n_x = before.count("X") + 1
         # my mark, then minimax's reply (or the end): the status asks me again or names the result
         page.wait_for_function(
-            "n => document.querySelectorAll('#board .cell.x').length === n && document.body.dataset.busy === '' && "
+            "n => document.querySelectorAll('#board .sq[data-piece=X]').length === n && document.body.dataset.busy === '' && "
             "(document.querySelector('#status').textContent.includes('click a square') || "
             "document.querySelector('#status').dataset.result !== 'ongoing')",
             arg=n_x,
@@ -139,7 +142,7 @@ def test_play_a_whole_game_against_minimax_by_clicking(server, page):
         now = board(page)
         assert now[square] == "X" and now.count("X") == n_x
         if first:  # an occupied square: the server refuses, the page says so and goes on
-            page.click(f'#board .cell[data-square="{square}"]')
+            page.click(f'#board .sq[data-square="{square}"]')
             page.wait_for_selector("#error:not([hidden])")
             assert page.inner_text("#error-text") == f"square {square} is taken"
             assert board(page) == now
@@ -159,7 +162,7 @@ def test_play_a_whole_game_against_minimax_by_clicking(server, page):
 
 def test_sliders_change_the_probabilities_and_the_exact_outcome_equals_match(server, page, shots):
     x0 = "softmax:t=0.2,model_t=1"
-    page.goto(f"{server}/?x={x0}&o=minimax&auto=0")
+    page.goto(f"{server}/?first={x0}&second=minimax&auto=0")
     wait_rendered(page, x0, "minimax")
     assert not page.is_checked("#auto")
     assert page.is_visible("fieldset[data-side=x] .softmax") and page.is_hidden("fieldset[data-side=o] .softmax")
@@ -205,7 +208,7 @@ def test_sliders_change_the_probabilities_and_the_exact_outcome_equals_match(ser
     # two steps of AI-vs-AI play; then X (softmax) is to move again, from a real position
     for n in (1, 2):
         page.click("#step")
-        page.wait_for_function("n => document.querySelectorAll('#board .cell.x, #board .cell.o').length === n "
+        page.wait_for_function("n => document.querySelectorAll('#board .sq[data-piece]').length === n "
                                "&& document.body.dataset.busy === ''", arg=n)
     position = B.parse(board(page))
     assert shown_probs(page) == [
@@ -218,7 +221,7 @@ def test_sliders_change_the_probabilities_and_the_exact_outcome_equals_match(ser
     page.fill("fieldset[data-side=x] input.model-t", "0")
     wait_rendered(page, "softmax:t=0.2,model_t=1", "minimax")
     page.check("#show-minimax")
-    page.wait_for_selector("#board .cell .minimax")
+    page.wait_for_selector("#board .sq .minimax")
     page.screenshot(path=str(shots / "serve-play.png"), full_page=True)
 
 
@@ -236,7 +239,7 @@ def test_run_page_shows_curve_and_champions_and_plays_one(server, page, shots):
 
     spec = f"{RUN}/trials/trial_03/champion.json"
     page.click('#champions tbody tr[data-trial="3"] a.play')
-    page.wait_for_url(re.compile(r"/\?x="))
+    page.wait_for_url(re.compile(r"/\?game=tictactoe&first="))
     # the champion plays X at once (auto-play); then it is my move as O
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('O to move: you')")
     assert page.input_value("fieldset[data-side=x] .spec") == spec
@@ -248,7 +251,7 @@ def test_run_page_shows_curve_and_champions_and_plays_one(server, page, shots):
 
 
 def test_errors_are_shown_and_the_page_stays_usable(server, page):
-    page.goto(f"{server}/?x=/etc/passwd&o=minimax")
+    page.goto(f"{server}/?first=/etc/passwd&second=minimax")
     page.wait_for_selector("#error:not([hidden])")
     assert "outside the paths this server was started with" in page.inner_text("#error-text")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('X to move')")
@@ -260,8 +263,8 @@ def test_errors_are_shown_and_the_page_stays_usable(server, page):
     assert page.get_attribute("fieldset[data-side=o] .spec", "aria-invalid") == "true"
     assert page.inner_text("#error-text").startswith("O player: ")
     # still usable: a click plays, and the next good spec is taken
-    page.click('#board .cell[data-square="4"]')
-    page.wait_for_function("document.querySelectorAll('#board .cell.x').length === 1")
+    page.click('#board .sq[data-square="4"]')
+    page.wait_for_function("document.querySelectorAll('#board .sq[data-piece=X]').length === 1")
     assert page.is_hidden("#error")  # a good move clears it
     page.select_option("fieldset[data-side=o] .kind", "logic")
     wait_rendered(page, "random", "logic")  # the human X is modelled as random
@@ -269,14 +272,14 @@ def test_errors_are_shown_and_the_page_stays_usable(server, page):
 
 
 def test_computer_against_computer_auto_play_step_undo_and_swap(server, page):
-    page.goto(f"{server}/?x=minimax&o=logic")
+    page.goto(f"{server}/?first=minimax&second=logic&auto=1")
     page.wait_for_function("['x_win', 'o_win', 'draw'].includes(document.querySelector('#status').dataset.result)",
                            timeout=30_000)
     final = board(page)
     assert B.winner(B.parse(final)) in (B.X_WIN, B.DRAW)  # minimax never loses
     marks = 9 - final.count(".")
     page.click("#undo")  # two computers: one move back, and auto-play pauses there
-    page.wait_for_function("n => document.querySelectorAll('#board .cell.x, #board .cell.o').length === n "
+    page.wait_for_function("n => document.querySelectorAll('#board .sq[data-piece]').length === n "
                            "&& document.body.dataset.busy === ''", arg=marks - 1)
     assert not page.is_checked("#auto") and page.get_attribute("#status", "data-result") == "ongoing"
     before = board(page)
@@ -285,10 +288,10 @@ def test_computer_against_computer_auto_play_step_undo_and_swap(server, page):
     assert board(page) == before and before.count(".") == 9 - (marks - 1)
     assert page.input_value("fieldset[data-side=x] .spec") == "logic"
     page.click("#step")
-    page.wait_for_function("n => document.querySelectorAll('#board .cell.x, #board .cell.o').length === n "
+    page.wait_for_function("n => document.querySelectorAll('#board .sq[data-piece]').length === n "
                            "&& document.body.dataset.busy === ''", arg=marks)
     page.click("#new-game")
-    page.wait_for_function("document.querySelectorAll('#board .cell.x, #board .cell.o').length === 0")
+    page.wait_for_function("document.querySelectorAll('#board .sq[data-piece]').length === 0")
     assert page.inner_text("#status").startswith("X to move: logic")
 
 
@@ -307,13 +310,13 @@ def test_checkers_by_clicks_with_a_multi_jump_and_the_analysis(server, page, sho
     from evoplay.checkers import search as compiled
 
     opponent = "piece-difference:depth=3"
-    page.goto(f"{server}/board?game=checkers&first=human&second={opponent}")
+    page.goto(f"{server}/?game=checkers&first=human&second={opponent}")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Black to move: you')")
-    assert page.eval_on_selector_all("#gboard .sq[data-piece=b]", "s => s.length") == 12
+    assert page.eval_on_selector_all("#board .sq[data-piece=b]", "s => s.length") == 12
     # 11-15 by clicks: the piece, then its landing square; the computer answers
-    page.click('#gboard .sq[data-square="11"]')
-    assert page.get_attribute('#gboard .sq[data-square="11"]', "class").split().count("picked") == 1
-    page.click('#gboard .sq[data-square="15"]')
+    page.click('#board .sq[data-square="11"]')
+    assert page.get_attribute('#board .sq[data-square="11"]', "class").split().count("picked") == 1
+    page.click('#board .sq[data-square="15"]')
     wait_moves(page, 2)
     state = R.apply(R.initial(), (11, 15))
     reply = compiled.search(state, 3, 1.5).move
@@ -326,19 +329,19 @@ def test_checkers_by_clicks_with_a_multi_jump_and_the_analysis(server, page, sho
     wait_moves(page, 4)
     # a forced multi-jump from a drawn position, clicked square by square as one move
     start = "B:W14,23,30:B1,9"
-    page.goto(f"{server}/board?game=checkers&first=human&second=random&start={start}")
+    page.goto(f"{server}/?game=checkers&first=human&second=random&start={start}")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Black to move: you')")
-    targets = page.eval_on_selector_all("#gboard .sq.target", "s => s.map(x => x.dataset.square)")
+    targets = page.eval_on_selector_all("#board .sq.target", "s => s.map(x => x.dataset.square)")
     assert targets == ["9"]  # the capture is forced: only the capturing man may be picked
-    page.click('#gboard .sq[data-square="1"]')  # not a legal start: nothing happens
+    page.click('#board .sq[data-square="1"]')  # not a legal start: nothing happens
     assert checkers_moves(page) == []
     for square in ("9", "18", "27"):
-        page.click(f'#gboard .sq[data-square="{square}"]')
+        page.click(f'#board .sq[data-square="{square}"]')
     page.wait_for_function("document.querySelector('#status').dataset.result !== 'ongoing' || "
                            "document.querySelectorAll('#played li').length === 2")
     assert checkers_moves(page)[0] == "9x18x27"
     # the analysis of the start position: the search's principal variation and scores
-    page.goto(f"{server}/board?game=checkers&first=human&second=human")
+    page.goto(f"{server}/?game=checkers&first=human&second=human")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Black to move: you')")
     page.fill("#analyst", "piece-difference:depth=4")
     page.click("#analyse")
@@ -351,7 +354,7 @@ def test_checkers_by_clicks_with_a_multi_jump_and_the_analysis(server, page, sho
 
 
 def test_checkers_two_computers_step_and_auto_play(server, page):
-    page.goto(f"{server}/board?game=checkers&first=random&second=piece-difference:depth=1")
+    page.goto(f"{server}/?game=checkers&first=random&second=piece-difference:depth=1")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Black to move: random')")
     assert checkers_moves(page) == []  # without auto-play nobody moves on their own
     page.click("#step")
@@ -362,6 +365,47 @@ def test_checkers_two_computers_step_and_auto_play(server, page):
     page.wait_for_function("document.querySelector('#status').dataset.result !== 'ongoing'", timeout=120_000)
     status = page.inner_text("#status")
     assert status in ("Draw.", "Black wins (random).", "White wins (piece-difference:depth=1).")
+
+
+def position(page) -> str:
+    return page.eval_on_selector_all(
+        "#board .sq[data-square]", "cells => cells.map(c => c.dataset.square + ':' + (c.dataset.piece || '')).join(' ')"
+    )
+
+
+@pytest.mark.parametrize("game, opponent", [("tictactoe", "minimax"), ("checkers", "piece-difference:depth=2")])
+def test_undo_on_the_board_of_either_game(server, page, game, opponent):
+    page.goto(f"{server}/?game={game}&first=human&second={opponent}")
+    page.wait_for_function("document.querySelector('#status').textContent.includes(' to move: you') "
+                           "&& document.body.dataset.busy === ''")
+    assert page.is_disabled("#undo")
+    positions = [position(page)]
+    for n in (2, 4):  # a move from the list of legal moves; the computer answers at once
+        page.click("#legal .legal-move >> nth=0")
+        wait_moves(page, n)
+        positions.append(position(page))
+    played = checkers_moves(page)
+    assert len(played) == 4 and len(set(positions)) == 3
+    # with a person playing, undo goes back to the person's last turn: the answer goes too
+    for n, where in ((2, 1), (0, 0)):
+        page.click("#undo")
+        wait_moves(page, n)
+        assert checkers_moves(page) == played[:n] and position(page) == positions[where]
+        assert " to move: you" in page.inner_text("#status")
+    assert page.is_disabled("#undo")
+    # between two computers, one move back, and auto-play pauses there
+    page.goto(f"{server}/?game={game}&first=random&second={opponent}&auto=1")
+    page.wait_for_function("document.querySelectorAll('#played li').length >= 2")
+    page.click("#undo")
+    page.wait_for_function("document.body.dataset.busy === '' && !document.querySelector('#auto').checked")
+    shown, before = checkers_moves(page), position(page)
+    page.wait_for_timeout(1000)  # auto-play is off: nobody moves on
+    assert checkers_moves(page) == shown and position(page) == before
+    page.click("#step")
+    wait_moves(page, len(shown) + 1)
+    page.click("#undo")
+    wait_moves(page, len(shown))
+    assert position(page) == before and page.get_attribute("#status", "data-result") == "ongoing"
 
 
 @pytest.fixture(scope="module")
@@ -417,7 +461,7 @@ def test_run_page_shows_the_archive_and_plays_an_elite_clicked_in_it(elite_serve
     spec = f"me#trial={trial},cell={k},elite={rank}"
     assert page.get_attribute("#play-elite", "title") == spec
     page.click("#play-elite")
-    page.wait_for_url(re.compile(r"/\?x="))
+    page.wait_for_url(re.compile(r"/\?game=tictactoe&first="))
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('O to move: you')")
     assert page.input_value("fieldset[data-side=x] .spec") == spec
     opening = board(page)

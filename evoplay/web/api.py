@@ -1,35 +1,26 @@
-"""What the JSON API computes: checked requests in, plain dicts out.
+"""The first API of the tic-tac-toe page, kept for its users: ``/api/players``,
+``/api/analyze``, ``/api/move`` and ``/api/ai-move`` answer as they always did.
 
 Positions travel as nine characters, row by row, ``X``, ``O`` or ``.`` for an empty
-square (``"X...O...."``). Every defect of a request raises ``ApiError`` with a 4xx status
-and one line naming it; nothing here writes anywhere.
+square (``"X...O...."``). Each request is checked here in its own words, then answered
+by the code the board page uses (``evoplay.web.boards`` for players and moves,
+``evoplay.web.tictactoe`` for the exact facts). Every defect of a request raises
+``ApiError`` with a 4xx status and one line naming it; nothing here writes anywhere.
 """
 
 from __future__ import annotations
 
-import functools
-import math
-import os
-import threading
-
-import numpy as np
-
-from evoplay.errors import EvoplayError
+from evoplay.games import get_game
 from evoplay.tictactoe import board as B
-from evoplay.tictactoe import exact
-from evoplay.tictactoe.playerfile import load_player
-from evoplay.tictactoe.players import INTERACTIVE, MINIMAX_SCORES, REGISTRY, Player, parse_spec
-from evoplay.web.archive import is_elite_spec
-from evoplay.web.roots import ApiError, Roots
+from evoplay.tictactoe.players import TEMPERATURE_RANGE
+from evoplay.web import boards
+from evoplay.web.boards import check_fields
+from evoplay.web.roots import ApiError
+from evoplay.web.tictactoe import HUMAN_MODEL, RESULTS, board_text, exact_facts, move_probs
 
-MAX_SPEC = 1000
-RESULTS = {B.ONGOING: "ongoing", B.X_WIN: "x_win", B.O_WIN: "o_win", B.DRAW: "draw"}
 MARK_CHARS = {"X": B.X, "O": B.O, ".": B.EMPTY}
-HUMAN = INTERACTIVE[0]
-
-
-def board_text(code: int) -> str:
-    return "".join(".XO"[m] for m in B.decode(code))
+HUMAN = boards.HUMAN
+GAME = "tictactoe"
 
 
 def parse_board(value) -> int:
@@ -60,130 +51,24 @@ def parse_square(value, code: int) -> int:
     return value
 
 
-def check_fields(body, required: tuple, optional: tuple = ()) -> dict:
-    if not isinstance(body, dict):
-        raise ApiError(400, "request body must be a JSON object")
-    missing = [k for k in required if k not in body]
-    if missing:
-        raise ApiError(400, f"missing field {missing[0]!r}")
-    unknown = sorted(set(body) - set(required) - set(optional))
-    if unknown:
-        raise ApiError(400, f"unknown field {unknown[0]!r} (fields: {', '.join(required + optional)})")
-    return body
-
-
-@functools.lru_cache(maxsize=32)
-def _builtin(name: str, params: tuple) -> Player:
-    factory, _ = REGISTRY[name]
-    return factory(**dict(params))
-
-
 class PlayerBook:
-    """Player specs sent by the page, turned into players; files only from inside the roots.
+    """Tic-tac-toe players by spec, for the old API: the board page's ``boards.Players``."""
 
-    Built-in players and player files are kept in small caches (softmax tables are 1.4 MB
-    each, and a slider can ask for many).
-    """
+    def __init__(self, players: boards.Players):
+        self.players, self.game = players, get_game(GAME)
 
-    def __init__(self, roots: Roots, archives=None):
-        self.roots = roots
-        self.archives = archives
-        self._files: dict = {}
-        self._lock = threading.Lock()
-
-    def get(self, spec, what: str) -> Player | None:
-        """The player named by ``spec``, None for ``human``; 4xx ApiError naming ``what``."""
-        if not isinstance(spec, str) or not spec.strip():
-            raise ApiError(400, f"{what}: player spec must be a non-empty string")
-        spec = spec.strip()
-        if len(spec) > MAX_SPEC:
-            raise ApiError(400, f"{what}: player spec is longer than {MAX_SPEC} characters")
-        if spec == HUMAN:
-            return None
-        if self.archives is not None and is_elite_spec(spec):
-            return self._elite(spec, what)
-        if spec.endswith(".json") or "/" in spec or os.sep in spec:
-            return self._file(spec, what)
-        try:
-            name, params = parse_spec(spec)
-        except EvoplayError as e:
-            raise ApiError(400, f"{what}: {e}") from None
-        return _builtin(name, tuple(sorted(params.items())))
-
-    def _elite(self, spec: str, what: str) -> Player:
-        """An elite of a MAP-Elites run's archive (``RUN#trial=T,cell=K,elite=J``), as a table player."""
-        from evoplay.recipes.fogel.nets import net_player
-
-        root, trial, cell, rank, net = self.archives.elite(spec, what)
-        key = ("elite", root.real, trial, cell, rank, net.ident)
-        with self._lock:
-            player = self._files.get(key)
-        if player is None:
-            player = net_player(net, spec)
-            with self._lock:
-                if len(self._files) >= 16:
-                    self._files.pop(next(iter(self._files)))
-                self._files[key] = player
-        return player
-
-    def _file(self, spec: str, what: str) -> Player:
-        try:
-            real = self.roots.resolve(spec)
-        except ApiError as e:
-            raise ApiError(e.status, f"{what}: {e.message}") from None
-        try:
-            stat = real.stat()
-        except OSError:
-            raise ApiError(404, f"{what}: player file not found: {spec}") from None
-        key = (real, stat.st_mtime_ns, stat.st_size)
-        with self._lock:
-            player = self._files.get(key)
-        if player is None:
-            try:
-                player = load_player(real)
-            except EvoplayError as e:  # name the file as the page did, not by its real path
-                raise ApiError(400, f"{what}: {str(e).replace(str(real), spec)}") from None
-            with self._lock:
-                if len(self._files) >= 16:
-                    self._files.pop(next(iter(self._files)))
-                self._files[key] = player
-        return player
+    def get(self, spec, what: str):
+        """The (batched) player ``spec`` names, None for ``human``; 4xx ApiError naming ``what``."""
+        player = self.players.get(self.game, spec, what)
+        return None if player is None else player.player
 
 
-def _finite(probs: np.ndarray, spec: str) -> np.ndarray:
-    if not np.isfinite(probs).all():
-        raise ApiError(422, f"player {spec} gives non-finite move probabilities on this board")
-    return probs
-
-
-def minimax_values(code: int) -> list:
-    """Per square: the minimax result of playing there, for the side to move.
-
-    ``score`` is the minimax score from the mover's view (``10 - marks`` at the end of a
-    won game, 0 for a draw), ``result`` win/draw/loss, ``plies`` the moves left to the end
-    of the game under perfect play, this one included. None for squares not playable.
-    """
-    sign = 1.0 if B.TO_MOVE[code] == B.X else -1.0
-    values = []
-    for s in range(B.N_SQUARES):
-        child = int(B.CHILD[code, s])
-        if child < 0:
-            values.append(None)
-            continue
-        score = sign * float(MINIMAX_SCORES[child])
-        end_marks = 9 if score == 0 else 10 - abs(score)
-        result = "win" if score > 0 else "loss" if score < 0 else "draw"
-        values.append({"score": score, "result": result, "plies": int(end_marks - B.N_MARKS[code])})
-    return values
-
-
-def winning_line(code: int) -> list | None:
-    marks = B.decode(code)
-    for line in B.LINES:
-        a, b, c = marks[line]
-        if a != B.EMPTY and a == b == c:
-            return [int(s) for s in line]
-    return None
+def listing(players: boards.Players) -> dict:
+    """The built-in players with their parameters and the player files served."""
+    game, adapter = boards.game_named(GAME)
+    listed = boards.players(game, adapter, players.roots)
+    builtin = [{"name": b["name"], "params": b["params"]} for b in listed["builtin"]]
+    return {"builtin": builtin, "files": listed["files"], "temperature_range": list(TEMPERATURE_RANGE)}
 
 
 def analyze(book: PlayerBook, body) -> dict:
@@ -191,41 +76,14 @@ def analyze(book: PlayerBook, body) -> dict:
     check_fields(body, ("board", "x", "o"), ("human_model", "minimax"))
     code = parse_board(body["board"])
     x, o = book.get(body["x"], "X player"), book.get(body["o"], "O player")
-    model_spec = body.get("human_model", "random")
+    model_spec = body.get("human_model", HUMAN_MODEL)
     model = book.get(model_spec, "human model")
     if model is None:
         raise ApiError(400, "human model: must be a computer player, not 'human'")
     want_minimax = body.get("minimax", False)
     if not isinstance(want_minimax, bool):
         raise ApiError(400, f"minimax must be true or false, got {want_minimax!r}")
-    result = B.winner(code)
-    ongoing = result == B.ONGOING
-    x_moves = bool(B.TO_MOVE[code] == B.X)
-    mover, mover_spec = (x, body["x"]) if x_moves else (o, body["o"])
-    probs = None
-    if ongoing and mover is not None:
-        probs = _finite(mover.probs(np.array([code]))[0], mover_spec).tolist()
-    outcome = exact.outcome(x if x is not None else model, o if o is not None else model, code)
-    values = [outcome.x_win, outcome.draw, outcome.o_win]
-    if not all(math.isfinite(v) for v in values):
-        raise ApiError(422, "these players give non-finite outcome probabilities")
-    return {
-        "board": board_text(code),
-        "result": RESULTS[result],
-        "to_move": ("X" if x_moves else "O") if ongoing else None,
-        "line": winning_line(code),
-        "legal": B.legal_moves(code),
-        "probs": probs,
-        "exact": {
-            "x_win": outcome.x_win,
-            "draw": outcome.draw,
-            "o_win": outcome.o_win,
-            "x_modelled": x is None,
-            "o_modelled": o is None,
-            "human_model": model_spec.strip(),
-        },
-        "minimax": minimax_values(code) if want_minimax and ongoing else None,
-    }
+    return exact_facts(code, x, o, (body["x"], body["o"]), model, model_spec, want_minimax)
 
 
 def human_move(body) -> dict:
@@ -242,13 +100,10 @@ def computer_move(book: PlayerBook, body) -> dict:
     code = parse_board(body["board"])
     if B.winner(code) != B.ONGOING:
         raise ApiError(400, f"the game is over ({RESULTS[B.winner(code)].replace('_', ' ')}): no more moves")
-    player = book.get(body["player"], "player")
+    player = book.players.get(book.game, body["player"], "player")
     if player is None:
         raise ApiError(400, "player: 'human' moves by clicking a square, not by computer")
-    seed = body.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ApiError(400, f"seed must be a non-negative integer, got {seed!r}")
-    _finite(player.probs(np.array([code]))[0], body["player"])
-    u = np.random.default_rng(seed).random(1)
-    square = int(player.choose(np.array([code]), u)[0])
+    seed = boards.check_seed(body.get("seed"))
+    move_probs(player.player, code, body["player"])  # 422 for a player whose probabilities are not finite
+    square = int(boards.choose(player, code, seed))
     return {"board": board_text(B.play(code, square)), "square": square}

@@ -7,7 +7,6 @@ status (500 only for a fault of the server, which is logged and never stops it).
 
 from __future__ import annotations
 
-import inspect
 import json
 import socket
 import sys
@@ -20,7 +19,6 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 import bottle
 
 from evoplay.errors import EvoplayError
-from evoplay.tictactoe.players import REGISTRY, TEMPERATURE_RANGE
 from evoplay.web import api, boards
 from evoplay.web.archive import Archives, elite_details, parse_index
 from evoplay.web.roots import ApiError, Roots
@@ -28,7 +26,8 @@ from evoplay.web.roots import ApiError, Roots
 STATIC = Path(__file__).with_name("static")
 #: Largest request body accepted (a request is a board and two specs).
 MAX_BODY = 16 * 1024
-PAGES = {"/": "index.html", "/run": "run.html", "/board": "board.html"}
+#: The board page (any game; ``/board`` is its older address) and a run's page.
+PAGES = {"/": "board.html", "/board": "board.html", "/run": "run.html"}
 
 
 def _json(obj, status: int = 200) -> str:
@@ -87,22 +86,12 @@ def _guarded(handler):
     return wrapper
 
 
-def builtin_players() -> list[dict]:
-    """The built-in players with their parameters (name, type, default) for the page."""
-    listed = [{"name": api.HUMAN, "params": {}}]
-    for name, (factory, schema) in REGISTRY.items():
-        defaults = {k: p.default for k, p in inspect.signature(factory).parameters.items()}
-        listed.append(
-            {"name": name, "params": {k: {"type": t.__name__, "default": defaults[k]} for k, (t, _) in schema.items()}}
-        )
-    return listed
-
-
 def make_app(roots: Roots) -> bottle.Bottle:
     app = bottle.Bottle()
     app.config["catchall"] = True
     archives = Archives(roots)
-    book = api.PlayerBook(roots, archives)
+    board_players = boards.Players(roots, archives)
+    book = api.PlayerBook(board_players)
     static_names = {p.name for p in STATIC.iterdir() if p.is_file()}
 
     def router_error(res):  # 404 / 405 / bottle's own 500, as one JSON line
@@ -129,13 +118,7 @@ def make_app(roots: Roots) -> bottle.Bottle:
     @app.get("/api/players")
     @_guarded
     def players():
-        return _json(
-            {
-                "builtin": builtin_players(),
-                "files": roots.player_files(),
-                "temperature_range": list(TEMPERATURE_RANGE),
-            }
-        )
+        return _json(api.listing(board_players))
 
     @app.post("/api/analyze")
     @_guarded
@@ -152,7 +135,10 @@ def make_app(roots: Roots) -> bottle.Bottle:
     def ai_move():
         return _json(api.computer_move(book, _body()))
 
-    board_players = boards.Players(roots)
+    @app.get("/api/games")
+    @_guarded
+    def games():
+        return _json(boards.games())
 
     @app.get("/api/games/<name>/players")
     @_guarded

@@ -5,14 +5,17 @@ names another, e.g. a PDN FEN for checkers) and the list of moves played since, 
 game's notation (``"11-15"``, ``"22x15"``; a tic-tac-toe square ``"4"``). The server
 replays them, so every move is checked and the draw rules (no-progress count,
 repetition) see the whole game. What differs between games (how players are named, how
-a position is drawn and read) is in a small ``WebGame`` per game; the rest is shared.
+a position is drawn and read, the facts only a game can give: tic-tac-toe's exact ones
+live in ``evoplay.web.tictactoe``) is in a small ``WebGame`` per game; the rest, the one
+board page included, is shared.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -20,12 +23,14 @@ import numpy as np
 from evoplay.errors import EvoplayError
 from evoplay.games import GAMES, get_game
 from evoplay.search import move_scores, principal_variation
-from evoplay.web.api import check_fields
+from evoplay.web.archive import is_elite_spec
 from evoplay.web.roots import ApiError, Roots
 
 HUMAN = "human"
 MAX_MOVES = 1000
 MAX_TEXT = 200
+#: Longest player spec accepted (a path to a player file may be long).
+MAX_SPEC = 1000
 #: Deepest analysis the page may ask for (the generic search, in Python).
 MAX_ANALYSIS_DEPTH = 6
 
@@ -34,12 +39,19 @@ MAX_ANALYSIS_DEPTH = 6
 class WebGame:
     """What the board page needs that differs between games."""
 
-    make_player: Callable  # spec or real file path -> player of the arena interface
+    builtin: Callable  # a built-in player's spec -> player of the arena interface
+    from_file: Callable  # a real file or run directory path -> player
     registry: dict  # name -> (factory, schema), for the page's menu
     cells: Callable  # state -> rows of cells {"square": str | None, "piece": str}
     parse_start: Callable  # text -> state (ValueError naming the problem)
     start_text: Callable  # state -> text parse_start reads back
     search_parts: Callable  # player -> (evaluator, depth, quiescence) or None
+    default_players: tuple  # the two sides' specs when the page opens
+    analyst: str | None = None  # the search player the page offers for analysis, None: no search player
+    sliders: dict = field(default_factory=dict)  # built-in name -> {param: slider}, drawn by the page
+    from_elite: Callable | None = None  # (archive network, spec) -> player: MAP-Elites elites play this game
+    facts: Callable | None = None  # (state, [(spec, player)] x2, body, get) -> exact facts of the position
+    fact_fields: tuple = ()  # request fields ``facts`` reads
 
 
 # ---------------------------------------------------------------- checkers
@@ -74,49 +86,23 @@ def _checkers() -> WebGame:
             return Evaluator(player.genome, player.sizes, player.king), player.depth, player.quiescence
         return None
 
-    return WebGame(P.make_player, P.REGISTRY, cells, R.from_fen, R.to_fen, search_parts)
+    return WebGame(P.make_player, P.make_player, P.REGISTRY, cells, R.from_fen, R.to_fen, search_parts,
+                   default_players=("human", "piece-difference"), analyst="piece-difference:depth=4")
 
 
 # ---------------------------------------------------------------- tic-tac-toe
 
 
-class _Batched:
-    """A tic-tac-toe player (batched over board codes) as a player of the arena interface."""
-
-    def __init__(self, player):
-        self.player, self.spec = player, getattr(player, "spec", "")
-
-    def choose(self, state, rng):
-        return int(self.player.choose(np.array([state]), rng.random(1))[0])
-
-
 def _tictactoe() -> WebGame:
-    from evoplay.tictactoe import board as B
-    from evoplay.tictactoe.playerfile import load_player
-    from evoplay.tictactoe.players import REGISTRY, make_player
+    from evoplay.tictactoe.players import REGISTRY
+    from evoplay.web import tictactoe as T
 
-    def make(spec):
-        spec = str(spec).strip()
-        return _Batched(load_player(spec) if spec.endswith(".json") else make_player(spec))
-
-    def cells(state):
-        marks = B.decode(state)
-        return [[{"square": str(3 * r + c), "piece": ".XO"[marks[3 * r + c]].strip(".")} for c in range(3)]
-                for r in range(3)]
-
-    def parse_start(text):
-        code = B.parse(text)
-        if not B.REACHABLE[code]:
-            raise ValueError(f"board {text!r} cannot arise in a game")
-        return code
-
-    def start_text(state):
-        return "".join(".XO"[m] for m in B.decode(state))
-
-    return WebGame(make, REGISTRY, cells, parse_start, start_text, lambda player: None)
+    return WebGame(T.builtin, T.from_file, REGISTRY, T.cells, T.parse_start, T.board_text, lambda player: None,
+                   default_players=T.DEFAULT_PLAYERS, sliders=T.SLIDERS, from_elite=T.from_elite,
+                   facts=T.facts, fact_fields=T.FACT_FIELDS)
 
 
-ADAPTERS = {"checkers": _checkers, "tictactoe": _tictactoe}
+ADAPTERS = {"tictactoe": _tictactoe, "checkers": _checkers}
 
 
 @functools.lru_cache(maxsize=None)
@@ -131,14 +117,31 @@ def game_named(name: str):
     return get_game(name), web_game(name)
 
 
+def games() -> dict:
+    """The games the board page plays, the first one the default."""
+    return {"games": [{"name": name, "sides": list(get_game(name).side_names)} for name in ADAPTERS if name in GAMES]}
+
+
+def check_fields(body, required: tuple, optional: tuple = ()) -> dict:
+    if not isinstance(body, dict):
+        raise ApiError(400, "request body must be a JSON object")
+    missing = [k for k in required if k not in body]
+    if missing:
+        raise ApiError(400, f"missing field {missing[0]!r}")
+    unknown = sorted(set(body) - set(required) - set(optional))
+    if unknown:
+        raise ApiError(400, f"unknown field {unknown[0]!r} (fields: {', '.join(required + optional)})")
+    return body
+
+
 # ---------------------------------------------------------------- positions and moves
 
 
-def _text(value, what: str) -> str:
+def _text(value, what: str, limit: int = MAX_TEXT) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ApiError(400, f"{what} must be a non-empty string, got {value!r}"[:300])
-    if len(value) > MAX_TEXT:
-        raise ApiError(400, f"{what} is longer than {MAX_TEXT} characters")
+    if len(value.strip()) > limit:
+        raise ApiError(400, f"{what} is longer than {limit} characters")
     return value.strip()
 
 
@@ -211,51 +214,93 @@ def _path(move) -> list[str]:
 
 
 class Players:
-    """Player specs sent by the page, as players of one game; files only from inside the roots."""
+    """Player specs sent by the page, as players of one game: built-ins, files and run
+    directories from inside the roots only, and the elites of the server's MAP-Elites runs
+    (``RUN#trial=T,cell=K,elite=J``) for the game they play."""
 
-    def __init__(self, roots: Roots):
-        self.roots = roots
+    def __init__(self, roots: Roots, archives=None):
+        self.roots, self.archives = roots, archives
+        self._elites: dict = {}
+        self._lock = threading.Lock()
 
     def get(self, game, spec, what: str):
         """The player ``spec`` names, None for ``human``; 4xx ApiError naming ``what``."""
-        spec = _text(spec, f"{what}: player spec")
+        spec = _text(spec, f"{what}: player spec", MAX_SPEC)
         if spec == HUMAN:
             return None
+        if self.archives is not None and is_elite_spec(spec):
+            return self._elite(game, spec, what)
         if spec.endswith(".json") or "/" in spec:
             try:
                 real = self.roots.resolve(spec)
             except ApiError as e:
                 raise ApiError(e.status, f"{what}: {e.message}") from None
-            if not real.exists():  # a file, or a run directory where the game's players read one
-                raise ApiError(404, f"{what}: player file not found: {spec}")
-            stat = real.stat()
-            return self._load(game.name, str(real), (stat.st_mtime_ns, stat.st_size), spec, what)
-        return self._load(game.name, spec, None, spec, what)
+            try:  # a file, or a run directory where the game's players read one
+                stat = real.stat()
+            except OSError:
+                raise ApiError(404, f"{what}: player file not found: {spec}") from None
+            return self._load(game.name, "file", str(real), (stat.st_mtime_ns, stat.st_size), spec, what)
+        return self._load(game.name, "builtin", spec, None, spec, what)
+
+    def _elite(self, game, spec: str, what: str):
+        adapter = web_game(game.name)
+        if adapter.from_elite is None:
+            raise ApiError(400, f"{what}: {spec[:80]!r} names an elite of a MAP-Elites run; those play tic-tac-toe, not {game.name}")
+        root, trial, cell, rank, net = self.archives.elite(spec, what)
+        key = (game.name, root.real, trial, cell, rank, net.ident)
+        with self._lock:
+            player = self._elites.get(key)
+        if player is None:
+            player = adapter.from_elite(net, spec)
+            with self._lock:
+                if len(self._elites) >= 16:
+                    self._elites.pop(next(iter(self._elites)))
+                self._elites[key] = player
+        return player
 
     @staticmethod
-    def _load(name, source, stamp, spec, what):
+    def _load(name, kind, source, stamp, spec, what):
         try:
-            return _cached(name, source, stamp)
+            return _cached(name, kind, source, stamp)
         except EvoplayError as e:  # name the file as the page did, not by its real path
             raise ApiError(400, f"{what}: {str(e).replace(source, spec)}") from None
 
 
 @functools.lru_cache(maxsize=32)
-def _cached(name, source, stamp):
-    """A player by its spec or real file path (``stamp``: the file's mtime and size, so an
-    edited file is read again); networks and tables are costly to rebuild per request."""
-    return web_game(name).make_player(source)
+def _cached(name, kind, source, stamp):
+    """A built-in player by its spec, or a file's by its real path (``stamp``: the file's
+    mtime and size, so an edited file is read again); networks and tables (a softmax
+    player's is 1.4 MB, and a slider asks for many) are costly to rebuild per request."""
+    adapter = web_game(name)
+    return adapter.builtin(source) if kind == "builtin" else adapter.from_file(source)
 
 
 def players(game, adapter: WebGame, roots: Roots) -> dict:
-    """The built-in players of a game with their parameters, and the player files served."""
+    """The built-in players of a game with their parameters (and the sliders the page draws
+    for some), the player files served, who plays when the page opens, the analysis player."""
     listed = [{"name": HUMAN, "params": {}}]
     for name, (factory, schema) in adapter.registry.items():
         defaults = {k: p.default for k, p in inspect.signature(factory).parameters.items()}
-        listed.append(
-            {"name": name, "params": {k: {"type": t.__name__, "default": defaults[k]} for k, (t, _) in schema.items()}}
-        )
-    return {"game": game.name, "sides": list(game.side_names), "builtin": listed, "files": roots.player_files()}
+        entry = {"name": name,
+                 "params": {k: {"type": t.__name__, "default": defaults[k]} for k, (t, _) in schema.items()}}
+        if name in adapter.sliders:
+            entry["sliders"] = adapter.sliders[name]
+        listed.append(entry)
+    return {"game": game.name, "sides": list(game.side_names), "builtin": listed, "files": roots.player_files(),
+            "defaults": list(adapter.default_players), "analyst": adapter.analyst,
+            "facts": adapter.facts is not None}
+
+
+def check_seed(seed):
+    """A request's ``seed``: None or a non-negative integer; 400 otherwise."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ApiError(400, f"seed must be a non-negative integer, got {seed!r}")
+    return seed
+
+
+def choose(player, state, seed):
+    """The move ``player`` makes (sampled with ``seed``: the same seed, the same move)."""
+    return player.choose(state, np.random.default_rng(seed))
 
 
 # ---------------------------------------------------------------- requests
@@ -285,20 +330,47 @@ def computer_move(book: Players, name: str, body) -> dict:
     player = book.get(game, body["player"], "player")
     if player is None:
         raise ApiError(400, "player: 'human' moves by clicking, not by computer")
-    seed = body.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ApiError(400, f"seed must be a non-negative integer, got {seed!r}")
-    move = player.choose(state, np.random.default_rng(seed))
+    move = choose(player, state, check_seed(body.get("seed")))
     text = game.move_text(state, move)
     return describe(game, adapter, game.apply(state, move), played + [text], body.get("start"), first) | {"move": text}
 
 
 def analysis(book: Players, name: str, body) -> dict:
-    """The search's principal variation and every legal move's score, for the side to move,
-    as the chosen search player sees them (its evaluator; its depth unless ``depth`` is sent)."""
+    """What the page shows beside the board, for the position after ``moves``:
+
+    - always the position as ``state`` describes it;
+    - with ``players`` (the two sides' specs, in side order), both players checked, and
+      the game's exact facts where it has them (tic-tac-toe: the mover's probability of
+      each square, the exact outcome between the two, ``minimax`` values on request, a
+      human side modelled by ``human_model``), else ``facts`` is None;
+    - with ``player``, a search player's principal variation and every legal move's score
+      for the side to move (its evaluator; its depth unless ``depth`` is sent).
+    """
     game, adapter = game_named(name)
-    check_fields(body, ("player",), ("start", "moves", "depth"))
-    state, _, _ = replay(game, adapter, body)
+    check_fields(body, (), ("start", "moves", "players", "player", "depth") + adapter.fact_fields)
+    if "player" not in body and "players" not in body:
+        raise ApiError(400, "missing field 'player' (a search player) or 'players' (the two sides)")
+    state, played, first = replay(game, adapter, body)
+    answer = describe(game, adapter, state, played, body.get("start"), first)
+    if "players" in body:
+        sides = _sides(book, game, body["players"])
+        get = lambda spec, what: book.get(game, spec, what)  # noqa: E731
+        answer["facts"] = None if adapter.facts is None else adapter.facts(state, sides, body, get)
+    elif any(k in body for k in adapter.fact_fields):
+        raise ApiError(400, f"{', '.join(adapter.fact_fields)} go with 'players'")
+    if "player" in body:
+        answer |= _search(book, game, adapter, state, body)
+    return answer
+
+
+def _sides(book: Players, game, specs) -> list:
+    """[(spec, player or None)] for the two sides, each checked and named by its side."""
+    if not isinstance(specs, list) or len(specs) != 2:
+        raise ApiError(400, f"players must be a list of two player specs ({' and '.join(game.side_names)})")
+    return [(str(spec).strip(), book.get(game, spec, f"{side} player")) for spec, side in zip(specs, game.side_names)]
+
+
+def _search(book: Players, game, adapter: WebGame, state, body) -> dict:
     if game.result(state) is not None:
         raise ApiError(400, "the game is over: nothing to analyse")
     spec = body["player"]
@@ -306,7 +378,7 @@ def analysis(book: Players, name: str, body) -> dict:
     parts = None if player is None else adapter.search_parts(player)
     if parts is None:
         raise ApiError(400, f"player {str(spec).strip()} does not search: analysis needs a search player "
-                            "(piece-difference or a network file)")
+                            f"({'piece-difference or a network file' if adapter.analyst else f'{game.name} has none'})")
     evaluate, depth, quiescence = parts
     if "depth" in body:
         depth = body["depth"]

@@ -192,15 +192,29 @@ class Roots:
         analysis_file = root.real / "analysis.json"
         analysis = self._read_json(analysis_file) if analysis_file.is_file() else None
         curve = next((n for n in ("curve.svg", "curve.png") if (root.real / n).is_file()), None)
+        champions = self._run_champions(root)
         return {
             "id": index,
             "name": root.real.name,
             "path": root.given,
             "summary": summary,
             "analysis": analysis,
-            "champions": self._run_champions(root),
+            "champions": champions,
+            "game": self._game_of(champions),
             "curve": curve,
         }
+
+    def _game_of(self, champions: list) -> str:
+        """The game a run's champions play, for the links that play them: a player file
+        names its game in its architecture (tic-tac-toe's files, the first kind, do not)."""
+        for c in champions:
+            try:
+                game = read_envelope(self.resolve(c["spec"]))["architecture"].get("game", "tictactoe")
+            except (ApiError, EvoplayError):
+                continue
+            if isinstance(game, str):
+                return game
+        return "tictactoe"
 
     def curve_file(self, index: int) -> Path:
         root = self.run(index)

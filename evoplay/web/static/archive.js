@@ -67,7 +67,7 @@ function showAnalysis(title, row, spec) {
   const play = document.getElementById("play-elite");
   play.hidden = spec === null;
   if (spec !== null) {
-    play.href = playLink(spec);
+    play.href = playLink(spec, "tictactoe");  // MAP-Elites evolves tic-tac-toe players
     play.title = spec;
   }
   document.getElementById("elite-box").hidden = false;

@@ -1,8 +1,9 @@
 // The run page: a run directory's curve, its champions' analysis and a way to play them.
 "use strict";
 
-function playLink(spec) {
-  return `/?x=${encodeURIComponent(spec)}&o=human`;
+// The board page with the player as the first side and a person as the second.
+function playLink(spec, game) {
+  return `/?game=${encodeURIComponent(game || "tictactoe")}&first=${encodeURIComponent(spec)}&second=human`;
 }
 
 function heading(key) {
@@ -67,7 +68,7 @@ function table(run) {
     for (const k of keys) tr.append(el("td", {text: cell(k, r[k]) + (k === "trial" && tr.classList.contains("best") ? " (best)" : "")}));
     const spec = champions.get(r.trial);
     const td = el("td", {});
-    if (spec) td.append(el("a", {class: "button play", href: playLink(spec), title: spec, text: "Play this champion"}));
+    if (spec) td.append(el("a", {class: "button play", href: playLink(spec, run.game), title: spec, text: "Play this champion"}));
     tr.append(td);
     body.append(tr);
   }
@@ -95,7 +96,7 @@ async function startRun() {
   const best = run.champions.find((c) => c.trial === null);
   if (best) {
     const a = document.getElementById("play-best");
-    a.href = playLink(best.spec);
+    a.href = playLink(best.spec, run.game);
     a.title = best.spec;
     a.hidden = false;
   }

@@ -1,0 +1,174 @@
+"""Tic-tac-toe on the board page: its ``WebGame`` and the exact facts only it can have.
+
+A position is a board code (``evoplay.tictactoe.board``); a move is a square 0-8. Besides
+what every game shows, the page gets for tic-tac-toe what the whole game tree gives: the
+side to move's probability of each square, the exact outcome between the two chosen
+players from this position (a human side modelled by a computer player), the minimax
+value of each square and the winning line. The old ``/api/analyze`` answers the same
+facts (``evoplay.web.api``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from evoplay.errors import SpecError
+from evoplay.tictactoe import board as B
+from evoplay.tictactoe import exact
+from evoplay.tictactoe.playerfile import load_player
+from evoplay.tictactoe.players import MINIMAX_SCORES, REGISTRY, Player, parse_spec
+from evoplay.web.roots import ApiError
+
+RESULTS = {B.ONGOING: "ongoing", B.X_WIN: "x_win", B.O_WIN: "o_win", B.DRAW: "draw"}
+#: The player that stands in for a human side in the exact outcome unless another is named.
+HUMAN_MODEL = "random"
+#: Sliders the page draws for built-in parameters: log10 of the value from ``min`` to ``max``.
+SLIDERS = {
+    "softmax": {
+        "t": {"label": "Own temperature", "min": -2, "max": 1, "log": True, "ends": ["Precise", "Chaotic"]},
+        "model_t": {"label": "Opponent modelled at", "min": -2, "max": 1, "log": True, "ends": ["Precise", "Chaotic"]},
+    }
+}
+#: Who plays each side when the page opens (the old page's defaults).
+DEFAULT_PLAYERS = ("human", "softmax:t=0.2,model_t=1")
+
+
+class Batched:
+    """A tic-tac-toe player (batched over board codes) as a player of the arena interface."""
+
+    def __init__(self, player: Player):
+        self.player, self.spec = player, getattr(player, "spec", "")
+
+    def choose(self, state, rng):
+        return int(self.player.choose(np.array([state]), rng.random(1))[0])
+
+
+def builtin(spec: str) -> Batched:
+    """A built-in player (never user code: a spec sent over the web names no module to import)."""
+    name, params = parse_spec(spec)
+    factory, _ = REGISTRY[name]
+    return Batched(factory(**params))
+
+
+def from_file(path: str) -> Batched:
+    """The player saved in a file, or a run directory's best champion."""
+    player = load_player(path)
+    if not isinstance(player, Player):
+        raise SpecError(f"player file {path} is not a tic-tac-toe player")
+    return Batched(player)
+
+
+def from_elite(net, spec: str) -> Batched:
+    """An elite of a MAP-Elites archive (a Fogel network) as a table player."""
+    from evoplay.recipes.fogel.nets import net_player
+
+    return Batched(net_player(net, spec))
+
+
+def cells(state) -> list:
+    marks = B.decode(state)
+    return [[{"square": str(3 * r + c), "piece": ".XO"[marks[3 * r + c]].strip(".")} for c in range(3)]
+            for r in range(3)]
+
+
+def parse_start(text: str) -> int:
+    code = B.parse(text)
+    if not B.REACHABLE[code]:
+        raise ValueError(f"board {text!r} cannot arise in a game")
+    return code
+
+
+def board_text(code: int) -> str:
+    return "".join(".XO"[m] for m in B.decode(code))
+
+
+# ---------------------------------------------------------------- exact facts
+
+
+def minimax_values(code: int) -> list:
+    """Per square: the minimax result of playing there, for the side to move.
+
+    ``score`` is the minimax score from the mover's view (``10 - marks`` at the end of a
+    won game, 0 for a draw), ``result`` win/draw/loss, ``plies`` the moves left to the end
+    of the game under perfect play, this one included. None for squares not playable.
+    """
+    sign = 1.0 if B.TO_MOVE[code] == B.X else -1.0
+    values = []
+    for s in range(B.N_SQUARES):
+        child = int(B.CHILD[code, s])
+        if child < 0:
+            values.append(None)
+            continue
+        score = sign * float(MINIMAX_SCORES[child])
+        end_marks = 9 if score == 0 else 10 - abs(score)
+        result = "win" if score > 0 else "loss" if score < 0 else "draw"
+        values.append({"score": score, "result": result, "plies": int(end_marks - B.N_MARKS[code])})
+    return values
+
+
+def winning_line(code: int) -> list | None:
+    marks = B.decode(code)
+    for line in B.LINES:
+        a, b, c = marks[line]
+        if a != B.EMPTY and a == b == c:
+            return [int(s) for s in line]
+    return None
+
+
+def move_probs(player: Player, code: int, spec: str) -> list:
+    """The player's probability of each square on this board; 422 if not finite."""
+    probs = player.probs(np.array([code]))[0]
+    if not np.isfinite(probs).all():
+        raise ApiError(422, f"player {spec} gives non-finite move probabilities on this board")
+    return probs.tolist()
+
+
+def exact_facts(code: int, x: Player | None, o: Player | None, specs: tuple, model: Player, model_spec: str,
+                want_minimax: bool) -> dict:
+    """What evoplay knows about a board for two players (None: a human, modelled by ``model``)."""
+    result = B.winner(code)
+    ongoing = result == B.ONGOING
+    x_moves = bool(B.TO_MOVE[code] == B.X)
+    mover, mover_spec = (x, specs[0]) if x_moves else (o, specs[1])
+    probs = move_probs(mover, code, mover_spec) if ongoing and mover is not None else None
+    outcome = exact.outcome(x if x is not None else model, o if o is not None else model, code)
+    values = [outcome.x_win, outcome.draw, outcome.o_win]
+    if not all(math.isfinite(v) for v in values):
+        raise ApiError(422, "these players give non-finite outcome probabilities")
+    return {
+        "board": board_text(code),
+        "result": RESULTS[result],
+        "to_move": ("X" if x_moves else "O") if ongoing else None,
+        "line": winning_line(code),
+        "legal": B.legal_moves(code),
+        "probs": probs,
+        "exact": {
+            "x_win": outcome.x_win,
+            "draw": outcome.draw,
+            "o_win": outcome.o_win,
+            "x_modelled": x is None,
+            "o_modelled": o is None,
+            "human_model": model_spec.strip(),
+        },
+        "minimax": minimax_values(code) if want_minimax and ongoing else None,
+    }
+
+
+def facts(state, sides: list, body: dict, get) -> dict:
+    """The board page's exact facts: ``sides`` the two (spec, player or None) in X, O order;
+    ``body`` may name ``human_model`` and ask for ``minimax``; ``get(spec, what)`` finds a player."""
+    model_spec = body.get("human_model", HUMAN_MODEL)
+    model = get(model_spec, "human model")
+    if model is None:
+        raise ApiError(400, "human model: must be a computer player, not 'human'")
+    want_minimax = body.get("minimax", False)
+    if not isinstance(want_minimax, bool):
+        raise ApiError(400, f"minimax must be true or false, got {want_minimax!r}")
+    (x_spec, x), (o_spec, o) = sides
+    unwrap = lambda p: None if p is None else p.player  # noqa: E731
+    return exact_facts(state, unwrap(x), unwrap(o), (x_spec, o_spec), model.player, str(model_spec), want_minimax)
+
+
+FACT_FIELDS = ("human_model", "minimax")
