@@ -44,6 +44,10 @@ def in_range(lo=None, hi=None):
     return check, text
 
 
+#: A schema rule: the value is true or false (a TOML boolean; 1 and 0 are refused).
+BOOLEAN = (lambda v: isinstance(v, bool), "true or false")
+
+
 
 
 

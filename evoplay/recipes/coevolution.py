@@ -136,7 +136,7 @@ SCHEMA_COEVOLUTION = {
         "games": (int, 1, C.in_range(1, 10_000)),
         "explore": (float, 0.0, (lambda v: 0.0 <= v < 1.0, "in [0, 1)")),
         "hall_of_fame": (int, 0, C.in_range(0, 10_000)),
-        "exact": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+        "exact": (object, False, C.BOOLEAN),
         "points_win": (float, 1.0, _POINTS),
         "points_draw": (float, 0.0, _POINTS),
         "points_loss": (float, -2.0, _POINTS),

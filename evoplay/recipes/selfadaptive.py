@@ -143,7 +143,7 @@ def sa_from_dict(d: dict, hmax: int) -> SANet:
 
 MUTATION_SCHEMA = {
     **EXACT_SCHEMA["mutation"],
-    "self_adaptive": (object, True, (lambda v: isinstance(v, bool), "true or false")),
+    "self_adaptive": (object, True, C.BOOLEAN),
     "tau": (float, 0.0, C.in_range(0.0, 10.0)),
     "sigma_init": (float, 0.05, C.in_range(1e-9, 1e3)),
     "sigma_new": (float, 0.05, C.in_range(1e-9, 1e3)),

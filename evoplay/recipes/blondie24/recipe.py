@@ -71,7 +71,7 @@ SCHEMA = {
         "name": (str, "checkers", (lambda v: v in GAMES, f"one of {', '.join(GAMES)}")),
         "depth": (int, 4, C.in_range(1, 12)),
         "max_plies": (int, 200, C.in_range(1, 100_000)),
-        "quiescence": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+        "quiescence": (object, False, C.BOOLEAN),
     },
     "network": {
         "hidden": (object, [40, 10], (_hidden, "a list of 1-4 hidden layer sizes in 1..256")),
@@ -92,10 +92,10 @@ SCHEMA = {
         "points_win": (float, 1.0, _POINTS),
         "points_draw": (float, 0.0, _POINTS),
         "points_loss": (float, -2.0, _POINTS),
-        "opponent_scores": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+        "opponent_scores": (object, False, C.BOOLEAN),
         "random_plies": (int, 0, C.in_range(0, 50)),
-        "both_seats": (object, False, (lambda v: isinstance(v, bool), "true or false")),
-        "round_robin": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+        "both_seats": (object, False, C.BOOLEAN),
+        "round_robin": (object, False, C.BOOLEAN),
         "hall_of_fame": (int, 0, C.in_range(0, 1000)),
     },
     "yardstick": {

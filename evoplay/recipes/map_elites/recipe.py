@@ -58,7 +58,7 @@ MAP_ELITES_SCHEMA = {
     },
     "archive": {
         "capacity": (int, 1, C.in_range(1, 10_000)),
-        "canonical": (object, False, (lambda v: isinstance(v, bool), "true or false")),
+        "canonical": (object, False, C.BOOLEAN),
         "descriptors": (object, ["opening", "reply_centre", "reply_corner"],
                         (_descriptor_names, f"a non-empty list of distinct descriptor names from {sorted(DESCRIPTORS)}")),
     },
