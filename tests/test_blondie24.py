@@ -631,3 +631,27 @@ def test_the_committed_checkers_run_resumes_and_reports_after_its_recipe_gained_
     _, states = _prepare(rd, None, resume=True, overwrite=False)
     assert states[0]["generation"] == 250
     assert len(rd.final_states(Blondie24Recipe(cfg))[0].parents) == 15
+
+
+def test_the_committed_league_is_consistent_with_the_runs_last_parents():
+    """results/blondie24/league.json (`evoplay report results/blondie24 --league 8`): every one of the 15
+    last parents played 14 others x 16 games, the table adds up, and the league champion's file holds
+    the parent with the most points."""
+    from evoplay.checkers.players import make_player as checkers_player
+    from evoplay.framework.rundir import RunDir
+    from evoplay.recipes.blondie24 import league
+
+    root = ROOT / "results" / "blondie24"
+    played = json.loads((root / "league.json").read_text())
+    [trial] = played["trials"]
+    nets = league.final_parents(Blondie24Recipe(C.load(root / "config.toml")), RunDir(root))[0]
+    rows = trial["table"]
+    assert [r["network_id"] for r in rows] == [n.ident for n in nets] and trial["games_per_pair"] == 2 * played["openings"] == 16
+    assert all(r["win"] + r["draw"] + r["loss"] == 14 * 16 and r["points"] == r["win"] - 2 * r["loss"] for r in rows)
+    assert sum(r["win"] for r in rows) == sum(r["loss"] for r in rows)
+    assert trial["champion"] == league.winner(rows) and trial["champion_id"] == nets[trial["champion"]].ident
+    player = checkers_player(str(root / "league-champions" / "trial_00.json"))
+    assert player.genome.tolist() == nets[trial["champion"]].genome.tolist() and player.depth == 4
+    v = trial["vs_piece_difference"]
+    assert v["games"] == 314 and v["win"] + v["draw"] + v["loss"] == 314 and v["score"] == pytest.approx((v["win"] - v["loss"]) / 314)
+    assert json.loads((root / "analysis.json").read_text())["league"] == played
