@@ -94,6 +94,23 @@ def test_evolve_through_the_cluster_matches_local_runs(cluster, tmp_path):
 
 
 @pytest.mark.cluster
+def test_a_checkers_blondie24_run_through_the_cluster_matches_a_local_run(cluster, tmp_path):
+    """The tiny Blondie24 checkers run, its generations' games in 2 chunks: one on each node."""
+    toml = tmp_path / "tiny.toml"
+    toml.write_text((ROOT / "configs" / "blondie24-tiny.toml").read_text().replace("[run]\n", "[run]\neval_chunks = 2\n"))
+    local_env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    local_env["RAY_USAGE_STATS_ENABLED"] = "0"
+    outs = []
+    for name, where, env in (("cluster", ("--address", cluster.address), cluster.env), ("local", ("--workers", "1"), local_env)):
+        run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", str(toml), "--out", str(tmp_path / name), "--quiet", *where],
+                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+        assert run.returncode == 0, run.stderr[-3000:]
+        outs.append(results_of(tmp_path / name))
+    assert "trials/trial_01/champion.json" in outs[0] and outs[0] == outs[1]
+    assert len(json.loads((tmp_path / "cluster" / "environment.json").read_text())["ray"]["nodes"]) == 2
+
+
+@pytest.mark.cluster
 def test_nodes_of_different_machines_give_the_committed_bytes(cluster, tmp_path):
     """Two trials of a committed self-adaptive exact run, one per node (each node its own BLAS kernel)."""
     out = tmp_path / "sa"
