@@ -321,3 +321,23 @@ def test_the_committed_diversity_study_is_what_its_study_file_writes_from_the_co
         rows = json.loads((ROOT / "results" / run / "analysis.json").read_text())["champions"]
         assert v["champions"]["expected_payoff"]["mean"] == pytest.approx(np.mean([r["expected_payoff_32_vs_logic"] for r in rows]), rel=1e-12)
         assert v["champions"]["unbeatable_as_x"]["count"] == sum(r["unbeatable_as_x"] for r in rows)
+
+
+def test_the_blondie24_depth_study_runs_unchanged_and_its_variants_are_the_committed_depth_runs(tmp_path):
+    """configs/blondie24-ttt-depths.toml: search depth 1, 2 and 3 of Blondie24 on tic-tac-toe through `evoplay study`;
+    each variant's config is the committed 20-trial run's of that depth (its name aside)."""
+    from evoplay.framework import config as C
+    from evoplay.framework.config import differences
+    from evoplay.framework.study import load_study
+
+    study = load_study(ROOT / "configs" / "blondie24-ttt-depths.toml")
+    for v, run in zip(study["variants"], ("blondie24-ttt-d1", "blondie24-ttt-d2", "blondie24-ttt-d3"), strict=True):
+        assert set(differences(v["config"], C.load(ROOT / "results" / run / "config.toml"))) <= {"name"}, v["name"]
+    out = tmp_path / "depths"
+    evoplay("study", ROOT / "configs" / "blondie24-ttt-depths.toml", "--out", out, "--trials", "2", "--generations", "2",
+            "--workers", "2", "--quiet")
+    result = json.loads((out / "study.json").read_text())
+    assert [v["name"] for v in result["variants"]] == ["depth 1", "depth 2", "depth 3"] and result["baseline"] == "depth 2"
+    for v, depth in zip(result["variants"], (1, 2, 3)):
+        assert C.load(out / v["dir"] / "config.toml")["game"]["depth"] == depth
+        assert v["trials"] == 2 and v["champions"]["unbeatable_as_x"]["of"] == 2
