@@ -427,7 +427,7 @@ class FogelRecipe(Recipe):
             raise EvoplayError(f"the checkpoint's next_id {str(next_id)[:30]} is not what {n} parents make in the run's generations")
         hof = tools.HallOfFame(1)
         hof.insert(net_from_dict(d["hof"][0], self.hmax))
-        parents = Population([net_from_dict(x, self.hmax) for x in d["parents"]])
+        parents = Population.of([net_from_dict(x, self.hmax) for x in d["parents"]])  # stacked once, not in every generation
         champion = net_from_dict(d["champion"], self.hmax)
         ids = [p.ident for p in parents]
         for net in (*parents, hof[0], champion):
