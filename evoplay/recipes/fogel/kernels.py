@@ -111,7 +111,7 @@ def net_moves(w1s, b1, w2t, h, rows, codes, occupied, free, n_marks):
     return out
 
 
-#: Slots of a network's move memo (an open-addressing table of board codes and moves).
+#: Slots of a network's move memo (an open-addressing table of board codes and moves; a power of two).
 MEMO_SLOTS = 128
 
 
@@ -132,7 +132,7 @@ def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, memo_codes, m
     generation to generation with the network). The same games, moves and outcomes as
     ``engine.play`` with ``NetBatch`` and the table player.
     """
-    slots = memo_codes.shape[1]
+    mask = memo_codes.shape[1] - 1  # the slots are a power of two
     hid = np.empty(b1.shape[1])
     z = np.empty(9)
     result = np.empty(len(x_rows), dtype=np.int8)
@@ -142,11 +142,11 @@ def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, memo_codes, m
         for ply in range(9):
             if ply % 2 == 0:
                 if n_legal[code] > 1:
-                    at = (code * 40503) % slots
-                    for _ in range(slots):
+                    at = (code * 40503) & mask
+                    for _ in range(mask + 1):
                         if memo_codes[r, at] == code or memo_codes[r, at] < 0:
                             break
-                        at = (at + 1) % slots
+                        at = (at + 1) & mask
                     if memo_codes[r, at] == code:
                         move = memo_moves[r, at]
                     else:

@@ -320,6 +320,8 @@ class FogelRecipe(Recipe):
         self._own = {k: getattr(self.toolbox, k) for k in ("mutate", "evaluate", "select", "map")}
         #: Callables given each Generation event (benchmarks, tests).
         self.hooks = []
+        #: The last generation's seconds by part (``compiled.Outcome.seconds``), for benchmarks.
+        self.seconds = {}
 
     @classmethod
     def check(cls, cfg: dict):
@@ -383,6 +385,7 @@ class FogelRecipe(Recipe):
             "mean_h": float(out.hs.mean()),
             "h_hist": np.bincount(out.hs, minlength=self.hmax + 1)[1:].tolist(),
         }
+        self.seconds = out.seconds
         st.hof.update([out.best])
         st.champion = out.best
         st.next_id += len(out.payoffs) - len(st.parents)  # one child per parent
