@@ -307,6 +307,7 @@ class FogelRecipe(Recipe):
     fitness_name = "payoff"
     schema = SCHEMA
     _map = map  # the map registered in the toolbox (make_toolbox's default)
+    _own = None  # the operators FogelRecipe.__init__ registered (a subclass that skips it runs the general path)
 
     def __init__(self, cfg: dict):
         super().__init__(cfg)
@@ -369,7 +370,8 @@ class FogelRecipe(Recipe):
         if ctx.map is not self._map:  # toolbox.map is the seam; the runner's map rarely changes
             self.toolbox.register("map", ctx.map)
             self._map = ctx.map
-            self._own["map"] = self.toolbox.map
+            if self._own is not None:
+                self._own["map"] = self.toolbox.map
         whole_pool = bool(self.hooks) or ctx.detail is not None
         table = self._compiled_opponent(st, ctx)
         if table is not None:
@@ -406,7 +408,9 @@ class FogelRecipe(Recipe):
         parents are a stacked Population with memos, evaluation is one chunk and the
         opponent plays from tables.
         """
-        if type(self).evaluate is not FogelRecipe.evaluate or any(getattr(self.toolbox, k) is not v for k, v in self._own.items()):
+        if self._own is None or type(self).evaluate is not FogelRecipe.evaluate:
+            return None
+        if any(getattr(self.toolbox, k) is not v for k, v in self._own.items()):
             return None
         parents = st.parents
         if not isinstance(parents, Population) or parents.arrays is None or parents.memo is None:
