@@ -19,12 +19,19 @@ from evoplay.tictactoe.board import DRAW, O_WIN, X_WIN
 
 @numba.njit(**JIT)
 def _hidden(w1s, b1, units, r, c, k, occupied, hid):
-    """Hidden units of network ``r`` on board ``c`` (``k`` marks) into ``hid``: sums over the occupied squares in order."""
+    """Hidden units of network ``r`` on board ``c`` (``k`` marks) into ``hid``: sums over the occupied squares in order.
+
+    Square by square over all units at once (each unit's sum still adds the squares in
+    ascending order, from 0.0, then the bias), so the compiler may do the units in SIMD lanes.
+    """
     for u in range(units):
-        z = 0.0
-        for q in range(k):
-            z += w1s[occupied[c, q] + 18 * r, u]
-        hid[u] = sigmoid(z + b1[r, u])
+        hid[u] = 0.0
+    for q in range(k):
+        row = occupied[c, q] + 18 * r
+        for u in range(units):
+            hid[u] += w1s[row, u]
+    for u in range(units):
+        hid[u] = sigmoid(hid[u] + b1[r, u])
 
 
 @numba.njit(**JIT)
