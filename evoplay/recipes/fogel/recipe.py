@@ -5,7 +5,10 @@ Each parent makes one child by Gaussian mutation and maybe an architecture chang
 each scores a point per rival (of ``rivals`` drawn) with a strictly lower payoff and the
 N best scores survive. Individual ``i`` of a generation always uses row ``i`` of each
 draw, and evaluation goes through ``toolbox.map`` in chunks that draw their own rows of
-the generation's uniforms, so a trial is the same however its evaluation is split.
+the generation's uniforms, so a trial is the same however its evaluation is split. While
+the toolbox holds the recipe's own operators, evaluation is one chunk and the opponent
+plays from tables, a generation is one compiled call fed by the same draws
+(``compiled.py``): the same numbers, without a Python object per network.
 """
 
 from __future__ import annotations
