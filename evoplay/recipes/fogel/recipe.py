@@ -418,7 +418,7 @@ class FogelRecipe(Recipe):
         parents = st.parents
         if not isinstance(parents, Population) or parents.arrays is None or parents.memo is None:
             return None
-        if len(ctx.bounds(2 * len(parents))) != 1:
+        if ctx.chunks > 1 and len(ctx.bounds(2 * len(parents))) > 1:
             return None
         o_player, per_game = _opponent_player(json.dumps(self.opponent), self.cfg["evaluation"]["games"])
         return (o_player, per_game) if isinstance(o_player, (TablePlayer, MixedOpponent)) else None
