@@ -1,9 +1,10 @@
 """The evoplay benchmark: `make bench` (or `.venv/bin/python benchmarks/bench_fogel.py`).
 
 Prints, measured here and now:
-- games per second per core against `logic`, and ms per generation split into
-  evaluation, mutation and selection, beside the compiled floor (`floor.py`: a minimal
-  compiled evaluation of the same networks' games) and their ratio;
+- games per second per core against `logic` (whole generations), and ms per generation
+  by part (the compiled generation's draws, compiled call and survivors; the general
+  path's mutation, evaluation and selection beside it), beside the compiled floor
+  (`floor.py`: a minimal compiled evaluation of the same networks' games) and their ratio;
 - the per-game Python reference implementation of one Fogel generation, side by side,
   and the speed-up;
 - how evaluation time grows with population size and games per network;
@@ -81,8 +82,12 @@ def main(argv=None) -> int:
     g, ref = result["generation"], result["reference"]
     print(f"engine: {result['games_per_second_per_core']:,.0f} games/s per core against logic in a run "
           f"({result['games_per_second_per_core_engine_alone']:,.0f} for the engine alone)")
-    print(f"generation: {g['total_ms']:.2f} ms = evaluation {g['evaluation_ms']:.2f} + mutation {g['mutation_ms']:.2f}"
-          f" + selection {g['selection_ms']:.2f} + bookkeeping")
+    print(f"generation: {g['total_ms']:.2f} ms = {bench.parts_text(g).replace(', ', ' + ')} + bookkeeping"
+          " (draws: numpy's random numbers; compiled: mutation applied, games, payoffs, tournament;"
+          " survivors: selection's order and the surviving networks' objects)")
+    gg = result["generation_general_path"]
+    print(f"general path (an operator swapped, same numbers): {gg['total_ms']:.2f} ms = {bench.parts_text(gg).replace(', ', ' + ')}"
+          " + bookkeeping")
     fl = result["floor"]
     print(f"compiled floor (floor.py, same networks and games): {fl['floor_ms']:.2f} ms; a whole generation"
           f" {fl['generation_ms']:.2f} ms = {fl['ratio']:.2f} x the floor")

@@ -42,6 +42,19 @@ def _fma(typingctx, a, b, c):
     return sig, codegen
 
 
+@intrinsic
+def _pow2(typingctx, k):
+    """2.0 ** k for an integer -1022 <= k <= 1023, made from its bits (biased exponent, zero mantissa): exact."""
+    sig = types.float64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        bits = builder.shl(builder.add(args[0], ir.Constant(i64, 1023)), ir.Constant(i64, 52))
+        return builder.bitcast(bits, ir.DoubleType())
+
+    return sig, codegen
+
+
 @numba.njit(**JIT)
 def fma(a, b, c):
     """``a * b + c`` with a single rounding."""
@@ -93,7 +106,9 @@ def exp(x):
     c = x - t * (_P1 + t * (_P2 + t * (_P3 + t * (_P4 + t * _P5))))
     if k == 0:
         return 1.0 - ((x * c) / (c - 2.0) - x)
-    y = 1.0 - ((lo - (x * c) / (2.0 - c)) - hi)
+    y = 1.0 - ((lo - (x * c) / (2.0 - c)) - hi)  # e**(hi - lo), within [0.70, 1.42]
+    if -1021 <= k <= 1023:  # y * 2**k is then a normal number (or overflows, as ldexp does): exact, ldexp's bits
+        return y * _pow2(k)
     return math.ldexp(y, k)
 
 

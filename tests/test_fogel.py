@@ -322,3 +322,19 @@ def test_a_plain_list_of_networks_evaluates_like_a_population():
     as_list = r.evaluate(list(pop), ctx)
     as_population = r.evaluate(pop, ctx)
     assert all(np.array_equal(a, b) for a, b in zip(as_list, as_population))
+
+
+def test_a_resumed_trial_keeps_its_population_stacked_and_plays_on_identically():
+    """A trial read back from its data carried no stacked arrays, so every later generation stacked 100 networks twice."""
+    cfg = config.override(config.load("configs/quick.toml"), generations=12)
+    straight = TrialRun(evolve.FogelRecipe(cfg), 3).run(12)
+    half = TrialRun(evolve.FogelRecipe(cfg), 3).run(6).to_data()
+    resumed = TrialRun(evolve.FogelRecipe(cfg), 3, json.loads(json.dumps(half)))
+    parents = resumed.trial.state.parents
+    h, w1, w2 = parents.arrays
+    assert h.tolist() == [n.h for n in parents]
+    assert all(n.w1.base is w1 and n.w2.base is w2 for n in parents)  # rows of the stacked arrays, not copies
+    resumed.run(12)
+    assert resumed.trial.state.parents.arrays is not None
+    assert list(resumed.logbook) == list(straight.logbook)
+    assert resumed.to_data() == straight.to_data()

@@ -29,6 +29,18 @@ def test_exp_is_the_bits_of_its_twin_and_within_one_ulp_of_the_c_library():
     assert N.exp(800.0) == math.inf and N.exp(-800.0) == 0.0 and N.exp(0.0) == 1.0 and math.isnan(N.exp(math.nan))
 
 
+def test_exp_scaled_by_its_exponent_bits_is_ldexps_result_at_every_boundary():
+    """exp scales by 2**k made from bits for -1021 <= k <= 1023 and calls ldexp beyond; the twin always calls ldexp."""
+    g = np.random.default_rng(4)
+    ln2 = math.log(2.0)
+    centres = [k * ln2 for k in (-1075, -1074, -1023, -1022, -1021, -1020, -2, -1, 1, 2, 1022, 1023)]
+    x = np.concatenate([c + g.uniform(-0.75, 0.75, 400) for c in centres] + [[709.78, N._EXP_MAX, N._EXP_MIN, -708.4, -707.7]])
+    ours = N.exp_array(x)
+    assert [float(v) for v in ours] == [twin.exp(float(v)) for v in x]
+    assert (ours[x < -708.4] < 2.0**-1022).any() and (ours[x < -708.4] > 0).any()  # subnormal results were met
+    assert np.isfinite(ours[x <= N._EXP_MAX]).all() and ours.max() > 2.0**1023
+
+
 def test_log_is_the_bits_of_its_twin_and_within_one_ulp_of_the_c_library():
     x = np.concatenate([[1.0, 2.0, 0.5, 5e-324, 1e-310, 1e308, math.e], np.exp(np.random.default_rng(1).uniform(-700, 700, 6000))])
     ours = N.log_array(x)

@@ -41,8 +41,9 @@ def bench(as_json, quick, quiet, game_name):
     g, ref, est = result["generation"], result["reference"], result["full_run_estimate_s"]
     click.echo(f"engine: {result['games_per_second_per_core']:,.0f} games/s per core against logic in a run "
                f"({result['games_per_second_per_core_engine_alone']:,.0f} for the engine alone)")
-    click.echo(f"generation: {g['total_ms']:.2f} ms ({result['generations_per_second_per_core']:.0f}/s per core): "
-               f"evaluation {g['evaluation_ms']:.2f} ms, mutation {g['mutation_ms']:.2f} ms, selection {g['selection_ms']:.2f} ms")
+    click.echo(f"generation: {g['total_ms']:.2f} ms ({result['generations_per_second_per_core']:.0f}/s per core): {B.parts_text(g)}")
+    click.echo(f"general path (an operator swapped): {result['generation_general_path']['total_ms']:.2f} ms: "
+               f"{B.parts_text(result['generation_general_path'])}")
     click.echo(f"per-game Python reference: {ref['reference_ms']:.0f} ms per generation's evaluation; "
                f"engine {ref['engine_ms']:.2f} ms; speed-up x{ref['speedup']:.0f}")
     click.echo(f"full Fogel experiment (20 x 800 generations), estimated: {est['1_core']:.1f} s on 1 core, "

@@ -13,17 +13,25 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from evoplay.numerics import JIT, sigmoid
+from evoplay.numerics import JIT, fused_rows, sigmoid
+from evoplay.tictactoe.board import DRAW, O_WIN, X_WIN
 
 
 @numba.njit(**JIT)
 def _hidden(w1s, b1, units, r, c, k, occupied, hid):
-    """Hidden units of network ``r`` on board ``c`` (``k`` marks) into ``hid``: sums over the occupied squares in order."""
+    """Hidden units of network ``r`` on board ``c`` (``k`` marks) into ``hid``: sums over the occupied squares in order.
+
+    Square by square over all units at once (each unit's sum still adds the squares in
+    ascending order, from 0.0, then the bias), so the compiler may do the units in SIMD lanes.
+    """
     for u in range(units):
-        z = 0.0
-        for q in range(k):
-            z += w1s[occupied[c, q] + 18 * r, u]
-        hid[u] = sigmoid(z + b1[r, u])
+        hid[u] = 0.0
+    for q in range(k):
+        row = occupied[c, q] + 18 * r
+        for u in range(units):
+            hid[u] += w1s[row, u]
+    for u in range(units):
+        hid[u] = sigmoid(hid[u] + b1[r, u])
 
 
 @numba.njit(**JIT)
@@ -110,7 +118,7 @@ def net_moves(w1s, b1, w2t, h, rows, codes, occupied, free, n_marks):
     return out
 
 
-#: Slots of a network's move memo (an open-addressing table of board codes and moves).
+#: Slots of a network's move memo (an open-addressing table of board codes and moves; a power of two).
 MEMO_SLOTS = 128
 
 
@@ -131,7 +139,7 @@ def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, memo_codes, m
     generation to generation with the network). The same games, moves and outcomes as
     ``engine.play`` with ``NetBatch`` and the table player.
     """
-    slots = memo_codes.shape[1]
+    mask = memo_codes.shape[1] - 1  # the slots are a power of two
     hid = np.empty(b1.shape[1])
     z = np.empty(9)
     result = np.empty(len(x_rows), dtype=np.int8)
@@ -141,11 +149,11 @@ def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, memo_codes, m
         for ply in range(9):
             if ply % 2 == 0:
                 if n_legal[code] > 1:
-                    at = (code * 40503) % slots
-                    for _ in range(slots):
+                    at = (code * 40503) & mask
+                    for _ in range(mask + 1):
                         if memo_codes[r, at] == code or memo_codes[r, at] < 0:
                             break
-                        at = (at + 1) % slots
+                        at = (at + 1) & mask
                     if memo_codes[r, at] == code:
                         move = memo_moves[r, at]
                     else:
@@ -220,3 +228,93 @@ def rival_scores(picks, top, payoffs):
             if payoffs[o] < payoffs[i]:
                 scores[i] += 1
     return opp, scores
+
+
+@numba.njit(**JIT)
+def mutate_into(h, w1, w2, n1, n2, change, grow, victim, p_arch, lo, hi, hp, w1p, w2p):
+    """``nets.mut_population`` from its draws: parents in rows ``0..n-1`` of the pool arrays, children after them.
+
+    ``n1``, ``n2`` are the normal draws (already scaled by sigma) for every padded weight,
+    ``change``, ``grow``, ``victim`` the three uniforms per parent. Each weight is
+    ``w + noise * mask`` with a mask of 1.0 or 0.0, the very operations numpy does there;
+    a deleted unit's slot takes the last active unit's weights, whose slot becomes padding.
+    """
+    n, n_in, hmax = w1.shape
+    outs = w2.shape[2]
+    for i in range(n):
+        hp[i] = h[i]
+        w1p[i] = w1[i]
+        w2p[i] = w2[i]
+        c = n + i
+        units = h[i]
+        for q in range(n_in):
+            for j in range(hmax):
+                w1p[c, q, j] = w1[i, q, j] + n1[i, q, j] * (1.0 if j < units else 0.0)
+        for j in range(hmax + 1):
+            mask = 1.0 if (j < units or j == hmax) else 0.0
+            for q in range(outs):
+                w2p[c, j, q] = w2[i, j, q] + n2[i, j, q] * mask
+        hp[c] = units
+        if change[i] < p_arch:
+            if grow[i] < 0.5:
+                if units < hi:
+                    hp[c] = units + 1
+            elif units > lo:
+                last, gone = units - 1, int(victim[i] * units)
+                for q in range(n_in):
+                    w1p[c, q, gone] = w1p[c, q, last]
+                    w1p[c, q, last] = 0.0
+                for q in range(outs):
+                    w2p[c, gone, q] = w2p[c, last, q]
+                    w2p[c, last, q] = 0.0
+                hp[c] = units - 1
+
+
+@numba.njit(**JIT)
+def generation(h, w1, w2, memo_codes, memo_moves, n1, n2, change, grow, victim, p_arch, lo, hi,
+               u, o_base_game, keep, alias, table, picks, top,
+               child, outcome, n_legal, first_legal, occupied, free, n_marks):
+    """One Fogel generation of ``n`` parents from its draws, in one call: children, games, payoffs, tournament.
+
+    The same numbers as the general path (``mut_population``, ``eval_weights``,
+    ``rival_scores``) fed by the same draws: mutation (``mutate_into``), the pool's
+    games against a table player (``play_vs_table``, parents with their memos, children
+    with empty ones; game ``g`` of every network against opponent row ``o_base_game[g]``),
+    payoffs as ``weighted_rows`` of (wins, losses, draws) and ``table``, and each
+    network's rivals and score. Returns the pool's (h, w1, w2), memos, (win, loss, draw)
+    counts, payoffs, rivals and scores.
+    """
+    n = len(h)
+    m = 2 * n
+    hmax = w1.shape[2]
+    games = u.shape[1]
+    hp = np.empty(m, dtype=np.int64)
+    w1p = np.empty((m, w1.shape[1], hmax))
+    w2p = np.empty((m, hmax + 1, w2.shape[2]))
+    mutate_into(h, w1, w2, n1, n2, change, grow, victim, p_arch, lo, hi, hp, w1p, w2p)
+    slots = memo_codes.shape[1]
+    codes = np.full((m, slots), -1, dtype=np.int16)
+    moves = np.zeros((m, slots), dtype=np.int8)
+    codes[:n] = memo_codes
+    moves[:n] = memo_moves
+    w1s, b1, w2t, units = prepare(w1p, w2p)
+    x_rows = np.empty(m * games, dtype=np.int64)
+    o_base = np.empty(m * games, dtype=np.int64)
+    for r in range(m):
+        for g in range(games):
+            x_rows[r * games + g] = r
+            o_base[r * games + g] = o_base_game[g]
+    result = play_vs_table(w1s, b1, w2t, units, x_rows, u.reshape(m * games, u.shape[2]), keep, alias, o_base,
+                           codes, moves, child, outcome, n_legal, first_legal, occupied, free, n_marks)
+    wld = np.zeros((m, 3), dtype=np.int64)
+    for g in range(m * games):
+        o = result[g]
+        if o == X_WIN:
+            wld[g // games, 0] += 1
+        elif o == O_WIN:
+            wld[g // games, 1] += 1
+        elif o == DRAW:
+            wld[g // games, 2] += 1
+    payoffs = fused_rows(wld.astype(np.float64), table)
+    opp, scores = rival_scores(picks, top, payoffs)
+    return hp, w1p, w2p, codes, moves, wld, payoffs, opp, scores

@@ -116,14 +116,26 @@ class Population(list):
     The arrays are a read-only view of the same data (each network's ``w1`` and ``w2``
     are rows of them), kept so that batched operators need not stack the list again.
     ``memo`` (``kernels.new_memo``) remembers each network's moves on the boards it has
-    met, so a surviving parent does not compute them again; a population without one
-    (say, read from a checkpoint) starts afresh, with the same moves.
+    met, so a surviving parent does not compute them again; a population read from a
+    checkpoint starts with empty memos, and plays the same moves.
     """
 
     def __init__(self, nets=(), arrays=None, memo=None):
         super().__init__(nets)
         self.arrays = arrays
         self.memo = memo
+
+    @classmethod
+    def of(cls, nets) -> "Population":
+        """A Population of ``nets`` (say, read from a checkpoint) with its arrays stacked once.
+
+        Each network's ``w1`` and ``w2`` become rows of the stacked arrays, as in a
+        population the operators made; its memos start empty.
+        """
+        h, w1, w2 = stack(list(nets))
+        for i, net in enumerate(nets):
+            net.w1, net.w2 = w1[i], w2[i]
+        return cls(nets, (h, w1, w2), kernels.new_memo(len(nets)))
 
     def __add__(self, other):
         both, memo = None, None

@@ -5,7 +5,10 @@ Each parent makes one child by Gaussian mutation and maybe an architecture chang
 each scores a point per rival (of ``rivals`` drawn) with a strictly lower payoff and the
 N best scores survive. Individual ``i`` of a generation always uses row ``i`` of each
 draw, and evaluation goes through ``toolbox.map`` in chunks that draw their own rows of
-the generation's uniforms, so a trial is the same however its evaluation is split.
+the generation's uniforms, so a trial is the same however its evaluation is split. While
+the toolbox holds the recipe's own operators, evaluation is one chunk and the opponent
+plays from tables, a generation is one compiled call fed by the same draws
+(``compiled.py``): the same numbers, without a Python object per network.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import EVALUATE, INIT, MUTATE, SELECT, stream
 from evoplay.numerics import weighted_rows
 from evoplay.paths import check_path
-from evoplay.recipes.fogel import kernels
+from evoplay.recipes.fogel import compiled, kernels
 from evoplay.recipes.fogel.detail import Generation, format_generation
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
 from evoplay.tictactoe import board as B
@@ -307,6 +310,7 @@ class FogelRecipe(Recipe):
     fitness_name = "payoff"
     schema = SCHEMA
     _map = map  # the map registered in the toolbox (make_toolbox's default)
+    _own = None  # the operators FogelRecipe.__init__ registered (a subclass that skips it runs the general path)
 
     def __init__(self, cfg: dict):
         super().__init__(cfg)
@@ -316,8 +320,12 @@ class FogelRecipe(Recipe):
         self.payoff = (ev["payoff_win"], ev["payoff_draw"], ev["payoff_loss"])
         self.hmax = cfg["population"]["hidden_max"]
         self.toolbox = make_toolbox(cfg)
+        #: The operators registered here: while they are the toolbox's, a generation may run compiled.
+        self._own = {k: getattr(self.toolbox, k) for k in ("mutate", "evaluate", "select", "map")}
         #: Callables given each Generation event (benchmarks, tests).
         self.hooks = []
+        #: The last generation's seconds by part (``compiled.Outcome.seconds``), for benchmarks.
+        self.seconds = {}
 
     @classmethod
     def check(cls, cfg: dict):
@@ -365,7 +373,58 @@ class FogelRecipe(Recipe):
         if ctx.map is not self._map:  # toolbox.map is the seam; the runner's map rarely changes
             self.toolbox.register("map", ctx.map)
             self._map = ctx.map
-        gen = ctx.generation
+            if self._own is not None:
+                self._own["map"] = self.toolbox.map
+        whole_pool = bool(self.hooks) or ctx.detail is not None
+        table = self._compiled_opponent(st, ctx)
+        if table is not None:
+            out = compiled.generation(st.parents, ctx, self.toolbox, self.cfg["evaluation"]["games"], *table,
+                                      self.payoff, st.next_id, whole_pool)
+        else:
+            out = self._general_generation(st, ctx)
+        record = {
+            "gen": ctx.generation,
+            "max": float(out.payoffs.max()),
+            "mean": float(out.payoffs.mean()),
+            "min": float(out.payoffs.min()),
+            "mean_h": float(out.hs.mean()),
+            "h_hist": np.bincount(out.hs, minlength=self.hmax + 1)[1:].tolist(),
+        }
+        self.seconds = out.seconds
+        st.hof.update([out.best])
+        st.champion = out.best
+        st.next_id += len(out.payoffs) - len(st.parents)  # one child per parent
+        st.parents = out.survivors
+        if whole_pool:
+            event = Generation(ctx.generation, out.pool, out.payoffs, out.wld, out.scores, out.rivals, out.selected, record, out.seconds)
+            if ctx.detail is not None:
+                ctx.detail.append(format_generation(event))
+            for hook in self.hooks:
+                hook(event)
+        return record
+
+    def _compiled_opponent(self, st: FogelState, ctx: Context):
+        """(table player, per-game rows) when this generation may run compiled (``compiled.generation``), else None.
+
+        It may when the recipe's own operators are in the toolbox and its own evaluation in
+        the class (a user who swaps one gets the general path, which calls it), the
+        parents are a stacked Population with memos, evaluation is one chunk and the
+        opponent plays from tables.
+        """
+        if self._own is None or type(self).evaluate is not FogelRecipe.evaluate:
+            return None
+        if any(getattr(self.toolbox, k) is not v for k, v in self._own.items()):
+            return None
+        parents = st.parents
+        if not isinstance(parents, Population) or parents.arrays is None or parents.memo is None:
+            return None
+        if ctx.chunks > 1 and len(ctx.bounds(2 * len(parents))) > 1:
+            return None
+        o_player, per_game = _opponent_player(json.dumps(self.opponent), self.cfg["evaluation"]["games"])
+        return (o_player, per_game) if isinstance(o_player, (TablePlayer, MixedOpponent)) else None
+
+    def _general_generation(self, st: FogelState, ctx: Context) -> compiled.Outcome:
+        """A generation through the toolbox's operators, whatever they are (``toolbox.map`` evaluates in chunks)."""
         parents = st.parents
         t0 = time.perf_counter()
         children = self.toolbox.mutate(parents, ctx.stream(MUTATE), ident0=st.next_id)
@@ -378,28 +437,9 @@ class FogelRecipe(Recipe):
         for i in (*selected.tolist(), best):  # the networks that live on carry their fitness (the event has all payoffs)
             pool[i].fitness.values = (float(payoffs[i]),)
         t3 = time.perf_counter()
-        hs = np.array([n.h for n in pool])
-        record = {
-            "gen": gen,
-            "max": float(payoffs.max()),
-            "mean": float(payoffs.mean()),
-            "min": float(payoffs.min()),
-            "mean_h": float(hs.mean()),
-            "h_hist": np.bincount(hs, minlength=self.hmax + 1)[1:].tolist(),
-        }
-        best = pool[best]
-        st.hof.update([best])
-        st.champion = best
-        st.parents = pool.pick(selected)
-        st.next_id += len(children)
         seconds = {"mutation": t1 - t0, "evaluation": t2 - t1, "selection": t3 - t2, "total": time.perf_counter() - t0}
-        if self.hooks or ctx.detail is not None:
-            event = Generation(gen, pool, payoffs, wld, scores, rivals, selected, record, seconds)
-            if ctx.detail is not None:
-                ctx.detail.append(format_generation(event))
-            for hook in self.hooks:
-                hook(event)
-        return record
+        return compiled.Outcome(pool, payoffs, wld, scores, rivals, selected, pool[best], np.array([n.h for n in pool]),
+                                pool.pick(selected), seconds)
 
     # -- plain data
     def to_data(self, st: FogelState) -> dict:
@@ -427,7 +467,7 @@ class FogelRecipe(Recipe):
             raise EvoplayError(f"the checkpoint's next_id {str(next_id)[:30]} is not what {n} parents make in the run's generations")
         hof = tools.HallOfFame(1)
         hof.insert(net_from_dict(d["hof"][0], self.hmax))
-        parents = Population([net_from_dict(x, self.hmax) for x in d["parents"]])
+        parents = Population.of([net_from_dict(x, self.hmax) for x in d["parents"]])  # stacked once, not in every generation
         champion = net_from_dict(d["champion"], self.hmax)
         ids = [p.ident for p in parents]
         for net in (*parents, hof[0], champion):

@@ -1,0 +1,91 @@
+"""One Fogel generation in one compiled call, fed by the general path's very draws.
+
+When a trial runs the recipe's own operators (nobody replaced ``mutate``, ``evaluate``,
+``select`` or ``map`` in its toolbox), evaluates in one chunk and plays a table opponent,
+the recipe's ``step`` comes here: the draws of ``mut_population``, of the games and of
+``sel_tournament_score`` are made by numpy exactly as there (same streams, same calls,
+same order), and ``kernels.generation`` turns them into children, games, payoffs and
+tournament scores with the same operations. Python objects (``FogelNet``, DEAP fitness)
+are made only for the networks that live on (the survivors and the best) and, when a hook
+or the detail log asks for the whole pool, for every child. Every number is the general
+path's; tests compare their logbooks, states and detail logs.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from evoplay.framework.recipe import Context
+from evoplay.framework.streams import EVALUATE, MUTATE, SELECT
+from evoplay.recipes.fogel import kernels
+from evoplay.recipes.fogel.nets import OCCUPIED, FREE, N_MARKS, FogelNet, Population
+from evoplay.tictactoe import board as B
+
+
+@dataclass
+class Outcome:
+    """What a generation produced, as the recipe's ``step`` concludes it (either path)."""
+
+    pool: list | None  # every network as an object, when asked for (hooks, detail log)
+    payoffs: np.ndarray
+    wld: np.ndarray
+    scores: np.ndarray
+    rivals: np.ndarray
+    selected: np.ndarray
+    best: FogelNet
+    hs: np.ndarray
+    survivors: Population
+    seconds: dict
+
+
+def generation(parents: Population, ctx: Context, toolbox, games: int, opponent, per_game, payoff, ident0: int,
+               whole_pool: bool) -> Outcome:
+    """One generation of ``parents`` (a stacked Population with memos): ``games`` games each against table player ``opponent``.
+
+    ``per_game``: each game's opponent row in a mix (None: one player); ``payoff`` (win,
+    draw, loss); children get ids from ``ident0``. Operator parameters are read from the
+    toolbox's own registrations, so they are the ones the general path would use.
+    """
+    mut, sel = toolbox.mutate.keywords, toolbox.select.keywords
+    lo, hi = mut["h_range"]
+    h, w1, w2 = parents.arrays
+    n = len(parents)
+    t0 = time.perf_counter()
+    rng = ctx.stream(MUTATE)  # the draws of nets.mut_population, in its order
+    n1 = rng.normal(0.0, mut["sigma"], w1.shape)
+    n2 = rng.normal(0.0, mut["sigma"], w2.shape)
+    change, grow, victim = rng.random(n), rng.random(n), rng.random(n)
+    u = ctx.stream(EVALUATE).random((2 * n, games, 9))  # recipe.game_uniforms of the whole pool
+    rivals = sel["rivals"]
+    top = np.arange(2 * n - 1 - rivals, 2 * n - 1)  # the draws of recipe.sel_tournament_score, in its order
+    srng = ctx.stream(SELECT)
+    picks = srng.integers(0, top + 1, size=(2 * n, rivals))
+    ties = srng.random(2 * n)
+    o_base = np.zeros(games, dtype=np.int64) if per_game is None else np.asarray(per_game, dtype=np.int64) * B.N_CODES
+    win, draw, loss = payoff
+    t1 = time.perf_counter()
+    hp, w1p, w2p, codes, moves, wld, payoffs, opp, scores = kernels.generation(
+        h, w1, w2, parents.memo[0], parents.memo[1], n1, n2, change, grow, victim, float(mut["p_arch"]), int(lo), int(hi),
+        u, o_base, opponent.keep, opponent.alias, np.array([win, loss, draw], dtype=np.float64), picks, top,
+        B.CHILD, B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL, OCCUPIED, FREE, N_MARKS,
+    )
+    t2 = time.perf_counter()
+    selected = np.sort(np.lexsort((ties, -scores))[:n])
+    best = int(np.argmax(payoffs))
+    wanted = range(n, 2 * n) if whole_pool else [i for i in (*selected.tolist(), best) if i >= n]
+    children = {i: FogelNet(hp[i], w1p[i], w2p[i], ident0 + i - n, parents[i - n].ident) for i in wanted}
+
+    def net(i):
+        return parents[i] if i < n else children[i]
+
+    for i in (*selected.tolist(), best):  # the networks that live on carry their fitness
+        net(i).fitness.values = (float(payoffs[i]),)
+    survivors = Population([net(i) for i in selected.tolist()], (hp[selected], w1p[selected], w2p[selected]),
+                           (codes[selected], moves[selected]))
+    pool = [*parents, *(children[i] for i in range(n, 2 * n))] if whole_pool else None
+    t3 = time.perf_counter()
+    seconds = {"draws": t1 - t0, "compiled": t2 - t1, "survivors": t3 - t2, "total": t3 - t0}
+    return Outcome(pool, payoffs, wld, scores, opp, selected, net(best), hp, survivors, seconds)
