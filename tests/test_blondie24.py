@@ -414,6 +414,9 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
         assert player.genome.tolist() == nets[got["champion"]].genome.tolist() and player.king == nets[got["champion"]].king
     assert "league champion:" in report.stdout and "## The last parents' league" in (tmp_path / "one" / "analysis.md").read_text()
     assert json.loads((tmp_path / "one" / "analysis.json").read_text())["league"] == played
+    too_many = subprocess.run([sys.executable, "-m", "evoplay", "report", str(tmp_path / "two"), "--league", "158"],
+                              capture_output=True, text=True, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+    assert too_many.returncode == 2 and "--league takes 1 to 157 ballots, got 158" in too_many.stderr
     (tmp_path / "two" / "checkpoints" / "trial_01.json").unlink()  # refused in one line, before Ray starts
     refused = subprocess.run([sys.executable, "-m", "evoplay", "report", str(tmp_path / "two"), "--league", "2"],
                              capture_output=True, text=True, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})

@@ -48,11 +48,11 @@ def _play_league(recipe, run_dir, openings: int, address, workers):
     """``report --league``: checked first (a checkers run with its last checkpoints), then played on Ray."""
     from evoplay.cli import runfiles
     from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
-    from evoplay.recipes.blondie24.league import final_parents, run_league
+    from evoplay.recipes.blondie24.league import check, run_league
 
     if recipe is None or recipe.name != "blondie24" or recipe.game != "checkers":
         raise EvoplayError(f"--league is for Blondie24 checkers runs; {run_dir} is not one")
-    final_parents(recipe, runfiles.RunDir(run_dir))  # refuse a missing or unfinished checkpoint before Ray starts
+    check(recipe, run_dir, openings)  # a league that cannot be played is refused before Ray starts
     init_ray(address, workers)
     try:
         recipe.toolbox.register("map", RayMap(chunk_size=1))

@@ -62,17 +62,22 @@ def winner(rows: list[dict]) -> int:
     return max(range(len(rows)), key=lambda k: (rows[k]["points"], -k))
 
 
-def run_league(recipe, run_dir, openings: int) -> dict:
-    """Play every trial's league through ``recipe.toolbox.map`` and measure its champion; write league.json
-    and a player file per trial (``league-champions/trial_NN.json``) into the run."""
+def check(recipe, run_dir, openings: int) -> list:
+    """The last parents of every trial, once the league is known to be possible (one-line errors otherwise)."""
     from evoplay.checkers.openings import ballots
 
     if recipe.game != "checkers":
         raise EvoplayError(f"--league is for checkers runs; this run plays {recipe.game} (its champions are analysed exactly)")
     if not 1 <= openings <= len(ballots()):
         raise EvoplayError(f"--league takes 1 to {len(ballots())} ballots, got {openings}")
+    return final_parents(recipe, RunDir(run_dir))
+
+
+def run_league(recipe, run_dir, openings: int) -> dict:
+    """Play every trial's league through ``recipe.toolbox.map`` and measure its champion; write league.json
+    and a player file per trial (``league-champions/trial_NN.json``) into the run."""
+    trials = check(recipe, run_dir, openings)
     rd = RunDir(run_dir)
-    trials = final_parents(recipe, rd)
     n_yard = yardstick.n_games(recipe)
     bounds = [(a, min(a + SLICE, n_yard)) for a in range(0, n_yard, SLICE)]
     out = {"run": recipe.cfg[""]["name"], "seed": recipe.cfg[""]["seed"], "depth": recipe.depth, "openings": openings,
