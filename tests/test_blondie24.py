@@ -658,3 +658,13 @@ def test_the_committed_league_is_consistent_with_the_runs_last_parents():
     v = trial["vs_piece_difference"]
     assert v["games"] == 314 and v["win"] + v["draw"] + v["loss"] == 314 and v["score"] == pytest.approx((v["win"] - v["loss"]) / 314)
     assert json.loads((root / "analysis.json").read_text())["league"] == played
+    assert league.read_league(root) == played
+
+
+def test_a_damaged_league_file_is_refused_in_one_line(tmp_path):
+    from evoplay.recipes.blondie24.league import read_league
+
+    assert read_league(tmp_path) == {}
+    (tmp_path / "league.json").write_text(json.dumps({"openings": 8, "depth": 4, "points": [1, 0, -2], "trials": [{"trial": 0}]}))
+    with pytest.raises(EvoplayError, match=r"league.json is damaged \(KeyError\)"):
+        read_league(tmp_path)

@@ -112,9 +112,7 @@ def read_league(run_dir) -> dict:
         return {}
     try:
         league = json.loads(path.read_text())
-        for t in league["trials"]:
-            t["table"][t["champion"]]["points"], t["vs_piece_difference"]["score"]  # noqa: B018 (the fields the report reads)
-        league["openings"], league["depth"], league["points"][2]  # noqa: B018
+        markdown(league)  # reads every field the report uses
     except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as e:
         raise EvoplayError(f"{path} is damaged ({type(e).__name__}): run `evoplay report RUN --league N` again") from None
     return league
