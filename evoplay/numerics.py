@@ -73,6 +73,7 @@ _HALF_LN2 = 0.34657359027997264
 _THREE_HALF_LN2 = 1.0397207708399179
 _EXP_MAX = 7.09782712893383973096e02
 _EXP_MIN = -7.45133219101941108420e02
+_TINY = 3.725290298461914e-09  # 2**-28: below it e**x rounds to 1 + x
 
 
 @numba.njit(**JIT)
@@ -100,7 +101,7 @@ def exp(x):
             hi = x - t * _LN2_HI
             lo = t * _LN2_LO
         x = hi - lo
-    elif ax < 3.725290298461914e-09:  # 2**-28: e**x rounds to 1 + x
+    elif ax < _TINY:
         return 1.0 + x
     t = x * x
     c = x - t * (_P1 + t * (_P2 + t * (_P3 + t * (_P4 + t * _P5))))
@@ -149,6 +150,49 @@ def log(x):
 def sigmoid(z):
     """The logistic function 1 / (1 + e**-z)."""
     return 1.0 / (1.0 + exp(-z))
+
+
+#: Lanes ``sigmoid_lanes`` works in: scratch rows it is given hold a multiple of this many.
+LANES = 8
+@numba.njit(**JIT)
+def lanes(n):
+    """The length of a scratch row for ``n`` values of ``sigmoid_lanes``: ``n`` rounded up to ``LANES``."""
+    return (n + LANES - 1) // LANES * LANES
+
+
+@numba.njit(**JIT)
+def sigmoid_lanes(a, n):
+    """``a[i] = sigmoid(a[i])`` for ``i < n``, in SIMD lanes where that gives ``sigmoid``'s bits.
+
+    Where every ``|a[i]|`` lies in [2**-28, 700] (no NaN, no overflow, ``exp``'s scale 2**k
+    a normal number), ``exp``'s branches reduce to one formula whose ``k`` is picked by
+    selects (0 up to ln 2 / 2, +-1 up to 3 ln 2 / 2, else rounded ``x / ln 2``: the very
+    operations of each branch), and the compiler runs the lanes side by side; ``a`` must
+    hold ``lanes(n)`` values (the padding is overwritten). Elsewhere ``sigmoid`` runs value
+    by value. Tests check the bits against ``sigmoid`` on every boundary.
+    """
+    fits = True
+    for i in range(n):
+        fits = fits and _TINY <= abs(a[i]) <= 700.0
+    if not fits:
+        for i in range(n):
+            a[i] = sigmoid(a[i])
+        return
+    m = lanes(n)
+    for i in range(n, m):
+        a[i] = 1.0
+    for i in range(m):
+        x = -a[i]
+        ax = abs(x)
+        k = 0 if ax <= _HALF_LN2 else ((1 if x >= 0.0 else -1) if ax < _THREE_HALF_LN2
+                                         else int(_INV_LN2 * x + (0.5 if x >= 0.0 else -0.5)))
+        t = float(k)
+        hi = x - t * _LN2_HI
+        lo = t * _LN2_LO
+        r = hi - lo
+        rr = r * r
+        c = r - rr * (_P1 + rr * (_P2 + rr * (_P3 + rr * (_P4 + rr * _P5))))
+        a[i] = 1.0 / (1.0 + (1.0 - ((lo - (r * c) / (2.0 - c)) - hi)) * _pow2(k))
 
 
 @numba.njit(**JIT)

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import numba
 import numpy as np
 import pytest
 
@@ -77,3 +78,41 @@ def test_matmul_sums_in_order_and_plain_rows_round_every_product():
         N.matmul(a, a)
     p = g.random((50, 3))
     assert N.plain_rows(p, (1.0, 0.0, -10.0)).tolist() == [(r[0] * 1.0 + r[1] * 0.0) + r[2] * -10.0 for r in p]
+
+
+@numba.njit
+def _sigmoid_lanes_of(x):
+    a = np.empty(N.lanes(len(x)))
+    a[: len(x)] = x
+    N.sigmoid_lanes(a, len(x))
+    return a[: len(x)]
+
+
+def test_sigmoid_in_lanes_is_sigmoids_bits_in_range_and_out_of_it():
+    """The branch-free lanes give ``sigmoid``'s bits wherever they run, and the rest runs value by value."""
+    g = np.random.default_rng(5)
+    ln2 = math.log(2.0)
+    near = []
+    for v in (N._HALF_LN2, N._THREE_HALF_LN2, N._TINY, 700.0, 2.5 * ln2, 1.0):  # each branch's boundary, both sides
+        x = float(v)
+        for _ in range(40):
+            x = np.nextafter(x, 0.0)
+        for _ in range(80):
+            near += [x, -x]
+            x = np.nextafter(x, 1e9)
+    rows = [g.normal(0, s, (300, 9)) for s in (0.2, 1.0, 4.0, 40.0, 300.0)] + [np.array(near).reshape(-1, 8)]
+    met = 0
+    for block in rows:
+        for row in block:
+            for n in (len(row), 3):  # a full row and a short one (padding in the lanes)
+                x = row[:n]
+                met += bool(((np.abs(x) >= N._TINY) & (np.abs(x) <= 700.0)).all())
+                assert _sigmoid_lanes_of(x).tolist() == [N.sigmoid(float(v)) for v in x]
+    assert met > 2000  # most rows took the lanes
+    odd = np.array([0.0, -0.0, 1e-300, 701.0, -710.0, 800.0, math.inf, -math.inf, 0.3])  # each sends its row value by value
+    for v in odd:
+        x = np.array([0.5, v, -2.0])
+        got = _sigmoid_lanes_of(x)
+        want = [N.sigmoid(float(w)) for w in x]
+        assert got[[0, 2]].tolist() == [want[0], want[2]] and (got[1] == want[1])
+    assert math.isnan(_sigmoid_lanes_of(np.array([1.0, math.nan]))[1])

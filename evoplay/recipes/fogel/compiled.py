@@ -3,9 +3,10 @@
 When a trial runs the recipe's own operators (nobody replaced ``mutate``, ``evaluate``,
 ``select`` or ``map`` in its toolbox), evaluates in one chunk and plays a table opponent,
 the recipe's ``step`` comes here: the draws of ``mut_population``, of the games and of
-``sel_tournament_score`` are made by numpy exactly as there (same streams, same calls,
-same order), and ``kernels.generation`` turns them into children, games, payoffs and
-tournament scores with the same operations. Python objects (``FogelNet``, DEAP fitness)
+``sel_tournament_score`` are made exactly as there (same streams, same order; numpy's
+calls, and for the mutation's normals numba's Generator, which runs numpy's algorithms on
+the stream's own bit generator), and ``kernels.generation`` turns them into children,
+games, payoffs and tournament scores with the same operations. Python objects (``FogelNet``, DEAP fitness)
 are made only for the networks that live on (the survivors and the best) and, when a hook
 or the detail log asks for the whole pool, for every child. Every number is the general
 path's; tests compare their logbooks, states and detail logs.
@@ -54,10 +55,7 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     h, w1, w2 = parents.arrays
     n = len(parents)
     t0 = time.perf_counter()
-    rng = ctx.stream(MUTATE)  # the draws of nets.mut_population, in its order
-    n1 = rng.normal(0.0, mut["sigma"], w1.shape)
-    n2 = rng.normal(0.0, mut["sigma"], w2.shape)
-    change, grow, victim = rng.random(n), rng.random(n), rng.random(n)
+    mrng = ctx.stream(MUTATE)  # the kernel makes nets.mut_population's draws on it, in its order
     u = ctx.stream(EVALUATE).random((2 * n, games, 9))  # recipe.game_uniforms of the whole pool
     rivals = sel["rivals"]
     top = np.arange(2 * n - 1 - rivals, 2 * n - 1)  # the draws of recipe.sel_tournament_score, in its order
@@ -68,7 +66,7 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     win, draw, loss = payoff
     t1 = time.perf_counter()
     hp, w1p, w2p, codes, moves, wld, payoffs, opp, scores = kernels.generation(
-        h, w1, w2, parents.memo[0], parents.memo[1], n1, n2, change, grow, victim, float(mut["p_arch"]), int(lo), int(hi),
+        h, w1, w2, parents.memo[0], parents.memo[1], mrng, float(mut["sigma"]), float(mut["p_arch"]), int(lo), int(hi),
         u, o_base, opponent.keep, opponent.alias, np.array([win, loss, draw], dtype=np.float64), picks, top,
         B.CHILD, B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL, OCCUPIED, FREE, N_MARKS,
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from evoplay.numerics import JIT, fused_rows, sigmoid
+from evoplay.numerics import JIT, fused_rows, lanes, sigmoid, sigmoid_lanes
 from evoplay.tictactoe.board import DRAW, O_WIN, X_WIN
 
 
@@ -22,7 +22,8 @@ def _hidden(w1s, b1, units, r, c, k, occupied, hid):
     """Hidden units of network ``r`` on board ``c`` (``k`` marks) into ``hid``: sums over the occupied squares in order.
 
     Square by square over all units at once (each unit's sum still adds the squares in
-    ascending order, from 0.0, then the bias), so the compiler may do the units in SIMD lanes.
+    ascending order, from 0.0, then the bias), so the compiler may do the units in SIMD
+    lanes, and so may ``sigmoid_lanes``; ``hid`` holds ``lanes(units)`` values.
     """
     for u in range(units):
         hid[u] = 0.0
@@ -31,7 +32,8 @@ def _hidden(w1s, b1, units, r, c, k, occupied, hid):
         for u in range(units):
             hid[u] += w1s[row, u]
     for u in range(units):
-        hid[u] = sigmoid(hid[u] + b1[r, u])
+        hid[u] += b1[r, u]
+    sigmoid_lanes(hid, units)
 
 
 @numba.njit(**JIT)
@@ -54,7 +56,7 @@ def _outputs(w1s, b1, w2t, h, r, c, occupied, free, n_marks, hid, y):
 def net_outputs(w1s, b1, w2t, h, rows, codes, occupied, free, n_marks):
     """(pairs, 9) outputs by square of networks ``rows`` on boards ``codes`` (NaN on occupied squares)."""
     out = np.full((len(rows), 9), np.nan)
-    hid = np.empty(b1.shape[1])
+    hid = np.empty(lanes(b1.shape[1]))
     y = np.empty(9)
     for i in range(len(rows)):
         m = _outputs(w1s, b1, w2t, h, rows[i], codes[i], occupied, free, n_marks, hid, y)
@@ -111,7 +113,7 @@ def _move(w1s, b1, w2t, h, r, c, occupied, free, n_marks, hid, z):
 def net_moves(w1s, b1, w2t, h, rows, codes, occupied, free, n_marks):
     """Moves of networks ``rows`` on boards ``codes`` (``_move``)."""
     out = np.empty(len(rows), dtype=np.int64)
-    hid = np.empty(b1.shape[1])
+    hid = np.empty(lanes(b1.shape[1]))
     z = np.empty(9)
     for i in range(len(rows)):
         out[i] = _move(w1s, b1, w2t, h, rows[i], codes[i], occupied, free, n_marks, hid, z)
@@ -140,7 +142,7 @@ def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, memo_codes, m
     ``engine.play`` with ``NetBatch`` and the table player.
     """
     mask = memo_codes.shape[1] - 1  # the slots are a power of two
-    hid = np.empty(b1.shape[1])
+    hid = np.empty(lanes(b1.shape[1]))
     z = np.empty(9)
     result = np.empty(len(x_rows), dtype=np.int8)
     for g in range(len(x_rows)):
@@ -271,13 +273,39 @@ def mutate_into(h, w1, w2, n1, n2, change, grow, victim, p_arch, lo, hi, hp, w1p
 
 
 @numba.njit(**JIT)
-def generation(h, w1, w2, memo_codes, memo_moves, n1, n2, change, grow, victim, p_arch, lo, hi,
+def mutation_draws(rng, sigma, w1, w2):
+    """The draws of ``nets.mut_population`` on ``rng`` (a numpy Generator), in its order.
+
+    Normals for every padded weight of ``w1`` then of ``w2`` (``normal(0.0, sigma)``,
+    which is ``0.0 + sigma * z``), then three uniforms per parent (architecture change,
+    grow or shrink, victim). numba's Generator runs numpy's own algorithms on numpy's bit
+    generator, so these are numpy's numbers (tests compare them), made without numpy's
+    call per value.
+    """
+    n = w1.shape[0]
+    n1 = np.empty(w1.shape)
+    n2 = np.empty(w2.shape)
+    f1, f2 = n1.reshape(n1.size), n2.reshape(n2.size)
+    for i in range(f1.size):
+        f1[i] = 0.0 + sigma * rng.standard_normal()
+    for i in range(f2.size):
+        f2[i] = 0.0 + sigma * rng.standard_normal()
+    change, grow, victim = np.empty(n), np.empty(n), np.empty(n)
+    for d in (change, grow, victim):
+        for i in range(n):
+            d[i] = rng.random()
+    return n1, n2, change, grow, victim
+
+
+@numba.njit(**JIT)
+def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
                u, o_base_game, keep, alias, table, picks, top,
                child, outcome, n_legal, first_legal, occupied, free, n_marks):
     """One Fogel generation of ``n`` parents from its draws, in one call: children, games, payoffs, tournament.
 
     The same numbers as the general path (``mut_population``, ``eval_weights``,
-    ``rival_scores``) fed by the same draws: mutation (``mutate_into``), the pool's
+    ``rival_scores``) fed by the same draws: mutation (``mutation_draws`` on the
+    mutation stream ``mrng``, then ``mutate_into``), the pool's
     games against a table player (``play_vs_table``, parents with their memos, children
     with empty ones; game ``g`` of every network against opponent row ``o_base_game[g]``),
     payoffs as ``weighted_rows`` of (wins, losses, draws) and ``table``, and each
@@ -291,6 +319,7 @@ def generation(h, w1, w2, memo_codes, memo_moves, n1, n2, change, grow, victim, 
     hp = np.empty(m, dtype=np.int64)
     w1p = np.empty((m, w1.shape[1], hmax))
     w2p = np.empty((m, hmax + 1, w2.shape[2]))
+    n1, n2, change, grow, victim = mutation_draws(mrng, sigma, w1, w2)
     mutate_into(h, w1, w2, n1, n2, change, grow, victim, p_arch, lo, hi, hp, w1p, w2p)
     slots = memo_codes.shape[1]
     codes = np.full((m, slots), -1, dtype=np.int16)
