@@ -12,6 +12,7 @@ move is a table look-up.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 
@@ -88,9 +89,16 @@ class TablePlayer(Player):
             raise SpecError(f"player {spec}: its move probabilities are not finite numbers")
         table.setflags(write=False)
         self.table = table
-        keep, alias = alias_tables(table)
-        self.keep, self.alias = keep.ravel(), alias.ravel()
         self.deterministic = bool(np.all((table == 0) | (table == 1)))
+
+    @functools.cached_property
+    def _sampling(self) -> tuple[np.ndarray, np.ndarray]:
+        """The flattened alias tables (``alias_tables``), made on first use: exact analysis reads ``table`` only."""
+        keep, alias = alias_tables(self.table)
+        return keep.ravel(), alias.ravel()
+
+    keep = property(lambda self: self._sampling[0], doc="Flattened ``keep`` of the alias tables (rows of 9 by board code).")
+    alias = property(lambda self: self._sampling[1], doc="Flattened ``alias`` of the alias tables (rows of 9 by board code).")
 
     def __reduce__(self):  # ship the table only; the sampling tables are rebuilt
         return (type(self), (self.spec, self.table))
