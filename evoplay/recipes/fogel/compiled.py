@@ -3,13 +3,14 @@
 When a trial runs the recipe's own operators (nobody replaced ``mutate``, ``evaluate``,
 ``select`` or ``map`` in its toolbox), evaluates in one chunk and plays a table opponent,
 the recipe's ``step`` comes here: the draws of ``mut_population``, of the games and of
-``sel_tournament_score`` are made exactly as there (same streams, same order; numpy's
-calls, and for the mutation's normals numba's Generator, which runs numpy's algorithms on
-the stream's own bit generator), and ``kernels.generation`` turns them into children,
-games, payoffs and tournament scores with the same operations. Python objects (``FogelNet``, DEAP fitness)
-are made only for the networks that live on (the survivors and the best) and, when a hook
-or the detail log asks for the whole pool, for every child. Every number is the general
-path's; tests compare their logbooks, states and detail logs.
+``sel_tournament_score`` are made exactly as there (the same streams, re-seeded in place
+by ``reseed``; the same order; numpy's calls, and for the mutation's normals numba's
+Generator, which runs numpy's algorithms on the stream's own bit generator), and
+``kernels.generation`` turns them into children, games, payoffs and tournament scores
+with the same operations. Python objects (``FogelNet``, DEAP fitness) are made only for
+the networks that live on (the survivors and the best) and, when a hook or the detail
+log asks for the whole pool, for every child. Every number is the general path's; tests
+compare their logbooks, states and detail logs.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from evoplay.framework import reseed
 from evoplay.framework.recipe import Context
 from evoplay.framework.streams import EVALUATE, MUTATE, SELECT
 from evoplay.recipes.fogel import kernels
@@ -55,11 +57,12 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     h, w1, w2 = parents.arrays
     n = len(parents)
     t0 = time.perf_counter()
-    mrng = ctx.stream(MUTATE)  # the kernel makes nets.mut_population's draws on it, in its order
-    u = ctx.stream(EVALUATE).random((2 * n, games, 9))  # recipe.game_uniforms of the whole pool
+    key = ctx.streams.key  # the streams of ctx.stream, re-seeded in place (taken before the next generation's)
+    mrng = reseed.stream(*key, MUTATE)  # the kernel makes nets.mut_population's draws on it, in its order
+    u = reseed.stream(*key, EVALUATE).random((2 * n, games, 9))  # recipe.game_uniforms of the whole pool
     rivals = sel["rivals"]
     top = np.arange(2 * n - 1 - rivals, 2 * n - 1)  # the draws of recipe.sel_tournament_score, in its order
-    srng = ctx.stream(SELECT)
+    srng = reseed.stream(*key, SELECT)
     picks = srng.integers(0, top + 1, size=(2 * n, rivals))
     ties = srng.random(2 * n)
     o_base = np.zeros(games, dtype=np.int64) if per_game is None else np.asarray(per_game, dtype=np.int64) * B.N_CODES
