@@ -128,6 +128,30 @@ def test_damaged_or_foreign_checkpoints_are_refused_naming_the_file(finished, tm
         assert str(path) in out.stderr
 
 
+def test_a_checkpoint_signs_its_own_text_and_one_signed_the_earlier_way_still_reads(tmp_path):
+    import hashlib
+
+    from evoplay.errors import EvoplayError
+    from evoplay.framework.rundir import RunDir
+
+    rd = RunDir(tmp_path / "run")
+    data = {"trial": 0, "generation": 2, "logbook": [{"gen": 1, "max": 0.5}, {"gen": 2, "max": 1.0}],
+            "state": {"w": [0.1, -2.5e-300, 3.0], "z": {"b": 1, "a": 2}}}
+    rd.write_checkpoint(data, "c" * 64)
+    text = rd.checkpoint(0).read_text()
+    head, sep, tail = text.rpartition(',"sha256":"')
+    assert sep and tail == hashlib.sha256(f"{head}}}".encode()).hexdigest() + '"}'
+    assert rd.read_checkpoint(0, "c" * 64) == data
+    rd.checkpoint(0).write_text(text.replace("3.0", "3.5"))
+    with pytest.raises(EvoplayError, match="sha256 does not match"):
+        rd.read_checkpoint(0, "c" * 64)
+    old = json.loads(text)
+    old.pop("sha256")
+    old["sha256"] = digest(old)  # of the sorted-key JSON, as checkpoints were signed before
+    rd.checkpoint(0).write_text(json.dumps(old, separators=(",", ":")))
+    assert rd.read_checkpoint(0, "c" * 64) == data
+
+
 def test_resume_with_a_changed_config_names_the_keys(finished, tmp_path):
     import shutil
 

@@ -40,6 +40,14 @@ def digest(obj) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
+def _text_digest(body) -> str:
+    """sha256 of a checkpoint's text before its ``sha256`` key: ``body`` (as read, keys in file order) encoded again."""
+    try:
+        return hashlib.sha256(json.dumps(body, separators=(",", ":"), allow_nan=False).encode()).hexdigest()
+    except ValueError:  # NaN or infinity: not what write_checkpoint writes
+        return ""
+
+
 def _cell(v):
     return " ".join(map(str, v)) if isinstance(v, list) else v
 
@@ -163,9 +171,15 @@ class RunDir:
         return self.checkpoints / f"trial_{trial:02d}.json"
 
     def write_checkpoint(self, data: dict, config_digest: str):
+        """The trial's checkpoint: compact JSON whose last key, ``sha256``, is the digest of the text before it.
+
+        One encoding serves the file and its digest (a Fogel checkpoint's 10,000 floats take
+        about 7 ms to encode, at every segment's end of every trial).
+        """
         body = {"format": CHECKPOINT_FORMAT, "version": 1, "config_sha256": config_digest, **data}
-        body["sha256"] = digest(body)
-        write_text(self.checkpoint(data["trial"]), json.dumps(body, separators=(",", ":"), allow_nan=False))
+        text = json.dumps(body, separators=(",", ":"), allow_nan=False)
+        sha = hashlib.sha256(text.encode()).hexdigest()
+        write_text(self.checkpoint(data["trial"]), f'{text[:-1]},"sha256":"{sha}"}}')
 
     def read_checkpoint(self, trial: int, config_digest: str) -> dict | None:
         """A trial's checkpoint (trial, generation, logbook, state), checked; None if there is none."""
@@ -181,7 +195,7 @@ class RunDir:
         if not isinstance(body, dict) or body.get("format") != CHECKPOINT_FORMAT or body.get("version") != 1:
             raise EvoplayError(f"checkpoint {path} is not an evoplay checkpoint (missing or wrong 'format')")
         claimed = body.pop("sha256", None)
-        if claimed != digest(body):
+        if claimed != _text_digest(body) and claimed != digest(body):  # the second: as checkpoints were once signed
             raise EvoplayError(f"checkpoint {path} is damaged: its sha256 does not match its content")
         if body.get("config_sha256") != config_digest:
             raise EvoplayError(f"checkpoint {path} belongs to another config than {self.config}")
