@@ -4,7 +4,10 @@ Runs one small study (4 variants of Fogel's recipe x 4 trials x 400 generations)
 ways and reports wall seconds:
 - `evoplay study` with 1 worker and with 2 workers (all chains in one Ray task pool);
 - the same four variants as four `evoplay evolve` runs one after another (2 workers).
-Each figure is one fresh process, Ray start-up included, as a user would run it.
+Each figure is one fresh process, Ray start-up included, as a user would run it; beside
+the studies' wall time it reports their pool (the part the workers share: every trial's
+segments, from the first task to the last, as `study-environment.json` records it), whose
+speed-up is the workers' own, apart from Ray's start and the runs' ends.
 """
 
 from __future__ import annotations
@@ -43,8 +46,12 @@ def main(argv=None) -> int:
                 "".join(f"{section}.{line}\n" for line in over.splitlines()) if section else ""))
         (tmp / "study.toml").write_text("".join(study))
         result = {"setup": f"{len(VARIANTS)} variants x {TRIALS} trials x {GENERATIONS} generations of Fogel's recipe"}
-        result["study_1_worker_s"] = timed(["study", str(tmp / "study.toml"), "--out", str(tmp / "s1"), "--workers", "1", "-q"])
-        result["study_2_workers_s"] = timed(["study", str(tmp / "study.toml"), "--out", str(tmp / "s2"), "--workers", "2", "-q"])
+        for n, key in ((1, "1_worker"), (2, "2_workers")):
+            result[f"study_{key}_s"] = timed(["study", str(tmp / "study.toml"), "--out", str(tmp / f"s{n}"), "--workers", str(n), "-q"])
+            env = json.loads((tmp / f"s{n}" / "study-environment.json").read_text())
+            result[f"pool_{key}_s"] = env["seconds"]["pool"]
+            result[f"ray_start_{key}_s"] = env["seconds"]["ray_start"]
+            result[f"task_seconds_{key}"] = sum(env["task_seconds"].values())
         seq = 0.0
         for name, body in VARIANTS.items():
             cfg = tmp / f"{name}.toml"
@@ -64,6 +71,7 @@ def main(argv=None) -> int:
             seq += timed(["evolve", str(cfg), "--out", str(tmp / f"e-{name}"), "--workers", "2", "-q"])
         result["evolve_one_after_another_2_workers_s"] = seq
     result["speedup_2_over_1_workers"] = result["study_1_worker_s"] / result["study_2_workers_s"]
+    result["pool_speedup_2_over_1_workers"] = result["pool_1_worker_s"] / result["pool_2_workers_s"]
     result["speedup_study_over_sequential"] = seq / result["study_2_workers_s"]
     if "--json" in argv:
         print(json.dumps(result, indent=1))
@@ -71,6 +79,10 @@ def main(argv=None) -> int:
         print(f"study ({result['setup']}):")
         print(f"  evoplay study, 1 worker:  {result['study_1_worker_s']:.1f} s")
         print(f"  evoplay study, 2 workers: {result['study_2_workers_s']:.1f} s (x{result['speedup_2_over_1_workers']:.2f})")
+        print(f"  of which the pool (every trial's segments): 1 worker {result['pool_1_worker_s']:.1f} s, "
+              f"2 workers {result['pool_2_workers_s']:.1f} s (x{result['pool_speedup_2_over_1_workers']:.2f}); "
+              f"task seconds {result['task_seconds_1_worker']:.1f} and {result['task_seconds_2_workers']:.1f}; "
+              f"Ray start {result['ray_start_1_worker_s']:.1f} and {result['ray_start_2_workers_s']:.1f} s")
         print(f"  the variants as evoplay evolve one after another (2 workers): {seq:.1f} s "
               f"(the study is x{result['speedup_study_over_sequential']:.2f} faster)")
     return 0
