@@ -122,3 +122,16 @@ def test_the_mutation_draws_are_numpys_calls_and_leave_the_stream_where_numpy_do
         for drawn in (change, grow, victim):
             assert drawn.tobytes() == theirs.random(50).tobytes()
         assert ours.random() == theirs.random()
+
+
+def test_the_kernels_survivors_are_the_selection_of_sel_tournament_score():
+    from evoplay.recipes.fogel import kernels
+
+    rng = np.random.default_rng(5)
+    for m, n in ((100, 50), (24, 12), (9, 4)):
+        for _ in range(200):
+            scores = rng.integers(0, 4, m)  # many equal scores
+            ties = rng.random(m)
+            ties[rng.integers(0, m, m // 3)] = 0.5  # and equal tie-breakers: position decides
+            want = np.sort(np.lexsort((ties, -scores))[:n])
+            assert np.array_equal(kernels.survivors(scores, ties, n), want)

@@ -68,13 +68,12 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     o_base = np.zeros(games, dtype=np.int64) if per_game is None else np.asarray(per_game, dtype=np.int64) * B.N_CODES
     win, draw, loss = payoff
     t1 = time.perf_counter()
-    hp, w1p, w2p, codes, moves, wld, payoffs, opp, scores = kernels.generation(
+    hp, w1p, w2p, wld, payoffs, opp, scores, selected, kept, kept_memo = kernels.generation(
         h, w1, w2, parents.memo[0], parents.memo[1], mrng, float(mut["sigma"]), float(mut["p_arch"]), int(lo), int(hi),
-        u, o_base, opponent.keep, opponent.alias, np.array([win, loss, draw], dtype=np.float64), picks, top,
+        u, o_base, opponent.keep, opponent.alias, np.array([win, loss, draw], dtype=np.float64), picks, top, ties,
         B.CHILD, B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL, OCCUPIED, FREE, N_MARKS,
     )
     t2 = time.perf_counter()
-    selected = np.sort(np.lexsort((ties, -scores))[:n])
     best = int(np.argmax(payoffs))
     wanted = range(n, 2 * n) if whole_pool else [i for i in (*selected.tolist(), best) if i >= n]
     children = {i: FogelNet(hp[i], w1p[i], w2p[i], ident0 + i - n, parents[i - n].ident) for i in wanted}
@@ -84,8 +83,7 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
 
     for i in (*selected.tolist(), best):  # the networks that live on carry their fitness
         net(i).fitness.values = (float(payoffs[i]),)
-    survivors = Population([net(i) for i in selected.tolist()], (hp[selected], w1p[selected], w2p[selected]),
-                           (codes[selected], moves[selected]))
+    survivors = Population([net(i) for i in selected.tolist()], kept, kept_memo)
     pool = [*parents, *(children[i] for i in range(n, 2 * n))] if whole_pool else None
     t3 = time.perf_counter()
     seconds = {"draws": t1 - t0, "compiled": t2 - t1, "survivors": t3 - t2, "total": t3 - t0}

@@ -298,19 +298,32 @@ def mutation_draws(rng, sigma, w1, w2):
 
 
 @numba.njit(**JIT)
+def survivors(scores, ties, n):
+    """Positions of the ``n`` networks with the highest scores, ties by ``ties`` then position, ascending.
+
+    ``np.sort(np.lexsort((ties, -scores))[:n])``, as ``sel_tournament_score`` selects:
+    two stable sorts, the last by the first key.
+    """
+    order = np.argsort(ties, kind="mergesort")
+    order = order[np.argsort(-scores[order], kind="mergesort")]
+    return np.sort(order[:n])
+
+
+@numba.njit(**JIT)
 def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
-               u, o_base_game, keep, alias, table, picks, top,
+               u, o_base_game, keep, alias, table, picks, top, ties,
                child, outcome, n_legal, first_legal, occupied, free, n_marks):
-    """One Fogel generation of ``n`` parents from its draws, in one call: children, games, payoffs, tournament.
+    """One Fogel generation of ``n`` parents from its draws, in one call: children, games, payoffs, tournament, survivors.
 
     The same numbers as the general path (``mut_population``, ``eval_weights``,
-    ``rival_scores``) fed by the same draws: mutation (``mutation_draws`` on the
-    mutation stream ``mrng``, then ``mutate_into``), the pool's
+    ``rival_scores``, ``sel_tournament_score``) fed by the same draws: mutation
+    (``mutation_draws`` on the mutation stream ``mrng``, then ``mutate_into``), the pool's
     games against a table player (``play_vs_table``, parents with their memos, children
     with empty ones; game ``g`` of every network against opponent row ``o_base_game[g]``),
-    payoffs as ``weighted_rows`` of (wins, losses, draws) and ``table``, and each
-    network's rivals and score. Returns the pool's (h, w1, w2), memos, (win, loss, draw)
-    counts, payoffs, rivals and scores.
+    payoffs as ``weighted_rows`` of (wins, losses, draws) and ``table``, each network's
+    rivals and score, and the survivors (``survivors`` with the tie-breaking uniforms
+    ``ties``). Returns the pool's (h, w1, w2), (win, loss, draw) counts, payoffs, rivals,
+    scores, the survivors' positions and their (h, w1, w2) and memos.
     """
     n = len(h)
     m = 2 * n
@@ -346,4 +359,6 @@ def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
             wld[g // games, 2] += 1
     payoffs = fused_rows(wld.astype(np.float64), table)
     opp, scores = rival_scores(picks, top, payoffs)
-    return hp, w1p, w2p, codes, moves, wld, payoffs, opp, scores
+    sel = survivors(scores, ties, n)
+    return (hp, w1p, w2p, wld, payoffs, opp, scores, sel,
+            (hp[sel], w1p[sel], w2p[sel]), (codes[sel], moves[sel]))
