@@ -152,6 +152,24 @@ def test_a_checkpoint_signs_its_own_text_and_one_signed_the_earlier_way_still_re
     assert rd.read_checkpoint(0, "c" * 64) == data
 
 
+def test_a_logbook_written_as_it_grows_is_the_logbook_written_whole(tmp_path):
+    from evoplay.framework.rundir import RunDir
+
+    rows = [{"gen": g, "max": g / 3, "h_hist": [g, 0, 1]} for g in range(1, 13)]
+    grown, whole = RunDir(tmp_path / "grown"), RunDir(tmp_path / "whole")
+    for k in (4, 8, 12, 12):
+        grown.write_logbook(0, rows[:k])
+    whole.write_logbook(0, rows)
+    assert grown.logbook(0).read_bytes() == whole.logbook(0).read_bytes()
+    edited = [dict(r) for r in rows]
+    edited[1]["max"] = 7.5  # a past row that differs: the logbook is rendered again, whole
+    grown.write_logbook(0, edited)
+    assert grown.read_logbook(0)["max"][1] == 7.5 and grown.read_logbook(0)["max"][11] == 4.0
+    grown.logbook(0).unlink()  # unchanged rows, but the file is gone: written again
+    grown.write_logbook(0, edited)
+    assert grown.read_logbook(0)["max"][1] == 7.5
+
+
 def test_resume_with_a_changed_config_names_the_keys(finished, tmp_path):
     import shutil
 

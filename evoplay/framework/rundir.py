@@ -67,6 +67,7 @@ class RunDir:
     def __init__(self, root):
         self.root = check_path(root, "run directory")
         self._lock = None
+        self._logbooks = {}  # trial -> (fields, rows, text) of the logbook this object wrote last
 
     config = property(lambda self: self.root / "config.toml")
     summary = property(lambda self: self.root / "summary.json")
@@ -238,14 +239,28 @@ class RunDir:
 
     # -- logbooks
     def write_logbook(self, trial: int, rows: list[dict]):
-        """The trial's logbook as CSV: one row per generation, list cells space-separated."""
+        """The trial's logbook as CSV: one row per generation, list cells space-separated.
+
+        A logbook only grows: when the rows this object wrote last for the trial begin
+        ``rows``, only the new rows are rendered (a run rewrites each logbook at every
+        segment's end), and an unchanged logbook whose file is there is not written again.
+        """
+        fields = list(rows[0]) if rows else ["gen"]
+        known, before, text = self._logbooks.get(trial, (None, [], ""))
+        n = len(before)
+        if known != fields or rows[:n] != before:  # a comparison costs a small part of rendering
+            n, text = 0, ""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        fields = list(rows[0]) if rows else ["gen"]
-        w.writerow(fields)
-        for r in rows:
+        if not n:
+            w.writerow(fields)
+        for r in rows[n:]:
             w.writerow([_cell(r[k]) for k in fields])
-        write_text(self.logbook(trial), buf.getvalue())
+        new = text + buf.getvalue()
+        path = self.logbook(trial)
+        if new != text or not path.is_file():
+            write_text(path, new)
+        self._logbooks[trial] = (fields, [dict(r) for r in rows], new)
 
     def read_logbook(self, trial: int) -> dict:
         """Columns of a trial's logbook as arrays (list-valued columns as 2-D arrays)."""
