@@ -12,8 +12,10 @@ a worker would have to find.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import resource
+import threading
 import time
 
 from evoplay import __version__, usercode
@@ -41,15 +43,40 @@ def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: in
     the recipe's ``ship()`` sent (say, player files), so nodes need no copy of either.
     With ``chunks > 1`` the recipe's evaluation is split into Ray tasks through its map.
     """
-    usercode.provide(shipment.get("code", {}))
-    cls = recipe_class(cfg[""]["recipe"])
-    cls.receive(shipment.get("recipe", {}))
-    recipe = cls(cfg)
+    recipe = _recipe_here(cfg, shipment)
     map_fn = distributed.RayMap(chunk_size=1, inline_first=True) if chunks > 1 else map
     detail = [] if log_detail else None
     t0 = time.perf_counter()
     run = TrialRun(recipe, trial, data, map_fn=map_fn, chunks=chunks, detail=detail).run(until)
     return run.to_data(), "".join(detail or []), time.perf_counter() - t0
+
+
+def _recipe_here(cfg: dict, shipment: dict) -> Recipe:
+    """The config's recipe on a Ray worker, with the user code and the recipe's files it was shipped."""
+    usercode.provide(shipment.get("code", {}))
+    cls = recipe_class(cfg[""]["recipe"])
+    cls.receive(shipment.get("recipe", {}))
+    return cls(cfg)
+
+
+def finish_trial(cfg: dict, trial: int, data: dict, shipment: dict) -> tuple[dict, dict]:
+    """A finished trial's end as its recipe concludes it, on a Ray worker: (champion document, facts)."""
+    return TrialRun(_recipe_here(cfg, shipment), trial, data).finish()
+
+
+def _import_meanwhile(module: str):
+    """Import ``module`` on a background thread (the caller is about to wait for Ray tasks).
+
+    A failed import is left for the code that needs the module to meet and report.
+    """
+
+    def load():
+        try:
+            importlib.import_module(module)
+        except Exception:  # the import at the point of use raises it again, with its message
+            pass
+
+    threading.Thread(target=load, name=f"import {module}", daemon=True).start()
 
 
 def plan_chunks(cfg: dict, cpus: int, trials_left: int, work: float | None = None) -> int:
@@ -195,9 +222,16 @@ class RunJob:
         return self.segment(t) if data["generation"] < self.gens else None
 
     def finish(self, info: dict, t_ray: float, t_evolve: float) -> dict:
-        """Logbooks, champions, summary, curve and environment of the finished run."""
+        """Logbooks, champions, summary, curve and environment of the finished run.
+
+        The trials' ends (``recipe.finish``: a Fogel champion's exact analysis, say) run as
+        Ray tasks, side by side, while this process imports the plotting code.
+        """
+        _import_meanwhile("evoplay.framework.plotting")
+        order = sorted(self.states)
+        ends = distributed.run_tasks(finish_trial, [(self.cfg, t, self.states[t], self.shipment) for t in order])
         trials = {t: TrialRun(self.recipe, t, s) for t, s in self.states.items()}
-        summary = finish_run(self.rd, self.cfg, self.recipe, trials)
+        summary = finish_run(self.rd, self.cfg, self.recipe, trials, dict(zip(order, ends)))
         env = {
             "evoplay_version": __version__,
             "seed": self.cfg[""]["seed"],

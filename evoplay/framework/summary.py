@@ -18,10 +18,11 @@ from evoplay.framework.rundir import RunDir
 from evoplay.framework.stats import mean_band
 
 
-def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict) -> dict:
+def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict, ends: dict | None = None) -> dict:
     """Write per-trial logbooks and champions, the summary and the curve; return the summary.
 
-    ``trials`` maps trial numbers to finished ``TrialRun`` objects.
+    ``trials`` maps trial numbers to finished ``TrialRun`` objects; ``ends`` holds their
+    ``TrialRun.finish`` where it was made elsewhere (the runner's Ray tasks), the rest are made here.
     """
     from evoplay.framework.plotting import plot_runs
 
@@ -31,7 +32,7 @@ def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict) -> dict:
         rows = [dict(r) for r in run.logbook]
         rd.write_logbook(t, rows)
         rd.join_detail(t)
-        champion, facts = recipe.finish(run.trial.state, t, rows)
+        champion, facts = (ends or {}).get(t) or run.finish()
         write_text(rd.champion(t), json.dumps(champion, indent=1, allow_nan=False) + "\n")
         per_trial.append({"trial": t, **facts})
     words = FitnessWords.of(recipe)

@@ -65,6 +65,10 @@ class TrialRun:
             self.step()
         return self
 
+    def finish(self) -> tuple[dict, dict]:
+        """The trial's end as its recipe concludes it: (champion document, facts); see ``Recipe.finish``."""
+        return self.recipe.finish(self.trial.state, self.trial.trial, [dict(r) for r in self.logbook])
+
     def to_data(self) -> dict:
         return {
             "trial": self.trial.trial,
