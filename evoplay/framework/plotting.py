@@ -39,6 +39,22 @@ def render(fig, suffix: str) -> bytes:
     return buf.getvalue()
 
 
+def warm():
+    """Draw and render a tiny figure, as PNG and SVG, to nowhere: a run's curve then finds
+    the fonts and renderers loaded (about 0.2 s). The runner calls it on a thread while it
+    waits for Ray tasks, and waits for it before drawing anything itself."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(1, 1))
+    ax = fig.subplots()
+    ax.plot([0, 1], [0, 1], label="warm")
+    ax.fill_between([0, 1], [0, 0], [1, 1], alpha=0.5)
+    ax.set_title("warm")
+    ax.legend(fontsize="small")
+    for suffix in (".png", ".svg"):
+        render(fig, suffix)
+
+
 def run_label(summary: dict | None, root: Path, trials: int) -> str:
     """Legend label of a run: its name and seed (the folder name without a summary)."""
     if summary is None:
@@ -103,8 +119,9 @@ def plot_curves(runs: list[tuple[str, np.ndarray]], outputs, words: FitnessWords
 def plot_runs(run_dirs, out, words: FitnessWords | None = None) -> list[Path]:
     """Plot the finished runs in ``run_dirs`` (overlaid) to ``out`` as PNG and SVG.
 
-    The runner calls this at the end of a run for RUN/curve.png and curve.svg, with its
-    recipe's ``words``; without them, the words of the runs' recipes (when they share them).
+    For one run this draws again, from its files, the RUN/curve.png and curve.svg the runner
+    wrote at its end (from the curves in memory, with the same label and words); ``words``
+    default to those of the runs' recipes (when they share them).
     """
     runs, roots, labels = [], [], []
     for root in run_dirs:

@@ -12,7 +12,6 @@ a worker would have to find.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import resource
 import threading
@@ -64,19 +63,23 @@ def finish_trial(cfg: dict, trial: int, data: dict, shipment: dict) -> tuple[dic
     return TrialRun(_recipe_here(cfg, shipment), trial, data).finish()
 
 
-def _import_meanwhile(module: str):
-    """Import ``module`` on a background thread (the caller is about to wait for Ray tasks).
+def _prepare_plotting() -> threading.Thread:
+    """Import and warm the plotting code on a thread (the caller is about to wait for Ray tasks).
 
-    A failed import is left for the code that needs the module to meet and report.
+    A failure is left for the drawing itself to meet and report.
     """
 
     def load():
         try:
-            importlib.import_module(module)
-        except Exception:  # the import at the point of use raises it again, with its message
+            from evoplay.framework.plotting import warm
+
+            warm()
+        except Exception:  # drawing the curve meets it again, and reports it
             pass
 
-    threading.Thread(target=load, name=f"import {module}", daemon=True).start()
+    thread = threading.Thread(target=load, name="prepare plotting", daemon=True)
+    thread.start()
+    return thread
 
 
 def plan_chunks(cfg: dict, cpus: int, trials_left: int, work: float | None = None) -> int:
@@ -225,11 +228,12 @@ class RunJob:
         """Logbooks, champions, summary, curve and environment of the finished run.
 
         The trials' ends (``recipe.finish``: a Fogel champion's exact analysis, say) run as
-        Ray tasks, side by side, while this process imports the plotting code.
+        Ray tasks, side by side, while this process imports and warms the plotting code.
         """
-        _import_meanwhile("evoplay.framework.plotting")
+        plotting = _prepare_plotting()
         order = sorted(self.states)
         ends = distributed.run_tasks(finish_trial, [(self.cfg, t, self.states[t], self.shipment) for t in order])
+        plotting.join()  # matplotlib's global state is this thread's again
         trials = {t: TrialRun(self.recipe, t, s) for t, s in self.states.items()}
         summary = finish_run(self.rd, self.cfg, self.recipe, trials, dict(zip(order, ends)))
         env = {

@@ -24,7 +24,7 @@ def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict, ends: dict | None = 
     ``trials`` maps trial numbers to finished ``TrialRun`` objects; ``ends`` holds their
     ``TrialRun.finish`` where it was made elsewhere (the runner's Ray tasks), the rest are made here.
     """
-    from evoplay.framework.plotting import plot_runs
+    from evoplay.framework.plotting import plot_curves, run_label
 
     per_trial = []
     for t in sorted(trials):
@@ -56,7 +56,8 @@ def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict, ends: dict | None = 
     }
     rd.write_json(rd.summary, summary)
     write_text(rd.root / "champion.json", rd.champion(best["trial"]).read_text())
-    plot_runs([rd.root], rd.root / "curve.png", words)
+    # plot_runs([rd.root], ...) would read the logbooks back: the same curves, already here
+    plot_curves([(run_label(summary, rd.root, len(maxes)), maxes)], [rd.root / "curve.png", rd.root / "curve.svg"], words)
     for suffix in (".png", ".svg"):
         recipe.figures(rd.root, rd.root / f"curve{suffix}")
     return summary
