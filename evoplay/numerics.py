@@ -160,7 +160,7 @@ def lanes(n):
     return (n + LANES - 1) // LANES * LANES
 
 
-@numba.njit(**JIT)
+@numba.njit(**JIT, inline="always")
 def sigmoid_lanes(a, n):
     """``a[i] = sigmoid(a[i])`` for ``i < n``, in SIMD lanes where that gives ``sigmoid``'s bits.
 

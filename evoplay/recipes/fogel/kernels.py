@@ -17,7 +17,7 @@ from evoplay.numerics import JIT, fused_rows, lanes, sigmoid, sigmoid_lanes
 from evoplay.tictactoe.board import DRAW, O_WIN, X_WIN
 
 
-@numba.njit(**JIT)
+@numba.njit(**JIT, inline="always")
 def _hidden(w1s, b1, units, r, c, k, occupied, hid):
     """Hidden units of network ``r`` on board ``c`` (``k`` marks) into ``hid``: sums over the occupied squares in order.
 
@@ -36,7 +36,7 @@ def _hidden(w1s, b1, units, r, c, k, occupied, hid):
     sigmoid_lanes(hid, units)
 
 
-@numba.njit(**JIT)
+@numba.njit(**JIT, inline="always")
 def _outputs(w1s, b1, w2t, h, r, c, occupied, free, n_marks, hid, y):
     """Outputs of network ``r`` on board ``c`` into ``y[j]`` for its ``j``-th empty square; returns their count."""
     k = n_marks[c]
@@ -65,7 +65,7 @@ def net_outputs(w1s, b1, w2t, h, rows, codes, occupied, free, n_marks):
     return out
 
 
-@numba.njit(**JIT)
+@numba.njit(**JIT, inline="always")
 def _move(w1s, b1, w2t, h, r, c, occupied, free, n_marks, hid, z):
     """Network ``r``'s move on board ``c``: the empty square with the highest output (ties: the lowest).
 
@@ -102,10 +102,13 @@ def _move(w1s, b1, w2t, h, r, c, occupied, free, n_marks, hid, z):
                 best, y_best = j, y
         return free[c, best]
     near = zmax - 1e-6 * max(1.0, abs(zmax))
-    y_top = sigmoid(zmax)
+    y_top = -1.0  # sigmoid(zmax), once a square needs it
     for j in range(top):  # an earlier square whose output rounds to the same value wins the tie
-        if (z[j] >= near or z[j] >= 8.0) and sigmoid(z[j]) == y_top:
-            return free[c, j]
+        if z[j] >= near or z[j] >= 8.0:
+            if y_top < 0.0:
+                y_top = sigmoid(zmax)
+            if sigmoid(z[j]) == y_top:
+                return free[c, j]
     return free[c, top]
 
 
