@@ -95,7 +95,7 @@ class TablePlayer(Player):
     def _sampling(self) -> tuple[np.ndarray, np.ndarray]:
         """The flattened alias tables (``alias_tables``), made on first use: exact analysis reads ``table`` only."""
         keep, alias = alias_tables(self.table)
-        return keep.ravel(), alias.ravel()
+        return keep.ravel(), alias.ravel().astype(np.int8)  # squares: the compiled games read it at random
 
     keep = property(lambda self: self._sampling[0], doc="Flattened ``keep`` of the alias tables (rows of 9 by board code).")
     alias = property(lambda self: self._sampling[1], doc="Flattened ``alias`` of the alias tables (rows of 9 by board code).")

@@ -28,6 +28,12 @@ from evoplay.recipes.fogel.nets import OCCUPIED, FREE, N_MARKS, FogelNet, Popula
 from evoplay.tictactoe import board as B
 
 
+#: The board tables the kernel reads, in the narrowest integer types that hold them (the
+#: games walk them at random; a fifth of the int64 tables' bytes stays in faster caches).
+_TABLES = (B.CHILD.astype(np.int16), B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL.astype(np.int8), OCCUPIED.astype(np.int8),
+           FREE.astype(np.int8), N_MARKS.astype(np.int8))
+
+
 @dataclass
 class Outcome:
     """What a generation produced, as the recipe's ``step`` concludes it (either path)."""
@@ -71,7 +77,7 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     hp, w1p, w2p, wld, payoffs, opp, scores, selected, kept, kept_memo = kernels.generation(
         h, w1, w2, parents.memo[0], parents.memo[1], mrng, float(mut["sigma"]), float(mut["p_arch"]), int(lo), int(hi),
         u, o_base, opponent.keep, opponent.alias, np.array([win, loss, draw], dtype=np.float64), picks, top, ties,
-        B.CHILD, B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL, OCCUPIED, FREE, N_MARKS,
+        *_TABLES,
     )
     t2 = time.perf_counter()
     best = int(np.argmax(payoffs))
