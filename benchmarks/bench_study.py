@@ -1,7 +1,8 @@
-"""Study throughput: `.venv/bin/python benchmarks/bench_study.py [--json]`.
+"""Study throughput: `.venv/bin/python benchmarks/bench_study.py [--json] [--repeats N]`.
 
 Runs one small study (4 variants of Fogel's recipe x 4 trials x 400 generations) three
-ways and reports wall seconds:
+ways and reports wall seconds (each study figure the median of N runs, 3 by default,
+alternating 1 and 2 workers: Ray's own start takes about 2 or about 3 s from run to run):
 - `evoplay study` with 1 worker and with 2 workers (all chains in one Ray task pool);
 - the same four variants as four `evoplay evolve` runs one after another (2 workers).
 Each figure is one fresh process, Ray start-up included, as a user would run it; beside
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -25,6 +27,7 @@ ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
 VARIANTS = {"paper": "", "no-arch": "[mutation]\np_arch = 0.0\n", "sigma-0.2": "[mutation]\nsigma = 0.2\n",
             "games-8": "[evaluation]\ngames = 8\n"}
 TRIALS, GENERATIONS = 4, 400
+REPEATS = 3  # each study figure is the median of this many runs: Ray's start alone varies by a second
 
 
 def timed(args) -> float:
@@ -36,6 +39,7 @@ def timed(args) -> float:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    repeats = int(argv[argv.index("--repeats") + 1]) if "--repeats" in argv else REPEATS
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         study = [f'name = "bench"\nbase = "{ROOT / "configs/fogel1993.toml"}"\ntrials = {TRIALS}\ngenerations = {GENERATIONS}\n']
@@ -46,12 +50,17 @@ def main(argv=None) -> int:
                 "".join(f"{section}.{line}\n" for line in over.splitlines()) if section else ""))
         (tmp / "study.toml").write_text("".join(study))
         result = {"setup": f"{len(VARIANTS)} variants x {TRIALS} trials x {GENERATIONS} generations of Fogel's recipe"}
+        result["repeats"] = repeats
+        runs = {1: [], 2: []}
+        for r in range(repeats):  # alternated: 1 worker, 2 workers, 1 worker, ...
+            for n in (1, 2):
+                out = tmp / f"s{n}-{r}"
+                wall = timed(["study", str(tmp / "study.toml"), "--out", str(out), "--workers", str(n), "-q"])
+                env = json.loads((out / "study-environment.json").read_text())
+                runs[n].append((wall, env["seconds"]["pool"], env["seconds"]["ray_start"], sum(env["task_seconds"].values())))
         for n, key in ((1, "1_worker"), (2, "2_workers")):
-            result[f"study_{key}_s"] = timed(["study", str(tmp / "study.toml"), "--out", str(tmp / f"s{n}"), "--workers", str(n), "-q"])
-            env = json.loads((tmp / f"s{n}" / "study-environment.json").read_text())
-            result[f"pool_{key}_s"] = env["seconds"]["pool"]
-            result[f"ray_start_{key}_s"] = env["seconds"]["ray_start"]
-            result[f"task_seconds_{key}"] = sum(env["task_seconds"].values())
+            for i, name in enumerate(("study_{}_s", "pool_{}_s", "ray_start_{}_s", "task_seconds_{}")):
+                result[name.format(key)] = statistics.median(run[i] for run in runs[n])
         seq = 0.0
         for name, body in VARIANTS.items():
             cfg = tmp / f"{name}.toml"
@@ -76,7 +85,7 @@ def main(argv=None) -> int:
     if "--json" in argv:
         print(json.dumps(result, indent=1))
     else:
-        print(f"study ({result['setup']}):")
+        print(f"study ({result['setup']}; medians of {repeats} runs each):")
         print(f"  evoplay study, 1 worker:  {result['study_1_worker_s']:.1f} s")
         print(f"  evoplay study, 2 workers: {result['study_2_workers_s']:.1f} s (x{result['speedup_2_over_1_workers']:.2f})")
         print(f"  of which the pool (every trial's segments): 1 worker {result['pool_1_worker_s']:.1f} s, "
