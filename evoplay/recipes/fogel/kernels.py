@@ -5,7 +5,9 @@ A pair's hidden sums run over the board's occupied squares in ascending order (i
 bias last, through the fixed ``exp`` of ``evoplay.numerics``: the same bits on every CPU
 and in every batch. ``w1s`` rows are ``18 * net + square`` (+ 9 for an opponent's mark),
 ``w2t`` rows ``9 * net + square`` with the bias in the last column; ``h[net]`` hidden
-units are read (those after them have only zero weights).
+units are read (those after them have only zero weights). The helpers a move calls are
+compiled inline (``inline="always"``): a call to a compiled function counts references
+on every array it passes, which cost a third of a move.
 """
 
 from __future__ import annotations
