@@ -230,10 +230,10 @@ class RunJob:
         The trials' ends (``recipe.finish``: a Fogel champion's exact analysis, say) run as
         Ray tasks, side by side, while this process imports and warms the plotting code.
         """
-        plotting = _prepare_plotting()
+        warming = _prepare_plotting()
         order = sorted(self.states)
         ends = distributed.run_tasks(finish_trial, [(self.cfg, t, self.states[t], self.shipment) for t in order])
-        plotting.join()  # matplotlib's global state is this thread's again
+        warming.join()  # matplotlib's global state is this thread's again
         trials = {t: TrialRun(self.recipe, t, s) for t, s in self.states.items()}
         summary = finish_run(self.rd, self.cfg, self.recipe, trials, dict(zip(order, ends)))
         env = {
