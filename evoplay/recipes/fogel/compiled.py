@@ -24,14 +24,8 @@ from evoplay.framework import reseed
 from evoplay.framework.recipe import Context
 from evoplay.framework.streams import EVALUATE, MUTATE, SELECT
 from evoplay.recipes.fogel import kernels
-from evoplay.recipes.fogel.nets import OCCUPIED, FREE, N_MARKS, FogelNet, Population
+from evoplay.recipes.fogel.nets import GAME_TABLES, FogelNet, Population
 from evoplay.tictactoe import board as B
-
-
-#: The board tables the kernel reads, in the narrowest integer types that hold them (the
-#: games walk them at random; a fifth of the int64 tables' bytes stays in faster caches).
-_TABLES = (B.CHILD.astype(np.int16), B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL.astype(np.int8), OCCUPIED.astype(np.int8),
-           FREE.astype(np.int8), N_MARKS.astype(np.int8))
 
 
 @dataclass
@@ -77,7 +71,7 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     hp, w1p, w2p, wld, payoffs, opp, scores, selected, kept, kept_memo = kernels.generation(
         h, w1, w2, parents.memo[0], parents.memo[1], mrng, float(mut["sigma"]), float(mut["p_arch"]), int(lo), int(hi),
         u, o_base, opponent.keep, opponent.alias, np.array([win, loss, draw], dtype=np.float64), picks, top, ties,
-        *_TABLES,
+        *GAME_TABLES,
     )
     t2 = time.perf_counter()
     best = int(np.argmax(payoffs))
