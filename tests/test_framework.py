@@ -397,3 +397,31 @@ def test_fogel_recipes_keep_their_words_and_the_committed_curves_their_bytes(tmp
         assert path.read_bytes() == (ROOT / "results" / "fogel1993" / path.name).read_bytes()
     # Runs of recipes with different words plotted together: neutral words.
     assert FitnessWords.common([FitnessWords("payoff"), FitnessWords("ones", "bits set")]) == FitnessWords()
+
+
+def test_background_gives_its_functions_value_and_raises_what_it_raised():
+    """The runner draws a run's curve on a thread: a failure to write it reaches the caller as itself."""
+    from evoplay.errors import EvoplayError
+    from evoplay.framework.runner import Background
+
+    assert Background("sum", sum, [1, 2, 3]).result() == 6
+
+    def unwritable():
+        raise EvoplayError("cannot write /run/curve.png: Read-only file system")
+
+    with pytest.raises(EvoplayError, match="Read-only"):
+        Background("draw", unwritable).result()
+
+
+def test_segments_left_counts_each_trials_checkpointed_segments_still_to_land(tmp_path):
+    """The pool prepares the plotting code when its last rounds of segments are left."""
+    from evoplay.framework import config
+    from evoplay.framework.rundir import RunDir
+    from evoplay.framework.runner import RunJob
+
+    cfg = config.load(ROOT / "configs" / "fogel1993.toml")  # 800 generations, checkpoints every 200
+    job = RunJob(RunDir(tmp_path / "run"), cfg, None)
+    job.states = {0: None, 1: {"generation": 200}, 2: {"generation": 150}, 3: {"generation": 800}, 4: {"generation": 600}}
+    assert job.segments_left() == 4 + 3 + 4 + 0 + 1  # trial 2 checkpoints at 200 first
+    job.gens = 850
+    assert job.segments_left() == 5 + 4 + 5 + 1 + 2

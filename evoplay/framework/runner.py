@@ -17,6 +17,8 @@ import resource
 import threading
 import time
 
+import numpy as np
+
 from evoplay import __version__, usercode
 from evoplay.atomic import write_text
 from evoplay.errors import EvoplayError
@@ -63,23 +65,49 @@ def finish_trial(cfg: dict, trial: int, data: dict, shipment: dict) -> tuple[dic
     return TrialRun(_recipe_here(cfg, shipment), trial, data).finish()
 
 
-def _prepare_plotting() -> threading.Thread:
-    """Import and warm the plotting code on a thread (the caller is about to wait for Ray tasks).
+class Background:
+    """``fn(*args)`` on a thread of this process; ``result()`` waits for it and re-raises what it raised."""
 
-    A failure is left for the drawing itself to meet and report.
-    """
+    def __init__(self, name: str, fn, *args):
+        self._value = self._error = None
+        self._thread = threading.Thread(target=self._run, args=(fn, args), name=name, daemon=True)
+        self._thread.start()
 
-    def load():
+    def _run(self, fn, args):
         try:
-            from evoplay.framework.plotting import warm
+            self._value = fn(*args)
+        except BaseException as e:  # handed to the caller of result()
+            self._error = e
 
-            warm()
-        except Exception:  # drawing the curve meets it again, and reports it
-            pass
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
 
-    thread = threading.Thread(target=load, name="prepare plotting", daemon=True)
-    thread.start()
-    return thread
+
+def _warm_plotting():
+    """Import and warm the plotting code (a failure is left for the drawing itself to meet and report)."""
+    try:
+        from evoplay.framework.plotting import warm
+
+        warm()
+    except Exception:  # drawing the curve meets it again, and reports it
+        pass
+
+
+def prepare_plotting() -> Background:
+    """Import and warm the plotting code on a thread: the caller is about to wait for Ray tasks."""
+    return Background("prepare plotting", _warm_plotting)
+
+
+def _draw_curve(prepared: Background, rd: RunDir, cfg: dict, words: FitnessWords, maxes) -> list:
+    """A run's curve files from its trials' max curves, once the plotting code is ready."""
+    from evoplay.framework.plotting import plot_curves, run_label
+
+    prepared.result()
+    label = run_label(cfg[""], rd.root, len(maxes))  # the summary's name and seed are the config's
+    return plot_curves([(label, maxes)], [rd.root / "curve.png", rd.root / "curve.svg"], words)
 
 
 def plan_chunks(cfg: dict, cpus: int, trials_left: int, work: float | None = None) -> int:
@@ -183,6 +211,7 @@ class RunJob:
         self.task_seconds = 0.0
         self.chunks = 1
         self.shipment = None
+        self.plotting = None  # the plotting code being prepared (run_pool's last segments)
 
     def begin(self):
         """A fresh run clears what an earlier one wrote (``--overwrite``) and writes its config."""
@@ -202,6 +231,11 @@ class RunJob:
 
     def todo(self) -> list[int]:
         return [t for t, s in self.states.items() if s is None or s["generation"] < self.gens]
+
+    def segments_left(self) -> int:
+        """Segments still to land, those running included."""
+        done = [self.states[t]["generation"] if self.states[t] else 0 for t in self.todo()]
+        return sum(-(-(self.gens - g // self.every * self.every) // self.every) for g in done)
 
     def segment(self, t: int) -> tuple:
         """The job advancing trial ``t`` to its next checkpoint."""
@@ -228,14 +262,16 @@ class RunJob:
         """Logbooks, champions, summary, curve and environment of the finished run.
 
         The trials' ends (``recipe.finish``: a Fogel champion's exact analysis, say) run as
-        Ray tasks, side by side, while this process imports and warms the plotting code.
+        Ray tasks, side by side, while a thread of this process draws the curve (with the
+        plotting code the pool's last segments prepared, ``self.plotting``).
         """
-        warming = _prepare_plotting()
         order = sorted(self.states)
+        logbooks = {t: self.states[t]["logbook"] for t in order}
+        maxes = np.array([[r["max"] for r in logbooks[t]] for t in order], dtype=np.float64)
+        drawing = Background("draw curve", _draw_curve, self.plotting or prepare_plotting(), self.rd, self.cfg, self.words, maxes)
         ends = distributed.run_tasks(finish_trial, [(self.cfg, t, self.states[t], self.shipment) for t in order])
-        warming.join()  # matplotlib's global state is this thread's again
-        trials = {t: TrialRun(self.recipe, t, s) for t, s in self.states.items()}
-        summary = finish_run(self.rd, self.cfg, self.recipe, trials, dict(zip(order, ends)))
+        drawing.result()  # matplotlib's global state is this thread's again
+        summary = finish_run(self.rd, self.cfg, self.recipe, logbooks, dict(zip(order, ends)), maxes)
         env = {
             "evoplay_version": __version__,
             "seed": self.cfg[""]["seed"],
@@ -266,11 +302,18 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
     start = distributed.working_dir()
     distributed.stay_in(start)
 
+    plotting = None
+
     def landed(i, result):
+        nonlocal plotting
         distributed.stay_in(start)
         job, t = chains[i]
         before = job.done_generations()
         following = job.land(t, result)
+        if plotting is None and sum(j.segments_left() for j in jobs) <= 2 * int(info["cpus"]):
+            plotting = prepare_plotting()  # the last rounds of segments leave a core to spare now and then
+            for j in jobs:
+                j.plotting = plotting
         if progress is not None:
             progress.update(job.done_generations() - before)
             left = sum(len(j.todo()) for j in jobs)

@@ -1,4 +1,6 @@
-"""The end of a run: logbooks, champions, the summary and the curve, from the trials.
+"""The end of a run: logbooks, champions, the summary and the recipe's figures, from the trials.
+
+The runner draws the curve (``plotting.plot_curves``) on a thread meanwhile.
 
 The summary holds results only (no timings, hosts or versions: those go to
 environment.json), so the same seed gives a byte-identical summary. The mean max curve's
@@ -18,25 +20,21 @@ from evoplay.framework.rundir import RunDir
 from evoplay.framework.stats import mean_band
 
 
-def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict, ends: dict | None = None) -> dict:
-    """Write per-trial logbooks and champions, the summary and the curve; return the summary.
+def finish_run(rd: RunDir, cfg: dict, recipe, logbooks: dict, ends: dict, maxes: np.ndarray) -> dict:
+    """Write per-trial logbooks and champions, the summary and the recipe's figures; return the summary.
 
-    ``trials`` maps trial numbers to finished ``TrialRun`` objects; ``ends`` holds their
-    ``TrialRun.finish`` where it was made elsewhere (the runner's Ray tasks), the rest are made here.
+    ``logbooks`` maps trial numbers to their finished logbooks (lists of rows), ``ends`` to
+    their ``TrialRun.finish`` (champion document, facts); ``maxes`` holds their max curves
+    (trials x generations), which the runner has drawn as the run's curve.
     """
-    from evoplay.framework.plotting import plot_curves, run_label
-
     per_trial = []
-    for t in sorted(trials):
-        run = trials[t]
-        rows = [dict(r) for r in run.logbook]
-        rd.write_logbook(t, rows)
+    for t in sorted(logbooks):
+        rd.write_logbook(t, logbooks[t])
         rd.join_detail(t)
-        champion, facts = (ends or {}).get(t) or run.finish()
+        champion, facts = ends[t]
         write_text(rd.champion(t), json.dumps(champion, indent=1, allow_nan=False) + "\n")
         per_trial.append({"trial": t, **facts})
     words = FitnessWords.of(recipe)
-    maxes = np.array([[r["max"] for r in trials[t].logbook] for t in sorted(trials)], dtype=np.float64)
     mean, half = mean_band(maxes)
     best = max(per_trial, key=lambda r: (recipe.score(r), -r["trial"]))
     summary = {
@@ -56,8 +54,6 @@ def finish_run(rd: RunDir, cfg: dict, recipe, trials: dict, ends: dict | None = 
     }
     rd.write_json(rd.summary, summary)
     write_text(rd.root / "champion.json", rd.champion(best["trial"]).read_text())
-    # plot_runs([rd.root], ...) would read the logbooks back: the same curves, already here
-    plot_curves([(run_label(summary, rd.root, len(maxes)), maxes)], [rd.root / "curve.png", rd.root / "curve.svg"], words)
     for suffix in (".png", ".svg"):
         recipe.figures(rd.root, rd.root / f"curve{suffix}")
     return summary
