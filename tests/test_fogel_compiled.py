@@ -135,3 +135,23 @@ def test_the_kernels_survivors_are_the_selection_of_sel_tournament_score():
             ties[rng.integers(0, m, m // 3)] = 0.5  # and equal tie-breakers: position decides
             want = np.sort(np.lexsort((ties, -scores))[:n])
             assert np.array_equal(kernels.survivors(scores, ties, n), want)
+
+
+def test_the_tournament_draws_are_numpys_bounded_integers_and_uniforms():
+    """``integers(0, top + 1, size)`` with an array ``top``, then ``random``: Fogel's ranges
+    (100 networks, 10 rivals; a first range of one value), and ranges near 2**31, where
+    Lemire's method rejects about every other word."""
+    from evoplay.recipes.fogel import kernels
+
+    cases = [(np.arange(89, 99), 100), (np.arange(0, 5), 6), (np.array([2**31, 3 * 2**30, 5, 2**32 - 2]), 7)]
+    for top, rows in cases:
+        for seed in range(200):
+            theirs = np.random.default_rng(seed)
+            want = theirs.integers(0, top + 1, size=(rows, len(top))), theirs.random(rows)
+            raw = np.random.default_rng(seed).bit_generator.random_raw(4 * rows * len(top) + rows)
+            picks, ties, enough = kernels.tournament_draws(raw, top, rows)
+            assert enough
+            assert np.array_equal(picks, want[0]) and ties.tobytes() == want[1].tobytes()
+    # Too few outputs for the rejections: said, so that the caller draws with numpy itself.
+    raw = np.random.default_rng(0).bit_generator.random_raw(2 * 7 + 7)
+    assert not kernels.tournament_draws(raw, np.array([2**31 + 1] * 4), 7)[2]

@@ -4,8 +4,10 @@ When a trial runs the recipe's own operators (nobody replaced ``mutate``, ``eval
 ``select`` or ``map`` in its toolbox), evaluates in one chunk and plays a table opponent,
 the recipe's ``step`` comes here: the draws of ``mut_population``, of the games and of
 ``sel_tournament_score`` are made exactly as there (the same streams, re-seeded in place
-by ``reseed``; the same order; numpy's calls, and for the mutation's normals numba's
-Generator, which runs numpy's algorithms on the stream's own bit generator), and
+by ``reseed``; the same order; numpy's calls, for the mutation's normals numba's
+Generator, which runs numpy's algorithms on the stream's own bit generator, and for the
+tournament's draws numpy's bounded integers and uniforms made from the stream's raw
+outputs by ``kernels.tournament_draws``), and
 ``kernels.generation`` turns them into children, games, payoffs and tournament scores
 with the same operations. Python objects (``FogelNet``, DEAP fitness) are made only for
 the networks that live on (the survivors and the best) and, when a hook or the detail
@@ -63,8 +65,11 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     rivals = sel["rivals"]
     top = np.arange(2 * n - 1 - rivals, 2 * n - 1)  # the draws of recipe.sel_tournament_score, in its order
     srng = reseed.stream(*key, SELECT)
-    picks = srng.integers(0, top + 1, size=(2 * n, rivals))
-    ties = srng.random(2 * n)
+    spare = 16  # a rejection in Lemire's method takes one more 32-bit word; about one in 10,000 generations has one
+    picks, ties, enough = kernels.tournament_draws(srng.bit_generator.random_raw(n * rivals + 2 * n + spare), top, 2 * n)
+    if not enough:  # numpy's own calls
+        srng = reseed.stream(*key, SELECT)
+        picks, ties = srng.integers(0, top + 1, size=(2 * n, rivals)), srng.random(2 * n)
     o_base = np.zeros(games, dtype=np.int64) if per_game is None else np.asarray(per_game, dtype=np.int64) * B.N_CODES
     win, draw, loss = payoff
     t1 = time.perf_counter()

@@ -237,6 +237,55 @@ def rival_scores(picks, top, payoffs):
     return opp, scores
 
 
+_LOW32 = np.uint64(0xFFFFFFFF)
+_DOUBLE_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@numba.njit(**JIT)
+def tournament_draws(raw, top, rows):
+    """``integers(0, top + 1, size=(rows, len(top)))`` then ``random(rows)`` of a numpy
+    Generator whose bit generator's next 64-bit outputs are ``raw`` (``random_raw``).
+
+    As numpy does (an array ``high`` of int64, in the 32-bit range): each bounded integer is
+    Lemire's method on 32-bit words, which are the low half of a 64-bit output and then its
+    high half; a range of one value draws nothing. The uniforms after them take whole
+    outputs, 53 bits each, and leave a half-used output aside. Returns (picks, ties, True),
+    or False in third place when ``raw`` runs out (more rejections than its spare outputs).
+    """
+    cols = len(top)
+    picks = np.zeros((rows, cols), dtype=np.int64)
+    ties = np.empty(rows)
+    at, half, word = 0, False, np.uint64(0)
+    for i in range(rows):
+        for c in range(cols):
+            rng = np.uint64(top[c])
+            if rng == 0:
+                continue
+            excl = rng + np.uint64(1)
+            threshold = (_LOW32 - rng) % excl
+            while True:
+                if half:
+                    x = word >> np.uint64(32)
+                    half = False
+                else:
+                    if at == len(raw):
+                        return picks, ties, False
+                    word = raw[at]
+                    at += 1
+                    x = word & _LOW32
+                    half = True
+                m = x * excl
+                if (m & _LOW32) >= threshold:  # numpy's test ``leftover < excl`` first only saves this one
+                    break
+            picks[i, c] = np.int64(m >> np.uint64(32))
+    for i in range(rows):
+        if at == len(raw):
+            return picks, ties, False
+        ties[i] = np.float64(raw[at] >> np.uint64(11)) * _DOUBLE_UNIT
+        at += 1
+    return picks, ties, True
+
+
 @numba.njit(**JIT)
 def mutate_into(h, w1, w2, n1, n2, change, grow, victim, p_arch, lo, hi, hp, w1p, w2p):
     """``nets.mut_population`` from its draws: parents in rows ``0..n-1`` of the pool arrays, children after them.
