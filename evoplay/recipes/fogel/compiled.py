@@ -44,6 +44,7 @@ class Outcome:
     hs: np.ndarray
     survivors: Population
     seconds: dict
+    summary: dict | None = None  # the logbook's figures of the pool, when the path made them on the way
 
 
 def generation(parents: Population, ctx: Context, toolbox, games: int, opponent, per_game, payoff, ident0: int,
@@ -73,14 +74,16 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     o_base = np.zeros(games, dtype=np.int64) if per_game is None else np.asarray(per_game, dtype=np.int64) * B.N_CODES
     win, draw, loss = payoff
     t1 = time.perf_counter()
-    hp, w1p, w2p, wld, payoffs, opp, scores, selected, kept, kept_memo = kernels.generation(
+    hp, w1p, w2p, wld, payoffs, opp, scores, selected, kept, kept_memo, (best, worst, hist) = kernels.generation(
         h, w1, w2, parents.memo[0], parents.memo[1], mrng, float(mut["sigma"]), float(mut["p_arch"]), int(lo), int(hi),
         u, o_base, opponent.keep, opponent.alias, np.array([win, loss, draw], dtype=np.float64), picks, top, ties,
         *GAME_TABLES,
     )
     t2 = time.perf_counter()
-    best = int(np.argmax(payoffs))
     chosen, pay, units = selected.tolist(), payoffs.tolist(), hp.tolist()
+    m = 2 * n
+    summary = {"max": pay[best], "mean": float(np.add.reduce(payoffs) / m), "min": pay[worst],  # payoffs.mean()'s very sum
+               "mean_h": sum(units) / m, "h_hist": hist.tolist()[1:]}  # an integer sum, exact: hs.mean()
     wanted = range(n, 2 * n) if whole_pool else [i for i in (*chosen, best) if i >= n]
     children = {i: FogelNet(units[i], w1p[i], w2p[i], ident0 + i - n, parents[i - n].ident) for i in wanted}
 
@@ -95,4 +98,4 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     pool = [*parents, *(children[i] for i in range(n, 2 * n))] if whole_pool else None
     t3 = time.perf_counter()
     seconds = {"draws": t1 - t0, "compiled": t2 - t1, "survivors": t3 - t2, "total": t3 - t0}
-    return Outcome(pool, payoffs, wld, scores, opp, selected, net(best), hp, survivors, seconds)
+    return Outcome(pool, payoffs, wld, scores, opp, selected, net(best), hp, survivors, seconds, summary)

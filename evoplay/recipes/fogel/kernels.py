@@ -377,7 +377,8 @@ def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
     payoffs as ``weighted_rows`` of (wins, losses, draws) and ``table``, each network's
     rivals and score, and the survivors (``survivors`` with the tie-breaking uniforms
     ``ties``). Returns the pool's (h, w1, w2), (win, loss, draw) counts, payoffs, rivals,
-    scores, the survivors' positions and their (h, w1, w2) and memos.
+    scores, the survivors' positions and their (h, w1, w2) and memos, and (the position of
+    the first highest payoff, of a lowest one, the count of networks by hidden units).
     """
     n = len(h)
     m = 2 * n
@@ -414,5 +415,13 @@ def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
     payoffs = fused_rows(wld.astype(np.float64), table)
     opp, scores = rival_scores(picks, top, payoffs)
     sel = survivors(scores, ties, n)
+    best, worst = 0, 0  # the first of the highest payoffs (np.argmax), the lowest
+    hist = np.zeros(hmax + 1, dtype=np.int64)  # networks by hidden units
+    for r in range(m):
+        if payoffs[r] > payoffs[best]:
+            best = r
+        if payoffs[r] < payoffs[worst]:
+            worst = r
+        hist[hp[r]] += 1
     return (hp, w1p, w2p, wld, payoffs, opp, scores, sel,
-            (hp[sel], w1p[sel], w2p[sel]), (codes[sel], moves[sel]))
+            (hp[sel], w1p[sel], w2p[sel]), (codes[sel], moves[sel]), (best, worst, hist))

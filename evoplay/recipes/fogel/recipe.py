@@ -317,6 +317,7 @@ class FogelRecipe(Recipe):
         ev = cfg["evaluation"]
         self.seed = cfg[""]["seed"]
         self.opponent = ev["opponent"]
+        self._opponent_key = json.dumps(self.opponent)  # _opponent_player's cache key
         self.payoff = (ev["payoff_win"], ev["payoff_draw"], ev["payoff_loss"])
         self.hmax = cfg["population"]["hidden_max"]
         self.toolbox = make_toolbox(cfg)
@@ -382,14 +383,13 @@ class FogelRecipe(Recipe):
                                       self.payoff, st.next_id, whole_pool)
         else:
             out = self._general_generation(st, ctx)
-        record = {
-            "gen": ctx.generation,
+        record = {"gen": ctx.generation, **(out.summary or {
             "max": float(out.payoffs.max()),
             "mean": float(out.payoffs.mean()),
             "min": float(out.payoffs.min()),
             "mean_h": float(out.hs.mean()),
             "h_hist": np.bincount(out.hs, minlength=self.hmax + 1)[1:].tolist(),
-        }
+        })}
         self.seconds = out.seconds
         st.hof.update([out.best])
         st.champion = out.best
@@ -420,7 +420,7 @@ class FogelRecipe(Recipe):
             return None
         if ctx.chunks > 1 and len(ctx.bounds(2 * len(parents))) > 1:
             return None
-        o_player, per_game = _opponent_player(json.dumps(self.opponent), self.cfg["evaluation"]["games"])
+        o_player, per_game = _opponent_player(self._opponent_key, self.cfg["evaluation"]["games"])
         return (o_player, per_game) if isinstance(o_player, (TablePlayer, MixedOpponent)) else None
 
     def _general_generation(self, st: FogelState, ctx: Context) -> compiled.Outcome:
