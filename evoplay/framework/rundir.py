@@ -260,7 +260,7 @@ class RunDir:
         path = self.logbook(trial)
         if new != text or not path.is_file():
             write_text(path, new)
-        self._logbooks[trial] = (fields, [dict(r) for r in rows], new)
+        self._logbooks[trial] = (fields, before[:n] + [dict(r) for r in rows[n:]], new)  # copies: a caller may edit its rows
 
     def read_logbook(self, trial: int) -> dict:
         """Columns of a trial's logbook as arrays (list-valued columns as 2-D arrays)."""
