@@ -138,20 +138,17 @@ def test_the_kernels_survivors_are_the_selection_of_sel_tournament_score():
 
 
 def test_the_tournament_draws_are_numpys_bounded_integers_and_uniforms():
-    """``integers(0, top + 1, size)`` with an array ``top``, then ``random``: Fogel's ranges
-    (100 networks, 10 rivals; a first range of one value), and ranges near 2**31, where
-    Lemire's method rejects about every other word."""
+    """``integers(0, top + 1, size)`` with an array ``top``, then ``random``, on a stream:
+    Fogel's ranges (100 networks, 10 rivals; a first range of one value), and ranges near
+    2**31, where Lemire's method rejects about every other word."""
+    from evoplay.framework import reseed
+    from evoplay.framework.streams import SELECT, stream
     from evoplay.recipes.fogel import kernels
 
     cases = [(np.arange(89, 99), 100), (np.arange(0, 5), 6), (np.array([2**31, 3 * 2**30, 5, 2**32 - 2]), 7)]
     for top, rows in cases:
-        for seed in range(200):
-            theirs = np.random.default_rng(seed)
-            want = theirs.integers(0, top + 1, size=(rows, len(top))), theirs.random(rows)
-            raw = np.random.default_rng(seed).bit_generator.random_raw(4 * rows * len(top) + rows)
-            picks, ties, enough = kernels.tournament_draws(raw, top, rows)
-            assert enough
-            assert np.array_equal(picks, want[0]) and ties.tobytes() == want[1].tobytes()
-    # Too few outputs for the rejections: said, so that the caller draws with numpy itself.
-    raw = np.random.default_rng(0).bit_generator.random_raw(2 * 7 + 7)
-    assert not kernels.tournament_draws(raw, np.array([2**31 + 1] * 4), 7)[2]
+        for generation in range(1, 201):
+            theirs = stream(1993, 3, generation, SELECT)
+            picks, ties = kernels.tournament_draws(reseed.pcg64(1993, 3, generation, SELECT), top, rows)
+            assert np.array_equal(picks, theirs.integers(0, top + 1, size=(rows, len(top))))
+            assert ties.tobytes() == theirs.random(rows).tobytes()

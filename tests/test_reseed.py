@@ -43,3 +43,16 @@ def test_a_kept_generator_draws_what_a_new_stream_draws_after_other_draws(purpos
         assert np.array_equal(g.integers(0, np.arange(1, 20)), want.integers(0, np.arange(1, 20)))
         g.integers(0, 2**31, size=3, dtype=np.uint32)  # leaves a buffered 32-bit half behind ...
     assert reseed.stream(1993, 4, 801, purpose).bit_generator.state["has_uint32"] == 0  # ... which re-seeding clears
+
+
+def test_the_compiled_pcg64_makes_numpys_outputs_and_uniforms_in_order_and_by_jumps():
+    rng = np.random.default_rng(7)
+    for k in EDGES + _keys()[-40:]:
+        raw = stream(*k).bit_generator.random_raw(400)
+        pcg = reseed.pcg64(*k)
+        assert [int(reseed.next64(pcg)) for _ in range(200)] == raw[:200].tolist()
+        pcg = reseed.pcg64(*k)
+        table = reseed.jumps(pcg)
+        at = np.sort(rng.choice(400, 60, replace=False))  # gaps of 1 to JUMPS and beyond
+        assert [int(reseed.output_at(pcg, table, int(q))) for q in at] == raw[at].tolist()
+        assert [reseed.uniform(x) for x in raw[:50]] == stream(*k).random(50).tolist()

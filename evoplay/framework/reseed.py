@@ -15,6 +15,9 @@ import threading
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from evoplay.numerics import JIT
 
@@ -99,3 +102,111 @@ def stream(seed: int, trial: int, generation: int, purpose: int) -> np.random.Ge
         gen = gens[purpose] = np.random.Generator(np.random.PCG64(0))
     gen.bit_generator.state = pcg64_state(seed, trial, generation, purpose)
     return gen
+
+
+# ---------------------------------------------------------------- PCG64 itself, compiled
+#
+# A stream's PCG64 in compiled code, for kernels that draw inside: ``pcg`` is a uint64
+# array (state high and low words, increment high and low words, outputs taken), and
+# ``jumps(pcg)`` tables the steps of 1..JUMPS outputs at once (PCG64 is a 128-bit linear
+# congruential generator: k steps are one multiply-add, by M**k and by inc * (1 + M + ...
+# + M**(k-1))), so a kernel may take outputs far apart without stepping through those
+# between. An output is numpy's ``random_raw`` (XSL-RR of the state after the step), a
+# uniform its ``random()`` (the top 53 bits). Tests compare them with numpy's.
+
+JUMPS = 16
+
+
+def _words(x: int) -> tuple[int, int]:
+    return (x >> 64) & 0xFFFFFFFFFFFFFFFF, x & 0xFFFFFFFFFFFFFFFF
+
+
+def _jump_constants():
+    mult, sums, m, s = [], [], 1, 0
+    for _ in range(JUMPS + 1):  # row k: M**k and 1 + M + ... + M**(k-1)
+        mult.append(_words(m))
+        sums.append(_words(s))
+        s = (s + m) & _M128
+        m = (m * _PCG_MULT) & _M128
+    return np.array(mult, dtype=np.uint64), np.array(sums, dtype=np.uint64)
+
+
+_MULT_K, _SUM_K = _jump_constants()
+_MULT_HI, _MULT_LO = (np.uint64(w) for w in _words(_PCG_MULT))
+
+
+@intrinsic
+def _mulhi(typingctx, a, b):
+    """The high 64 bits of the 128-bit product of two uint64."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+
+    return sig, codegen
+
+
+@numba.njit(**JIT, inline="always")
+def _mul_add(a_hi, a_lo, b_hi, b_lo, c_hi, c_lo):
+    """``a * b + c`` modulo 2**128, each a (high, low) pair of uint64."""
+    lo = a_lo * b_lo
+    hi = _mulhi(a_lo, b_lo) + a_hi * b_lo + a_lo * b_hi
+    out_lo = lo + c_lo
+    return hi + c_hi + (np.uint64(1) if out_lo < lo else np.uint64(0)), out_lo
+
+
+@numba.njit(**JIT)
+def pcg64(seed, trial, generation, purpose):
+    """The compiled PCG64 of ``streams.stream(seed, trial, generation, purpose)``, no output taken yet."""
+    w = seed_words(seed, trial, generation, purpose)
+    one = np.uint64(1)
+    inc_hi, inc_lo = (w[2] << one) | (w[3] >> np.uint64(63)), (w[3] << one) | one
+    # numpy's seeding: from state 0 one step (the state becomes inc), initstate added, one more step
+    hi, lo = _mul_add(inc_hi, inc_lo, np.uint64(0), one, w[0], w[1])  # inc * 1 + initstate
+    hi, lo = _mul_add(hi, lo, _MULT_HI, _MULT_LO, inc_hi, inc_lo)
+    return np.array([hi, lo, inc_hi, inc_lo, 0], dtype=np.uint64)
+
+
+@numba.njit(**JIT)
+def jumps(pcg):
+    """Table of a stream's jumps: row k is (M**k high, low, inc * (1 + ... + M**(k-1)) high, low)."""
+    table = np.empty((JUMPS + 1, 4), dtype=np.uint64)
+    for k in range(JUMPS + 1):
+        table[k, 0], table[k, 1] = _MULT_K[k, 0], _MULT_K[k, 1]
+        table[k, 2], table[k, 3] = _mul_add(pcg[2], pcg[3], _SUM_K[k, 0], _SUM_K[k, 1], np.uint64(0), np.uint64(0))
+    return table
+
+
+@numba.njit(**JIT, inline="always")
+def _output(hi, lo):
+    x = hi ^ lo
+    rot = hi >> np.uint64(58)
+    return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63)))
+
+
+@numba.njit(**JIT, inline="always")
+def next64(pcg):
+    """The stream's next output (``random_raw``)."""
+    pcg[0], pcg[1] = _mul_add(pcg[0], pcg[1], _MULT_HI, _MULT_LO, pcg[2], pcg[3])
+    pcg[4] += np.uint64(1)
+    return _output(pcg[0], pcg[1])
+
+
+@numba.njit(**JIT, inline="always")
+def output_at(pcg, table, q):
+    """The stream's output number ``q`` (from 0; at least the outputs taken), by jumps of ``table`` (``jumps``)."""
+    k = np.uint64(q) + np.uint64(1) - pcg[4]
+    while k > np.uint64(0):
+        j = min(k, np.uint64(JUMPS))
+        pcg[0], pcg[1] = _mul_add(pcg[0], pcg[1], table[j, 0], table[j, 1], table[j, 2], table[j, 3])
+        k -= j
+    pcg[4] = np.uint64(q) + np.uint64(1)
+    return _output(pcg[0], pcg[1])
+
+
+@numba.njit(**JIT, inline="always")
+def uniform(x):
+    """numpy's ``random()`` from an output: its top 53 bits times 2**-53."""
+    return np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)

@@ -3,13 +3,13 @@
 When a trial runs the recipe's own operators (nobody replaced ``mutate``, ``evaluate``,
 ``select`` or ``map`` in its toolbox), evaluates in one chunk and plays a table opponent,
 the recipe's ``step`` comes here: the draws of ``mut_population``, of the games and of
-``sel_tournament_score`` are made exactly as there (the same streams, re-seeded in place
-by ``reseed``; the same order; numpy's calls, for the mutation's normals numba's
-Generator, which runs numpy's algorithms on the stream's own bit generator, and for the
-tournament's draws numpy's bounded integers and uniforms made from the stream's raw
-outputs by ``kernels.tournament_draws``), and
-``kernels.generation`` turns them into children, games, payoffs and tournament scores
-with the same operations. Python objects (``FogelNet``, DEAP fitness) are made only for
+``sel_tournament_score`` are made exactly as there: the same streams and numbers in the
+same order, the mutation's on the stream re-seeded in place by ``reseed`` (numba's
+Generator runs numpy's algorithms on its bit generator), the games' and the
+tournament's by the kernel itself on the streams' compiled PCG64 (``reseed.pcg64``;
+numpy's uniforms and bounded integers, ``kernels.tournament_draws``), making only the
+uniforms a game uses. ``kernels.generation`` turns them into children, games, payoffs
+and tournament scores with the same operations. Python objects (``FogelNet``, DEAP fitness) are made only for
 the networks that live on (the survivors and the best) and, when a hook or the detail
 log asks for the whole pool, for every child. Every number is the general path's; tests
 compare their logbooks, states and detail logs.
@@ -24,7 +24,7 @@ import numpy as np
 
 from evoplay.framework import reseed
 from evoplay.framework.recipe import Context
-from evoplay.framework.streams import EVALUATE, MUTATE, SELECT
+from evoplay.framework.streams import MUTATE
 from evoplay.recipes.fogel import kernels
 from evoplay.recipes.fogel.nets import GAME_TABLES, FogelNet, Population
 from evoplay.tictactoe import board as B
@@ -60,24 +60,15 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     h, w1, w2 = parents.arrays
     n = len(parents)
     t0 = time.perf_counter()
-    key = ctx.streams.key  # the streams of ctx.stream, re-seeded in place (taken before the next generation's)
+    key = ctx.streams.key
     mrng = reseed.stream(*key, MUTATE)  # the kernel makes nets.mut_population's draws on it, in its order
-    u = reseed.stream(*key, EVALUATE).random((2 * n, games, 9))  # recipe.game_uniforms of the whole pool
-    rivals = sel["rivals"]
-    top = np.arange(2 * n - 1 - rivals, 2 * n - 1)  # the draws of recipe.sel_tournament_score, in its order
-    srng = reseed.stream(*key, SELECT)
-    spare = 16  # a rejection in Lemire's method takes one more 32-bit word; about one in 10,000 generations has one
-    picks, ties, enough = kernels.tournament_draws(srng.bit_generator.random_raw(n * rivals + 2 * n + spare), top, 2 * n)
-    if not enough:  # numpy's own calls
-        srng = reseed.stream(*key, SELECT)
-        picks, ties = srng.integers(0, top + 1, size=(2 * n, rivals)), srng.random(2 * n)
+    top = np.arange(2 * n - 1 - sel["rivals"], 2 * n - 1)  # sel_tournament_score's ranges of Floyd's draws
     o_base = np.zeros(games, dtype=np.int64) if per_game is None else np.asarray(per_game, dtype=np.int64) * B.N_CODES
     win, draw, loss = payoff
     t1 = time.perf_counter()
     hp, w1p, w2p, wld, payoffs, opp, scores, selected, kept, kept_memo, (best, worst, hist) = kernels.generation(
         h, w1, w2, parents.memo[0], parents.memo[1], mrng, float(mut["sigma"]), float(mut["p_arch"]), int(lo), int(hi),
-        u, o_base, opponent.keep, opponent.alias, np.array([win, loss, draw], dtype=np.float64), picks, top, ties,
-        *GAME_TABLES,
+        key, games, o_base, opponent.keep, opponent.alias, np.array([win, loss, draw], dtype=np.float64), top, *GAME_TABLES,
     )
     t2 = time.perf_counter()
     chosen, pay, units = selected.tolist(), payoffs.tolist(), hp.tolist()

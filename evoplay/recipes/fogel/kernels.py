@@ -15,6 +15,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from evoplay.framework.reseed import jumps, next64, output_at, pcg64, uniform
+from evoplay.framework.streams import EVALUATE, SELECT
 from evoplay.numerics import JIT, fused_rows, lanes, sigmoid, sigmoid_lanes
 from evoplay.tictactoe.board import DRAW, O_WIN, X_WIN
 
@@ -135,11 +137,14 @@ def new_memo(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @numba.njit(**JIT)
-def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, memo_codes, memo_moves, child, outcome, n_legal, first_legal, occupied, free, n_marks):
+def play_vs_table(w1s, b1, w2t, h, x_rows, u, pcg, jumps, keep, alias, o_base, memo_codes, memo_moves, child, outcome, n_legal, first_legal, occupied, free, n_marks):
     """Outcomes of games of networks ``x_rows[g]`` (X) against a table player (O), one game at a time.
 
     O samples from flattened Walker alias tables exactly as ``players.sample_moves``: with
-    uniform ``u[g, ply]``, slot ``floor(9u)`` of row ``o_base[g] + board``. X's move on a
+    uniform ``u[g, ply]``, slot ``floor(9u)`` of row ``o_base[g] + board``. When ``pcg`` is
+    a compiled stream (``reseed.pcg64``; else it is empty), ``u[g, ply]`` is not read but
+    made: the stream's uniform number ``9g + ply``, by its ``jumps``, with none made for
+    X's plies or after a game's end. X's move on a
     board with one legal move is that move, else the network's (``_move``), looked up
     first in the network's memo row (``memo_codes``/``memo_moves``, updated in place; a
     network's moves depend on nothing but its weights, so a memo may be carried from
@@ -171,7 +176,7 @@ def play_vs_table(w1s, b1, w2t, h, x_rows, u, keep, alias, o_base, memo_codes, m
                 else:
                     move = first_legal[code]
             else:
-                scaled = u[g, ply] * 9.0
+                scaled = (uniform(output_at(pcg, jumps, 9 * g + ply)) if len(pcg) else u[g, ply]) * 9.0
                 slot = min(int(scaled), 8)
                 at = (o_base[g] + code) * 9 + slot
                 move = slot if scaled - slot < keep[at] else alias[at]
@@ -238,24 +243,21 @@ def rival_scores(picks, top, payoffs):
 
 
 _LOW32 = np.uint64(0xFFFFFFFF)
-_DOUBLE_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 @numba.njit(**JIT)
-def tournament_draws(raw, top, rows):
-    """``integers(0, top + 1, size=(rows, len(top)))`` then ``random(rows)`` of a numpy
-    Generator whose bit generator's next 64-bit outputs are ``raw`` (``random_raw``).
+def tournament_draws(pcg, top, rows):
+    """``integers(0, top + 1, size=(rows, len(top)))`` then ``random(rows)`` of the stream ``pcg`` (``reseed.pcg64``), as numpy draws them.
 
-    As numpy does (an array ``high`` of int64, in the 32-bit range): each bounded integer is
-    Lemire's method on 32-bit words, which are the low half of a 64-bit output and then its
-    high half; a range of one value draws nothing. The uniforms after them take whole
-    outputs, 53 bits each, and leave a half-used output aside. Returns (picks, ties, True),
-    or False in third place when ``raw`` runs out (more rejections than its spare outputs).
+    numpy (an array ``high`` of int64, in the 32-bit range) draws each bounded integer by
+    Lemire's method from 32-bit words: the low half of a 64-bit output, then its high half;
+    a range of one value draws nothing. The uniforms after them take whole outputs, 53 bits
+    each, leaving a half-used output aside.
     """
     cols = len(top)
     picks = np.zeros((rows, cols), dtype=np.int64)
     ties = np.empty(rows)
-    at, half, word = 0, False, np.uint64(0)
+    half, word = False, np.uint64(0)
     for i in range(rows):
         for c in range(cols):
             rng = np.uint64(top[c])
@@ -268,10 +270,7 @@ def tournament_draws(raw, top, rows):
                     x = word >> np.uint64(32)
                     half = False
                 else:
-                    if at == len(raw):
-                        return picks, ties, False
-                    word = raw[at]
-                    at += 1
+                    word = next64(pcg)
                     x = word & _LOW32
                     half = True
                 m = x * excl
@@ -279,11 +278,8 @@ def tournament_draws(raw, top, rows):
                     break
             picks[i, c] = np.int64(m >> np.uint64(32))
     for i in range(rows):
-        if at == len(raw):
-            return picks, ties, False
-        ties[i] = np.float64(raw[at] >> np.uint64(11)) * _DOUBLE_UNIT
-        at += 1
-    return picks, ties, True
+        ties[i] = uniform(next64(pcg))
+    return picks, ties
 
 
 @numba.njit(**JIT)
@@ -365,25 +361,27 @@ def survivors(scores, ties, n):
 
 @numba.njit(**JIT)
 def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
-               u, o_base_game, keep, alias, table, picks, top, ties,
+               key, games, o_base_game, keep, alias, table, top,
                child, outcome, n_legal, first_legal, occupied, free, n_marks):
     """One Fogel generation of ``n`` parents from its draws, in one call: children, games, payoffs, tournament, survivors.
 
     The same numbers as the general path (``mut_population``, ``eval_weights``,
     ``rival_scores``, ``sel_tournament_score``) fed by the same draws: mutation
     (``mutation_draws`` on the mutation stream ``mrng``, then ``mutate_into``), the pool's
-    games against a table player (``play_vs_table``, parents with their memos, children
-    with empty ones; game ``g`` of every network against opponent row ``o_base_game[g]``),
-    payoffs as ``weighted_rows`` of (wins, losses, draws) and ``table``, each network's
-    rivals and score, and the survivors (``survivors`` with the tie-breaking uniforms
-    ``ties``). Returns the pool's (h, w1, w2), (win, loss, draw) counts, payoffs, rivals,
+    ``games`` games each against a table player (``play_vs_table`` on the evaluation
+    stream of ``key``, which is (seed, trial, generation); parents with their memos,
+    children with empty ones; game ``g`` of every network against opponent row
+    ``o_base_game[g]``), payoffs as ``weighted_rows`` of (wins, losses, draws) and
+    ``table``, each network's rivals and score, and the survivors (``survivors``), the
+    tournament's draws made from the selection stream of ``key`` (``tournament_draws``). Returns the pool's (h, w1, w2), (win, loss, draw) counts, payoffs, rivals,
     scores, the survivors' positions and their (h, w1, w2) and memos, and (the position of
     the first highest payoff, of a lowest one, the count of networks by hidden units).
     """
     n = len(h)
     m = 2 * n
     hmax = w1.shape[2]
-    games = u.shape[1]
+    seed, trial, gen = key
+    evaluate, select = pcg64(seed, trial, gen, EVALUATE), pcg64(seed, trial, gen, SELECT)
     hp = np.empty(m, dtype=np.int64)
     w1p = np.empty((m, w1.shape[1], hmax))
     w2p = np.empty((m, hmax + 1, w2.shape[2]))
@@ -401,7 +399,7 @@ def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
         for g in range(games):
             x_rows[r * games + g] = r
             o_base[r * games + g] = o_base_game[g]
-    result = play_vs_table(w1s, b1, w2t, units, x_rows, u.reshape(m * games, u.shape[2]), keep, alias, o_base,
+    result = play_vs_table(w1s, b1, w2t, units, x_rows, np.empty((0, 9)), evaluate, jumps(evaluate), keep, alias, o_base,
                            codes, moves, child, outcome, n_legal, first_legal, occupied, free, n_marks)
     wld = np.zeros((m, 3), dtype=np.int64)
     for g in range(m * games):
@@ -413,6 +411,7 @@ def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
         elif o == DRAW:
             wld[g // games, 2] += 1
     payoffs = fused_rows(wld.astype(np.float64), table)
+    picks, ties = tournament_draws(select, top, m)
     opp, scores = rival_scores(picks, top, payoffs)
     sel = survivors(scores, ties, n)
     best, worst = 0, 0  # the first of the highest payoffs (np.argmax), the lowest

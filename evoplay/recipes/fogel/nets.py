@@ -262,7 +262,7 @@ class NetBatch:
         codes, moves = kernels.new_memo(len(self.b1)) if memo is None else memo
         return kernels.play_vs_table(
             self.w1s, self.b1, self.w2t, self.h, np.ascontiguousarray(x_rows, dtype=np.int64), np.ascontiguousarray(u, dtype=np.float64),
-            keep, alias, np.ascontiguousarray(o_base, dtype=np.int64), codes, moves, *GAME_TABLES,
+            _NO_STREAM, _NO_JUMPS, keep, alias, np.ascontiguousarray(o_base, dtype=np.int64), codes, moves, *GAME_TABLES,
         )
 
     def choose(self, codes, u, rows):
@@ -275,6 +275,7 @@ class NetBatch:
         return moves
 
 
+_NO_STREAM, _NO_JUMPS = np.empty(0, dtype=np.uint64), np.empty((0, 4), dtype=np.uint64)  # kernels.play_vs_table reads u
 _SCRATCH = np.empty(0, dtype=np.int64)
 #: Largest key space served by the scratch array (32 MiB, about 200 networks' boards).
 SCRATCH_LIMIT = 1 << 22
