@@ -110,18 +110,21 @@ def test_chunked_evaluation_and_a_subclass_evaluation_take_the_general_path(monk
 
 
 def test_the_mutation_draws_are_numpys_calls_and_leave_the_stream_where_numpy_does():
-    """numba's Generator inside the kernel makes numpy's numbers: 100 generations of Fogel-sized draws, rare ziggurat paths included."""
+    """The kernel's ziggurat on the compiled stream makes numpy's numbers: 100 generations of
+    Fogel-sized draws (a million normals: the ziggurat's rare paths, the tail included)."""
+    from evoplay.framework import reseed
+    from evoplay.framework.streams import MUTATE, stream
     from evoplay.recipes.fogel import kernels
 
     w1, w2 = np.zeros((50, 10, 10)), np.zeros((50, 11, 9))
-    for seed in range(100):
-        ours, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
+    for generation in range(1, 101):
+        ours, theirs = reseed.pcg64(1993, 2, generation, MUTATE), stream(1993, 2, generation, MUTATE)
         n1, n2, change, grow, victim = kernels.mutation_draws(ours, 0.05, w1, w2)
         assert n1.tobytes() == theirs.normal(0.0, 0.05, w1.shape).tobytes()
         assert n2.tobytes() == theirs.normal(0.0, 0.05, w2.shape).tobytes()
         for drawn in (change, grow, victim):
             assert drawn.tobytes() == theirs.random(50).tobytes()
-        assert ours.random() == theirs.random()
+        assert reseed.next64(ours) == theirs.bit_generator.random_raw()
 
 
 def test_the_kernels_survivors_are_the_selection_of_sel_tournament_score():

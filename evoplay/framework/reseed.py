@@ -1,23 +1,22 @@
-"""The streams of ``streams.stream``, made by re-seeding a kept Generator: for hot loops.
+"""The random streams of ``streams.stream``, compiled: for kernels that draw inside.
 
 ``streams.stream`` builds a SeedSequence, a PCG64 and a Generator for every stream, about
-12 µs; a Fogel generation takes three. ``stream`` here keeps one Generator per purpose
-(per thread) and sets its bit generator to the state ``streams.stream`` starts from,
-computed by a compiled copy of numpy's SeedSequence hashing (entropy words, pool mixing,
-``generate_state``) and of PCG64's seeding: about 4 µs. The Generator is the same object
-at the next call of the same purpose, re-seeded: its draws are taken before that call,
-never kept. Tests compare states and draws with numpy's for many keys.
+12 µs, and every draw is a call into numpy; a Fogel generation takes three streams and
+tens of thousands of draws. Here a stream is a small array (``pcg64``): numpy's
+SeedSequence hashing (entropy words, pool mixing, ``generate_state``) and PCG64's
+seeding, compiled, give the very state numpy starts from, and compiled functions take
+numpy's draws from it: raw outputs, uniforms, normals (numpy's ziggurat), at the next
+position or (by jumps) at any later one. Tests compare states and draws with numpy's.
 """
 
 from __future__ import annotations
-
-import threading
 
 import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
+from numba.np.random._constants import fi_double, ki_double, wi_double, ziggurat_nor_inv_r, ziggurat_nor_r
 
 from evoplay.numerics import JIT
 
@@ -79,35 +78,9 @@ def seed_words(seed, trial, generation, purpose):
     return out
 
 
-def pcg64_state(seed: int, trial: int, generation: int, purpose: int) -> dict:
-    """The state of ``PCG64(SeedSequence(seed, spawn_key=(trial, generation, purpose)))``, as ``bits.state`` takes it."""
-    w = [int(x) for x in seed_words(seed, trial, generation, purpose)]
-    initstate, initseq = (w[0] << 64) | w[1], (w[2] << 64) | w[3]
-    inc = ((initseq << 1) | 1) & _M128
-    state = inc  # from state 0, one step: 0 * mult + inc; then initstate is added and one more step taken
-    state = (((state + initstate) & _M128) * _PCG_MULT + inc) & _M128
-    return {"bit_generator": "PCG64", "state": {"state": state, "inc": inc}, "has_uint32": 0, "uinteger": 0}
-
-
-_kept = threading.local()
-
-
-def stream(seed: int, trial: int, generation: int, purpose: int) -> np.random.Generator:
-    """``streams.stream(seed, trial, generation, purpose)``'s Generator, re-seeded in place (see the module)."""
-    gens = getattr(_kept, "gens", None)
-    if gens is None:
-        gens = _kept.gens = {}
-    gen = gens.get(purpose)
-    if gen is None:
-        gen = gens[purpose] = np.random.Generator(np.random.PCG64(0))
-    gen.bit_generator.state = pcg64_state(seed, trial, generation, purpose)
-    return gen
-
-
-# ---------------------------------------------------------------- PCG64 itself, compiled
+# ---------------------------------------------------------------- PCG64
 #
-# A stream's PCG64 in compiled code, for kernels that draw inside: ``pcg`` is a uint64
-# array (state high and low words, increment high and low words, outputs taken), and
+# A stream's PCG64: ``pcg`` is a uint64 array (state high and low words, increment high and low words, outputs taken), and
 # ``jumps(pcg)`` tables the steps of 1..JUMPS outputs at once (PCG64 is a 128-bit linear
 # congruential generator: k steps are one multiply-add, by M**k and by inc * (1 + M + ...
 # + M**(k-1))), so a kernel may take outputs far apart without stepping through those
@@ -210,3 +183,26 @@ def output_at(pcg, table, q):
 def uniform(x):
     """numpy's ``random()`` from an output: its top 53 bits times 2**-53."""
     return np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@numba.njit(**JIT, inline="always")
+def standard_normal(pcg):
+    """numpy's ``standard_normal()`` on the stream: its ziggurat (numpy's tables, as numba's Generator has them)."""
+    while True:
+        r = next64(pcg)
+        idx = np.int64(r & np.uint64(0xFF))
+        r >>= np.uint64(8)
+        rabs = (r >> np.uint64(1)) & np.uint64(0x000FFFFFFFFFFFFF)
+        x = np.float64(rabs) * wi_double[idx]
+        if r & np.uint64(1):
+            x = -x
+        if rabs < ki_double[idx]:
+            return x  # 99.3% of the time
+        if idx == 0:  # the tail
+            while True:
+                xx = -ziggurat_nor_inv_r * np.log1p(-uniform(next64(pcg)))
+                yy = -np.log1p(-uniform(next64(pcg)))
+                if yy + yy > xx * xx:
+                    return -(ziggurat_nor_r + xx) if (rabs >> np.uint64(8)) & np.uint64(1) else ziggurat_nor_r + xx
+        elif (fi_double[idx - 1] - fi_double[idx]) * uniform(next64(pcg)) + fi_double[idx] < np.exp(-0.5 * x * x):
+            return x

@@ -4,11 +4,8 @@ When a trial runs the recipe's own operators (nobody replaced ``mutate``, ``eval
 ``select`` or ``map`` in its toolbox), evaluates in one chunk and plays a table opponent,
 the recipe's ``step`` comes here: the draws of ``mut_population``, of the games and of
 ``sel_tournament_score`` are made exactly as there: the same streams and numbers in the
-same order, the mutation's on the stream re-seeded in place by ``reseed`` (numba's
-Generator runs numpy's algorithms on its bit generator), the games' and the
-tournament's by the kernel itself on the streams' compiled PCG64 (``reseed.pcg64``;
-numpy's uniforms and bounded integers, ``kernels.tournament_draws``), making only the
-uniforms a game uses. ``kernels.generation`` turns them into children, games, payoffs
+same order, made by the kernel itself on the streams' compiled PCG64 (``reseed.pcg64``:
+numpy's normals, uniforms and bounded integers), with only the uniforms a game uses. ``kernels.generation`` turns them into children, games, payoffs
 and tournament scores with the same operations. Python objects (``FogelNet``, DEAP fitness) are made only for
 the networks that live on (the survivors and the best) and, when a hook or the detail
 log asks for the whole pool, for every child. Every number is the general path's; tests
@@ -22,9 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evoplay.framework import reseed
 from evoplay.framework.recipe import Context
-from evoplay.framework.streams import MUTATE
 from evoplay.recipes.fogel import kernels
 from evoplay.recipes.fogel.nets import GAME_TABLES, FogelNet, Population
 from evoplay.tictactoe import board as B
@@ -61,13 +56,12 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     n = len(parents)
     t0 = time.perf_counter()
     key = ctx.streams.key
-    mrng = reseed.stream(*key, MUTATE)  # the kernel makes nets.mut_population's draws on it, in its order
     top = np.arange(2 * n - 1 - sel["rivals"], 2 * n - 1)  # sel_tournament_score's ranges of Floyd's draws
     o_base = np.zeros(games, dtype=np.int64) if per_game is None else np.asarray(per_game, dtype=np.int64) * B.N_CODES
     win, draw, loss = payoff
     t1 = time.perf_counter()
     hp, w1p, w2p, wld, payoffs, opp, scores, selected, kept, kept_memo, (best, worst, hist) = kernels.generation(
-        h, w1, w2, parents.memo[0], parents.memo[1], mrng, float(mut["sigma"]), float(mut["p_arch"]), int(lo), int(hi),
+        h, w1, w2, parents.memo[0], parents.memo[1], float(mut["sigma"]), float(mut["p_arch"]), int(lo), int(hi),
         key, games, o_base, opponent.keep, opponent.alias, np.array([win, loss, draw], dtype=np.float64), top, *GAME_TABLES,
     )
     t2 = time.perf_counter()

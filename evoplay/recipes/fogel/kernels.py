@@ -15,8 +15,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from evoplay.framework.reseed import jumps, next64, output_at, pcg64, uniform
-from evoplay.framework.streams import EVALUATE, SELECT
+from evoplay.framework.reseed import jumps, next64, output_at, pcg64, standard_normal, uniform
+from evoplay.framework.streams import EVALUATE, MUTATE, SELECT
 from evoplay.numerics import JIT, fused_rows, lanes, sigmoid, sigmoid_lanes
 from evoplay.tictactoe.board import DRAW, O_WIN, X_WIN
 
@@ -323,27 +323,25 @@ def mutate_into(h, w1, w2, n1, n2, change, grow, victim, p_arch, lo, hi, hp, w1p
 
 
 @numba.njit(**JIT)
-def mutation_draws(rng, sigma, w1, w2):
-    """The draws of ``nets.mut_population`` on ``rng`` (a numpy Generator), in its order.
+def mutation_draws(pcg, sigma, w1, w2):
+    """The draws of ``nets.mut_population`` on the stream ``pcg`` (``reseed.pcg64``), in its order, as numpy makes them.
 
     Normals for every padded weight of ``w1`` then of ``w2`` (``normal(0.0, sigma)``,
     which is ``0.0 + sigma * z``), then three uniforms per parent (architecture change,
-    grow or shrink, victim). numba's Generator runs numpy's own algorithms on numpy's bit
-    generator, so these are numpy's numbers (tests compare them), made without numpy's
-    call per value.
+    grow or shrink, victim). Tests compare them with numpy's.
     """
     n = w1.shape[0]
     n1 = np.empty(w1.shape)
     n2 = np.empty(w2.shape)
     f1, f2 = n1.reshape(n1.size), n2.reshape(n2.size)
     for i in range(f1.size):
-        f1[i] = 0.0 + sigma * rng.standard_normal()
+        f1[i] = 0.0 + sigma * standard_normal(pcg)
     for i in range(f2.size):
-        f2[i] = 0.0 + sigma * rng.standard_normal()
+        f2[i] = 0.0 + sigma * standard_normal(pcg)
     change, grow, victim = np.empty(n), np.empty(n), np.empty(n)
     for d in (change, grow, victim):
         for i in range(n):
-            d[i] = rng.random()
+            d[i] = uniform(next64(pcg))
     return n1, n2, change, grow, victim
 
 
@@ -360,20 +358,20 @@ def survivors(scores, ties, n):
 
 
 @numba.njit(**JIT)
-def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
+def generation(h, w1, w2, memo_codes, memo_moves, sigma, p_arch, lo, hi,
                key, games, o_base_game, keep, alias, table, top,
                child, outcome, n_legal, first_legal, occupied, free, n_marks):
     """One Fogel generation of ``n`` parents from its draws, in one call: children, games, payoffs, tournament, survivors.
 
     The same numbers as the general path (``mut_population``, ``eval_weights``,
-    ``rival_scores``, ``sel_tournament_score``) fed by the same draws: mutation
-    (``mutation_draws`` on the mutation stream ``mrng``, then ``mutate_into``), the pool's
-    ``games`` games each against a table player (``play_vs_table`` on the evaluation
-    stream of ``key``, which is (seed, trial, generation); parents with their memos,
+    ``rival_scores``, ``sel_tournament_score``) fed by the same draws, made from the
+    streams of ``key``, which is (seed, trial, generation): mutation (``mutation_draws``,
+    then ``mutate_into``), the pool's
+    ``games`` games each against a table player (``play_vs_table``; parents with their memos,
     children with empty ones; game ``g`` of every network against opponent row
     ``o_base_game[g]``), payoffs as ``weighted_rows`` of (wins, losses, draws) and
-    ``table``, each network's rivals and score, and the survivors (``survivors``), the
-    tournament's draws made from the selection stream of ``key`` (``tournament_draws``). Returns the pool's (h, w1, w2), (win, loss, draw) counts, payoffs, rivals,
+    ``table``, each network's rivals and score (``tournament_draws``), and the survivors
+    (``survivors``). Returns the pool's (h, w1, w2), (win, loss, draw) counts, payoffs, rivals,
     scores, the survivors' positions and their (h, w1, w2) and memos, and (the position of
     the first highest payoff, of a lowest one, the count of networks by hidden units).
     """
@@ -381,11 +379,10 @@ def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
     m = 2 * n
     hmax = w1.shape[2]
     seed, trial, gen = key
-    evaluate, select = pcg64(seed, trial, gen, EVALUATE), pcg64(seed, trial, gen, SELECT)
     hp = np.empty(m, dtype=np.int64)
     w1p = np.empty((m, w1.shape[1], hmax))
     w2p = np.empty((m, hmax + 1, w2.shape[2]))
-    n1, n2, change, grow, victim = mutation_draws(mrng, sigma, w1, w2)
+    n1, n2, change, grow, victim = mutation_draws(pcg64(seed, trial, gen, MUTATE), sigma, w1, w2)
     mutate_into(h, w1, w2, n1, n2, change, grow, victim, p_arch, lo, hi, hp, w1p, w2p)
     slots = memo_codes.shape[1]
     codes = np.full((m, slots), -1, dtype=np.int16)
@@ -399,6 +396,7 @@ def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
         for g in range(games):
             x_rows[r * games + g] = r
             o_base[r * games + g] = o_base_game[g]
+    evaluate = pcg64(seed, trial, gen, EVALUATE)
     result = play_vs_table(w1s, b1, w2t, units, x_rows, np.empty((0, 9)), evaluate, jumps(evaluate), keep, alias, o_base,
                            codes, moves, child, outcome, n_legal, first_legal, occupied, free, n_marks)
     wld = np.zeros((m, 3), dtype=np.int64)
@@ -411,7 +409,7 @@ def generation(h, w1, w2, memo_codes, memo_moves, mrng, sigma, p_arch, lo, hi,
         elif o == DRAW:
             wld[g // games, 2] += 1
     payoffs = fused_rows(wld.astype(np.float64), table)
-    picks, ties = tournament_draws(select, top, m)
+    picks, ties = tournament_draws(pcg64(seed, trial, gen, SELECT), top, m)
     opp, scores = rival_scores(picks, top, payoffs)
     sel = survivors(scores, ties, n)
     best, worst = 0, 0  # the first of the highest payoffs (np.argmax), the lowest
