@@ -83,8 +83,8 @@ def main(argv=None) -> int:
     print(f"engine: {result['games_per_second_per_core']:,.0f} games/s per core against logic in a run "
           f"({result['games_per_second_per_core_engine_alone']:,.0f} for the engine alone)")
     print(f"generation: {g['total_ms']:.2f} ms = {bench.parts_text(g).replace(', ', ' + ')} + bookkeeping"
-          " (draws: numpy's random numbers; compiled: mutation applied, games, payoffs, tournament;"
-          " survivors: selection's order and the surviving networks' objects)")
+          " (compiled: the random numbers, mutation, games, payoffs, tournament, selection's order;"
+          " survivors: the surviving networks' objects and the logbook's figures; setup: the operators' arguments)")
     gg = result["generation_general_path"]
     print(f"general path (an operator swapped, same numbers): {gg['total_ms']:.2f} ms = {bench.parts_text(gg).replace(', ', ' + ')}"
           " + bookkeeping")

@@ -67,7 +67,7 @@ def test_without_a_hook_only_the_networks_that_live_on_are_made_and_nothing_chan
     assert list(TrialRun(hooked, 2).run(30).logbook) == list(plain.logbook)
     last = events[-1]
     assert len(last.pool) == 24 and [n.ident for n in last.pool[12:]] == list(range(12 + 29 * 12, 12 + 30 * 12))
-    assert set(last.seconds) == {"draws", "compiled", "survivors", "total"}
+    assert set(last.seconds) == {"setup", "compiled", "survivors", "total"}
     state = plain.trial.state
     made = [n for n in state.parents if n.fitness.valid]
     assert len(made) == 12 and state.champion.fitness.valid

@@ -82,5 +82,5 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     survivors = Population([net(i) for i in chosen], kept, kept_memo)
     pool = [*parents, *(children[i] for i in range(n, 2 * n))] if whole_pool else None
     t3 = time.perf_counter()
-    seconds = {"draws": t1 - t0, "compiled": t2 - t1, "survivors": t3 - t2, "total": t3 - t0}
+    seconds = {"setup": t1 - t0, "compiled": t2 - t1, "survivors": t3 - t2, "total": t3 - t0}
     return Outcome(pool, payoffs, wld, scores, opp, selected, net(best), hp, survivors, seconds, summary)
