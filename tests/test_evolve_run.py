@@ -92,6 +92,10 @@ def test_plot_overlays_runs(quick_run, tmp_path):
     assert out.stat().st_size > 10_000 and not (tmp_path / "both.svg").exists(), "only the format asked for"
     evoplay("plot", quick_run, "--out", tmp_path / "one.svg")
     assert (tmp_path / "one.svg").read_text().startswith("<?xml")
+    # The run drew its curve (on a thread, from the logbooks in memory) as `plot` draws it from its files.
+    for name in ("curve.png", "curve.svg"):
+        evoplay("plot", quick_run, "--out", tmp_path / name)
+        assert (tmp_path / name).read_bytes() == (quick_run / name).read_bytes()
     bad = evoplay("plot", tmp_path, check=False)
     assert bad.returncode == 2 and str(tmp_path) in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 

@@ -79,6 +79,10 @@ class Background:
         except BaseException as e:  # handed to the caller of result()
             self._error = e
 
+    def wait(self):
+        """Wait for it, whatever it gives."""
+        self._thread.join()
+
     def result(self):
         self._thread.join()
         if self._error is not None:
@@ -101,13 +105,14 @@ def prepare_plotting() -> Background:
     return Background("prepare plotting", _warm_plotting)
 
 
-def _draw_curve(prepared: Background, rd: RunDir, cfg: dict, words: FitnessWords, maxes) -> list:
-    """A run's curve files from its trials' max curves, once the plotting code is ready."""
+def _draw_curve(before: Background, job: "RunJob") -> list:
+    """A finished run's curve files from its trials' max curves, once ``before`` (plotting work of this process) is done."""
     from evoplay.framework.plotting import plot_curves, run_label
 
-    prepared.result()
-    label = run_label(cfg[""], rd.root, len(maxes))  # the summary's name and seed are the config's
-    return plot_curves([(label, maxes)], [rd.root / "curve.png", rd.root / "curve.svg"], words)
+    before.result()
+    maxes = job.max_curves()
+    label = run_label(job.cfg[""], job.rd.root, len(maxes))  # the summary's name and seed are the config's
+    return plot_curves([(label, maxes)], [job.rd.root / "curve.png", job.rd.root / "curve.svg"], job.words)
 
 
 def plan_chunks(cfg: dict, cpus: int, trials_left: int, work: float | None = None) -> int:
@@ -211,7 +216,7 @@ class RunJob:
         self.task_seconds = 0.0
         self.chunks = 1
         self.shipment = None
-        self.plotting = None  # the plotting code being prepared (run_pool's last segments)
+        self.drawing = None  # the curve being drawn (once the trials are done)
 
     def begin(self):
         """A fresh run clears what an earlier one wrote (``--overwrite``) and writes its config."""
@@ -259,19 +264,17 @@ class RunJob:
         return self.segment(t) if data["generation"] < self.gens else None
 
     def finish(self, info: dict, t_ray: float, t_evolve: float) -> dict:
-        """Logbooks, champions, summary, curve and environment of the finished run.
+        """Logbooks, champions, summary, curve and environment of the finished run (``finish_jobs``)."""
+        return finish_jobs([self], info, t_ray, t_evolve)[0]
 
-        The trials' ends (``recipe.finish``: a Fogel champion's exact analysis, say) run as
-        Ray tasks, side by side, while a thread of this process draws the curve (with the
-        plotting code the pool's last segments prepared, ``self.plotting``).
-        """
-        order = sorted(self.states)
-        logbooks = {t: self.states[t]["logbook"] for t in order}
-        maxes = np.array([[r["max"] for r in logbooks[t]] for t in order], dtype=np.float64)
-        drawing = Background("draw curve", _draw_curve, self.plotting or prepare_plotting(), self.rd, self.cfg, self.words, maxes)
-        ends = distributed.run_tasks(finish_trial, [(self.cfg, t, self.states[t], self.shipment) for t in order])
-        drawing.result()  # matplotlib's global state is this thread's again
-        summary = finish_run(self.rd, self.cfg, self.recipe, logbooks, dict(zip(order, ends)), maxes)
+    def max_curves(self) -> np.ndarray:
+        """The trials' max fitness by generation: (trials, generations)."""
+        return np.array([[r["max"] for r in self.states[t]["logbook"]] for t in sorted(self.states)], dtype=np.float64)
+
+    def conclude(self, ends: dict, info: dict, t_ray: float, t_evolve: float) -> dict:
+        """Write what the finished run's trials concluded (``ends``: their ``TrialRun.finish``): the files and the summary."""
+        logbooks = {t: self.states[t]["logbook"] for t in sorted(self.states)}
+        summary = finish_run(self.rd, self.cfg, self.recipe, logbooks, ends, self.max_curves())
         env = {
             "evoplay_version": __version__,
             "seed": self.cfg[""]["seed"],
@@ -285,6 +288,27 @@ class RunJob:
         self.rd.write_json(self.rd.environment, env)
         log.info("run %s finished: summary %s", self.rd.root, self.rd.summary)
         return summary
+
+
+def finish_jobs(jobs: list[RunJob], info: dict, t_ray: float, t_evolve: float) -> list[dict]:
+    """Logbooks, champions, summaries, curves and environments of finished runs; their summaries.
+
+    Every trial's end (``recipe.finish``: a Fogel champion's exact analysis, say) runs as a
+    Ray task, all side by side, while a thread of this process draws the curves the pool
+    has not drawn yet (``RunJob.drawing``: a run's curve is drawn once its trials are done).
+    """
+    before = next((job.drawing for job in reversed(jobs) if job.drawing), None)
+    for job in jobs:
+        if job.drawing is None:  # a resumed run whose trials were all done
+            before = job.drawing = Background("draw curve", _draw_curve, before or prepare_plotting(), job)
+    trials = [(job, t) for job in jobs for t in sorted(job.states)]
+    ends = distributed.run_tasks(finish_trial, [(job.cfg, t, job.states[t], job.shipment) for job, t in trials])
+    for job in jobs:
+        job.drawing.result()  # after the last one, matplotlib's global state is this thread's again
+    by_job = {id(job): {} for job in jobs}
+    for (job, t), end in zip(trials, ends):
+        by_job[id(job)][t] = end
+    return [job.conclude(by_job[id(job)], info, t_ray, t_evolve) for job in jobs]
 
 
 def run_pool(jobs: list[RunJob], info: dict, progress=None):
@@ -302,7 +326,7 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
     start = distributed.working_dir()
     distributed.stay_in(start)
 
-    plotting = None
+    plotting = None  # this process's plotting work, one piece after another: preparing, then each run's curve
 
     def landed(i, result):
         nonlocal plotting
@@ -312,15 +336,20 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
         following = job.land(t, result)
         if plotting is None and sum(j.segments_left() for j in jobs) <= 2 * int(info["cpus"]):
             plotting = prepare_plotting()  # the last rounds of segments leave a core to spare now and then
-            for j in jobs:
-                j.plotting = plotting
+        if not job.todo():  # a run whose trials are all done has its curve drawn while the others go on
+            plotting = job.drawing = Background("draw curve", _draw_curve, plotting or prepare_plotting(), job)
         if progress is not None:
             progress.update(job.done_generations() - before)
             left = sum(len(j.todo()) for j in jobs)
             progress.set_postfix_str(f"{len(chains) - left}/{len(chains)} trials done, best max {job.words.name} {job.best_max():g}")
         return following
 
-    distributed.run_chains(run_segment, [job.segment(t) for job, t in chains], landed)
+    try:
+        distributed.run_chains(run_segment, [job.segment(t) for job, t in chains], landed)
+    except BaseException:
+        if plotting is not None:
+            plotting.wait()  # a curve being written is finished rather than cut off by the process's exit
+        raise
     distributed.stay_in(start)
 
 

@@ -65,7 +65,7 @@ from evoplay.framework import config as C
 from evoplay.framework import distributed
 from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
-from evoplay.framework.runner import RunJob, _prepare, make_recipe, run_pool
+from evoplay.framework.runner import RunJob, _prepare, finish_jobs, make_recipe, run_pool
 from evoplay.framework.stats import cliffs_delta, holm, mean_band, mean_ci, permutation_test
 
 STUDY_KEYS = {"name", "base", "baseline", "trials", "generations", "seed", "variants", "grid"}
@@ -265,7 +265,7 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
         jobs = [RunJob(rd, v["config"], s, resume=resume) for rd, v, s in zip(dirs, ran, states)]
         run_pool(jobs, info, progress)
         t_pool = time.time() - t0 - t_ray
-        finished = iter([job.finish(info, t_ray, t_pool) for job in jobs])
+        finished = iter(finish_jobs(jobs, info, t_ray, t_pool))
         summaries = [RunDir(v["run_dir"]).read_summary() if "run_dir" in v else next(finished) for v in study["variants"]]
         every = [RunDir(v["run_dir"]) if "run_dir" in v else RunDir(out / v["dir"]) for v in study["variants"]]
         analyses = analyze_champions([(v["config"], rd, s["trials"]) for v, rd, s in zip(study["variants"], every, summaries)])
