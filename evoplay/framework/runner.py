@@ -290,6 +290,11 @@ class RunJob:
         return summary
 
 
+def _wait_for(pieces: list[Background]):
+    for piece in pieces:
+        piece.wait()
+
+
 def finish_jobs(jobs: list[RunJob], info: dict, t_ray: float, t_evolve: float) -> list[dict]:
     """Logbooks, champions, summaries, curves and environments of finished runs; their summaries.
 
@@ -297,7 +302,8 @@ def finish_jobs(jobs: list[RunJob], info: dict, t_ray: float, t_evolve: float) -
     Ray task, all side by side, while a thread of this process draws the curves the pool
     has not drawn yet (``RunJob.drawing``: a run's curve is drawn once its trials are done).
     """
-    before = next((job.drawing for job in reversed(jobs) if job.drawing), None)
+    drawn = [job.drawing for job in jobs if job.drawing is not None]
+    before = Background("the pool's curves", _wait_for, drawn) if drawn else None  # matplotlib is one thread's at a time
     for job in jobs:
         if job.drawing is None:  # a resumed run whose trials were all done
             before = job.drawing = Background("draw curve", _draw_curve, before or prepare_plotting(), job)

@@ -5,8 +5,9 @@ When a trial runs the recipe's own operators (nobody replaced ``mutate``, ``eval
 the recipe's ``step`` comes here: the draws of ``mut_population``, of the games and of
 ``sel_tournament_score`` are made exactly as there: the same streams and numbers in the
 same order, made by the kernel itself on the streams' compiled PCG64 (``reseed.pcg64``:
-numpy's normals, uniforms and bounded integers), with only the uniforms a game uses. ``kernels.generation`` turns them into children, games, payoffs
-and tournament scores with the same operations. Python objects (``FogelNet``, DEAP fitness) are made only for
+numpy's normals, uniforms and bounded integers), with only the uniforms a game uses.
+``kernels.generation`` turns them into children, games, payoffs and tournament scores
+with the same operations. Python objects (``FogelNet``, DEAP fitness) are made only for
 the networks that live on (the survivors and the best) and, when a hook or the detail
 log asks for the whole pool, for every child. Every number is the general path's; tests
 compare their logbooks, states and detail logs.

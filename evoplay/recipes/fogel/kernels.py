@@ -137,14 +137,14 @@ def new_memo(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @numba.njit(**JIT)
-def play_vs_table(w1s, b1, w2t, h, x_rows, u, pcg, jumps, keep, alias, o_base, memo_codes, memo_moves, child, outcome, n_legal, first_legal, occupied, free, n_marks):
+def play_vs_table(w1s, b1, w2t, h, x_rows, u, pcg, jump_table, keep, alias, o_base, memo_codes, memo_moves, child, outcome, n_legal, first_legal, occupied, free, n_marks):
     """Outcomes of games of networks ``x_rows[g]`` (X) against a table player (O), one game at a time.
 
     O samples from flattened Walker alias tables exactly as ``players.sample_moves``: with
     uniform ``u[g, ply]``, slot ``floor(9u)`` of row ``o_base[g] + board``. When ``pcg`` is
     a compiled stream (``reseed.pcg64``; else it is empty), ``u[g, ply]`` is not read but
-    made: the stream's uniform number ``9g + ply``, by its ``jumps``, with none made for
-    X's plies or after a game's end. X's move on a
+    made: the stream's uniform number ``9g + ply``, reached by ``jump_table``
+    (``reseed.jumps``), none being made for X's plies or after a game's end. X's move on a
     board with one legal move is that move, else the network's (``_move``), looked up
     first in the network's memo row (``memo_codes``/``memo_moves``, updated in place; a
     network's moves depend on nothing but its weights, so a memo may be carried from
@@ -176,7 +176,7 @@ def play_vs_table(w1s, b1, w2t, h, x_rows, u, pcg, jumps, keep, alias, o_base, m
                 else:
                     move = first_legal[code]
             else:
-                scaled = (uniform(output_at(pcg, jumps, 9 * g + ply)) if len(pcg) else u[g, ply]) * 9.0
+                scaled = (uniform(output_at(pcg, jump_table, 9 * g + ply)) if len(pcg) else u[g, ply]) * 9.0
                 slot = min(int(scaled), 8)
                 at = (o_base[g] + code) * 9 + slot
                 move = slot if scaled - slot < keep[at] else alias[at]
