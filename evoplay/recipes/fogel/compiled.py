@@ -73,15 +73,13 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     wanted = range(n, 2 * n) if whole_pool else [i for i in (*chosen, best) if i >= n]
     children = {i: FogelNet(units[i], w1p[i], w2p[i], ident0 + i - n, parents[i - n].ident) for i in wanted}
 
-    def net(i):
-        return parents[i] if i < n else children[i]
-
-    for i in (*chosen, best):  # the networks that live on carry their fitness
+    living = [parents[i] if i < n else children[i] for i in (*chosen, best)]
+    for net, i in zip(living, (*chosen, best)):  # the networks that live on carry their fitness
         # ``fitness.values = (payoff,)`` as DEAP's setter makes it: FitnessMax's one weight
         # is 1.0, so the weighted values DEAP keeps are the values themselves.
-        net(i).fitness.wvalues = (pay[i],)
-    survivors = Population([net(i) for i in chosen], kept, kept_memo)
+        net.fitness.wvalues = (pay[i],)
+    survivors = Population(living[:-1], kept, kept_memo)
     pool = [*parents, *(children[i] for i in range(n, 2 * n))] if whole_pool else None
     t3 = time.perf_counter()
     seconds = {"setup": t1 - t0, "compiled": t2 - t1, "survivors": t3 - t2, "total": t3 - t0}
-    return Outcome(pool, payoffs, wld, scores, opp, selected, net(best), hp, survivors, seconds, summary)
+    return Outcome(pool, payoffs, wld, scores, opp, selected, living[-1], hp, survivors, seconds, summary)
