@@ -44,8 +44,8 @@ def generation_split(cfg: dict, evo: TrialRun, generations: int = 200) -> dict:
     The compiled path's parts are ``setup`` (the operators' arguments), ``compiled`` (the
     random numbers drawn, mutation, games, payoffs, tournament, selection's order) and
     ``survivors`` (the objects of the networks that live on, the logbook's figures); the
-    general path's are ``mutation``,
-    ``evaluation`` (drawing the games' random numbers included) and ``selection``.
+    general path's are ``mutation``, ``evaluation`` (drawing the games' random numbers
+    included) and ``selection``.
     """
     times = []
     for _ in range(generations):  # no hook: a hook would have every network made as an object

@@ -17,8 +17,6 @@ import resource
 import threading
 import time
 
-import numpy as np
-
 from evoplay import __version__, usercode
 from evoplay.atomic import write_text
 from evoplay.errors import EvoplayError
@@ -27,7 +25,7 @@ from evoplay.framework.config import differences, load, recipe_class, to_toml
 from evoplay.framework.recipe import FitnessWords, Recipe
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.trial import TrialRun
-from evoplay.framework.summary import finish_run
+from evoplay.framework.summary import finish_run, max_curves
 
 log = logging.getLogger("evoplay.runner")
 
@@ -110,7 +108,7 @@ def _draw_curve(before: Background, job: "RunJob") -> list:
     from evoplay.framework.plotting import plot_curves, run_label
 
     before.result()
-    maxes = job.max_curves()
+    maxes = max_curves(job.logbooks())
     label = run_label(job.cfg[""], job.rd.root, len(maxes))  # the summary's name and seed are the config's
     return plot_curves([(label, maxes)], [job.rd.root / "curve.png", job.rd.root / "curve.svg"], job.words)
 
@@ -267,14 +265,13 @@ class RunJob:
         """Logbooks, champions, summary, curve and environment of the finished run (``finish_jobs``)."""
         return finish_jobs([self], info, t_ray, t_evolve)[0]
 
-    def max_curves(self) -> np.ndarray:
-        """The trials' max fitness by generation: (trials, generations)."""
-        return np.array([[r["max"] for r in self.states[t]["logbook"]] for t in sorted(self.states)], dtype=np.float64)
+    def logbooks(self) -> dict:
+        """Each trial's logbook (list of rows) as it landed, by trial."""
+        return {t: self.states[t]["logbook"] for t in sorted(self.states)}
 
     def conclude(self, ends: dict, info: dict, t_ray: float, t_evolve: float) -> dict:
         """Write what the finished run's trials concluded (``ends``: their ``TrialRun.finish``): the files and the summary."""
-        logbooks = {t: self.states[t]["logbook"] for t in sorted(self.states)}
-        summary = finish_run(self.rd, self.cfg, self.recipe, logbooks, ends, self.max_curves())
+        summary = finish_run(self.rd, self.cfg, self.recipe, self.logbooks(), ends)
         env = {
             "evoplay_version": __version__,
             "seed": self.cfg[""]["seed"],

@@ -20,12 +20,16 @@ from evoplay.framework.rundir import RunDir
 from evoplay.framework.stats import mean_band
 
 
-def finish_run(rd: RunDir, cfg: dict, recipe, logbooks: dict, ends: dict, maxes: np.ndarray) -> dict:
+def max_curves(logbooks: dict) -> np.ndarray:
+    """The trials' max fitness by generation, (trials, generations), from their logbooks (lists of rows) by trial."""
+    return np.array([[r["max"] for r in logbooks[t]] for t in sorted(logbooks)], dtype=np.float64)
+
+
+def finish_run(rd: RunDir, cfg: dict, recipe, logbooks: dict, ends: dict) -> dict:
     """Write per-trial logbooks and champions, the summary and the recipe's figures; return the summary.
 
     ``logbooks`` maps trial numbers to their finished logbooks (lists of rows), ``ends`` to
-    their ``TrialRun.finish`` (champion document, facts); ``maxes`` holds their max curves
-    (trials x generations), which the runner has drawn as the run's curve.
+    their ``TrialRun.finish`` (champion document, facts).
     """
     per_trial = []
     for t in sorted(logbooks):
@@ -35,6 +39,7 @@ def finish_run(rd: RunDir, cfg: dict, recipe, logbooks: dict, ends: dict, maxes:
         write_text(rd.champion(t), json.dumps(champion, indent=1, allow_nan=False) + "\n")
         per_trial.append({"trial": t, **facts})
     words = FitnessWords.of(recipe)
+    maxes = max_curves(logbooks)
     mean, half = mean_band(maxes)
     best = max(per_trial, key=lambda r: (recipe.score(r), -r["trial"]))
     summary = {

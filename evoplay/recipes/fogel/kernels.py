@@ -366,14 +366,14 @@ def generation(h, w1, w2, memo_codes, memo_moves, sigma, p_arch, lo, hi,
     The same numbers as the general path (``mut_population``, ``eval_weights``,
     ``rival_scores``, ``sel_tournament_score``) fed by the same draws, made from the
     streams of ``key``, which is (seed, trial, generation): mutation (``mutation_draws``,
-    then ``mutate_into``), the pool's
-    ``games`` games each against a table player (``play_vs_table``; parents with their memos,
-    children with empty ones; game ``g`` of every network against opponent row
-    ``o_base_game[g]``), payoffs as ``weighted_rows`` of (wins, losses, draws) and
-    ``table``, each network's rivals and score (``tournament_draws``), and the survivors
-    (``survivors``). Returns the pool's (h, w1, w2), (win, loss, draw) counts, payoffs, rivals,
-    scores, the survivors' positions and their (h, w1, w2) and memos, and (the position of
-    the first highest payoff, of a lowest one, the count of networks by hidden units).
+    then ``mutate_into``), the pool's ``games`` games each against a table player
+    (``play_vs_table``; parents with their memos, children with empty ones; game ``g`` of
+    every network against opponent row ``o_base_game[g]``), payoffs as ``weighted_rows``
+    of (wins, losses, draws) and ``table``, each network's rivals and score
+    (``tournament_draws``), and the survivors (``survivors``). Returns the pool's (h, w1,
+    w2), (win, loss, draw) counts, payoffs, rivals, scores, the survivors' positions and
+    their (h, w1, w2) and memos, and (the position of the first highest payoff, of a lowest
+    one, the count of networks by hidden units).
     """
     n = len(h)
     m = 2 * n
