@@ -268,3 +268,26 @@ def test_a_driver_already_in_a_replaced_directory_finds_it_by_its_path(tmp_path,
         assert os.getcwd() == str(work)
     finally:
         os.chdir(here)
+
+
+def test_a_second_embedded_start_in_one_process_spills_into_its_own_session(tmp_path):
+    # Ray writes the session's spilling directory into the system config it is handed;
+    # a shared dict carried the first session's directory into the second start, which
+    # then spilled there and warned about "an unstable API".
+    script = (
+        "import json, ray\n"
+        "from evoplay.framework import distributed\n"
+        "for _ in range(2):\n"
+        "    distributed.init_ray(workers=1)\n"
+        "    node = ray._private.worker.global_worker.node\n"
+        "    spill = json.loads(node._config['object_spilling_config'])['params']['directory_path']\n"
+        "    print(json.dumps([spill, node.get_session_dir_path()]))\n"
+        "    distributed.shutdown_ray()\n"
+    )
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    starts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(starts) == 2 and starts[0][1] != starts[1][1]
+    assert all(spill == session for spill, session in starts)
+    assert "object spilling config" not in done.stderr

@@ -31,16 +31,22 @@ from evoplay.errors import EvoplayError
 CHUNKS_PER_CPU = 2
 PROBE_TIMEOUT_S = 5.0
 
-# An embedded Ray's raylet connects to its own object store, which a thread of the same
-# process is starting; when the first try comes too early, Ray 2.60 waits a whole
-# ``raylet_client_connect_timeout_milliseconds`` (1,000) before the next of its 10 tries.
-# That second is paid twice: the driver then looks for its node once a second, so
-# ``ray.init`` took 3.0 s instead of 2.0 s in 8 of 12 starts here. Tries every 50 ms,
-# 200 of them, keep the same 10 s of patience (measured: 12 of 12 starts in 1.9-2.1 s).
-_EMBEDDED_SYSTEM_CONFIG = {
-    "raylet_client_connect_timeout_milliseconds": 50,
-    "raylet_client_num_connect_attempts": 200,
-}
+
+def _embedded_system_config() -> dict:
+    """Ray's system settings for an embedded cluster, a new dict for each start.
+
+    The raylet connects to its own object store, which a thread of the same process is
+    starting; when the first try comes too early, Ray 2.60 waits a whole
+    ``raylet_client_connect_timeout_milliseconds`` (1,000) before the next of its 10 tries.
+    The node then registers a second later, and the driver, which looks for it once a
+    second, with it: ``ray.init`` took 3.0 s instead of 2.0 s in 8 of 12 starts here. Tries
+    every 50 ms, 200 of them, keep the same 10 s of patience (12 of 12 starts in 1.9-2.1
+    s). A new dict:
+    Ray writes its session's spilling directory into the one it is given, and a later
+    start handed that dict would spill into a finished session's directory.
+    """
+    return {"raylet_client_connect_timeout_milliseconds": 50, "raylet_client_num_connect_attempts": 200}
+
 
 # The client connection preface of HTTP/2 (RFC 9113, section 3.4) and an empty SETTINGS
 # frame. A gRPC server such as Ray's GCS answers with its own SETTINGS frame (type 4).
@@ -86,7 +92,7 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
                 include_dashboard=False,
                 logging_level=logging.WARNING,
                 log_to_driver=True,
-                _system_config=_EMBEDDED_SYSTEM_CONFIG,
+                _system_config=_embedded_system_config(),
             )
         except Exception as e:  # a Ray that cannot start here: say so in one line
             raise EvoplayError(f"cannot start Ray on this machine: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from e
