@@ -63,6 +63,8 @@ def test_the_embedded_cluster_retries_its_object_store_every_50_ms_for_10_s(ray_
     wait_ms, tries = ray.get(ray.remote(_object_store_connect_tries).remote())
     assert (wait_ms, tries) == (50, 200)
     assert wait_ms * tries == 1000 * 10
+    # Its workers start with the raylet, not once the driver has connected.
+    assert ray._private.worker.global_worker.node._config["enable_worker_prestart"] is True
 
 
 def test_run_tasks_returns_input_order_and_streams_results(ray_session, tmp_path):
