@@ -51,20 +51,23 @@ def _object_store_connect_tries():
     import ray._raylet
 
     return (ray._raylet.Config.raylet_client_connect_timeout_milliseconds(),
-            ray._raylet.Config.raylet_client_num_connect_attempts())
+            ray._raylet.Config.raylet_client_num_connect_attempts(),
+            "evoplay.framework.preload" in sys.modules)
 
 
-def test_the_embedded_cluster_retries_its_object_store_every_50_ms_for_10_s(ray_session):
+def test_the_embedded_cluster_retries_its_object_store_every_50_ms_and_warms_its_workers(ray_session):
     # Ray's own 1,000 ms between tries made ray.init take 3 s instead of 2 s whenever
     # the raylet's first try at its object store came too early. The setting is the
     # cluster's: a worker reads what the raylet read, and the patience stays 10 s.
     import ray
 
-    wait_ms, tries = ray.get(ray.remote(_object_store_connect_tries).remote())
+    wait_ms, tries, preloaded = ray.get(ray.remote(_object_store_connect_tries).remote())
     assert (wait_ms, tries) == (50, 200)
     assert wait_ms * tries == 1000 * 10
-    # Its workers start with the raylet, not once the driver has connected.
+    # Its workers start with the raylet, not once the driver has connected, and import
+    # the framework (numba's context loaded) before they take work.
     assert ray._private.worker.global_worker.node._config["enable_worker_prestart"] is True
+    assert preloaded
 
 
 def test_run_tasks_returns_input_order_and_streams_results(ray_session, tmp_path):
