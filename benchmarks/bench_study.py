@@ -1,8 +1,9 @@
-"""Study throughput: `.venv/bin/python benchmarks/bench_study.py [--json] [--repeats N]`.
+"""Study throughput: `.venv/bin/python benchmarks/bench_study.py [--json] [--repeats N] [--trials N] [--generations N]`.
 
-Runs one small study (4 variants of Fogel's recipe x 4 trials x 400 generations) three
-ways and reports wall seconds (each study figure the median of N runs, 3 by default,
-alternating 1 and 2 workers: Ray's own start takes about 2 or about 3 s from run to run):
+Runs one study (4 variants of Fogel's recipe x 4 trials x 400 generations by default; the
+ablation study's trials are `--trials 20 --generations 800`) three ways and reports wall
+seconds (each study figure the median of N runs, 3 by default, alternating 1 and 2
+workers):
 - `evoplay study` with 1 worker and with 2 workers (all chains in one Ray task pool);
 - the same four variants as four `evoplay evolve` runs one after another (2 workers).
 Each figure is one fresh process, Ray start-up included, as a user would run it; beside
@@ -27,7 +28,11 @@ ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
 VARIANTS = {"paper": "", "no-arch": "[mutation]\np_arch = 0.0\n", "sigma-0.2": "[mutation]\nsigma = 0.2\n",
             "games-8": "[evaluation]\ngames = 8\n"}
 TRIALS, GENERATIONS = 4, 400
-REPEATS = 3  # each study figure is the median of this many runs: Ray's start alone varies by a second
+REPEATS = 3  # each study figure is the median of this many runs: the machine's speed drifts
+
+
+def option(argv, name: str, default: int) -> int:
+    return int(argv[argv.index(name) + 1]) if name in argv else default
 
 
 def timed(args) -> float:
@@ -39,17 +44,18 @@ def timed(args) -> float:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    repeats = int(argv[argv.index("--repeats") + 1]) if "--repeats" in argv else REPEATS
+    repeats, trials, generations = (option(argv, "--repeats", REPEATS), option(argv, "--trials", TRIALS),
+                                    option(argv, "--generations", GENERATIONS))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        study = [f'name = "bench"\nbase = "{ROOT / "configs/fogel1993.toml"}"\ntrials = {TRIALS}\ngenerations = {GENERATIONS}\n']
+        study = [f'name = "bench"\nbase = "{ROOT / "configs/fogel1993.toml"}"\ntrials = {trials}\ngenerations = {generations}\n']
         for name, body in VARIANTS.items():
             over = "".join(f"{line}\n" for line in body.splitlines() if "=" in line)
             section = next((line.strip("[]") for line in body.splitlines() if line.startswith("[")), None)
             study.append(f'\n[[variants]]\nname = "{name}"\n' + (
                 "".join(f"{section}.{line}\n" for line in over.splitlines()) if section else ""))
         (tmp / "study.toml").write_text("".join(study))
-        result = {"setup": f"{len(VARIANTS)} variants x {TRIALS} trials x {GENERATIONS} generations of Fogel's recipe"}
+        result = {"setup": f"{len(VARIANTS)} variants x {trials} trials x {generations} generations of Fogel's recipe"}
         result["repeats"] = repeats
         runs = {1: [], 2: []}
         for r in range(repeats):  # alternated: 1 worker, 2 workers, 1 worker, ...
@@ -65,7 +71,7 @@ def main(argv=None) -> int:
         for name, body in VARIANTS.items():
             cfg = tmp / f"{name}.toml"
             base = (ROOT / "configs/fogel1993.toml").read_text()
-            cfg.write_text(base.replace("trials = 20", f"trials = {TRIALS}").replace("generations = 800", f"generations = {GENERATIONS}"))
+            cfg.write_text(base.replace("trials = 20", f"trials = {trials}").replace("generations = 800", f"generations = {generations}"))
             if body:
                 section, line = body.splitlines()[0], body.splitlines()[1]
                 text = cfg.read_text()
