@@ -170,6 +170,36 @@ def test_a_logbook_written_as_it_grows_is_the_logbook_written_whole(tmp_path):
     assert grown.read_logbook(0)["max"][1] == 7.5
 
 
+def test_a_logbook_reads_as_a_csv_reader_sees_it_whole_or_by_columns(tmp_path):
+    import csv
+    import shutil
+
+    import numpy as np
+
+    from evoplay.errors import EvoplayError
+    from evoplay.framework.rundir import RunDir
+
+    rd = RunDir(tmp_path / "run")
+    rd.logbook(0).parent.mkdir(parents=True)
+    shutil.copy(ROOT / "results/fogel1993/trials/trial_07/logbook.csv", rd.logbook(0))
+    with open(rd.logbook(0), newline="") as f:
+        rows = list(csv.DictReader(f))
+    book = rd.read_logbook(0)
+    assert list(book) == ["gen", "max", "mean", "min", "mean_h", "h_hist"]
+    assert book["max"].tolist() == [float(r["max"]) for r in rows] and len(rows) == 800
+    assert book["h_hist"].tolist() == [[int(x) for x in r["h_hist"].split()] for r in rows]
+    only = rd.read_logbook(0, ("max",))
+    assert list(only) == ["max"] and np.array_equal(only["max"], book["max"])
+
+    text = rd.logbook(0).read_text().splitlines()
+    rd.logbook(0).write_text("\n".join(text[:3] + [""] + text[3:]) + "\n")  # a blank line is skipped
+    assert np.array_equal(rd.read_logbook(0, ("max",))["max"], book["max"])
+    for line in (text[5].rsplit(",", 1)[0], text[5] + ",7"):  # a cell missing, a cell too many
+        rd.logbook(0).write_text("\n".join(text[:5] + [line] + text[6:]) + "\n")
+        with pytest.raises(EvoplayError, match=r"logbook .*trial_00/logbook.csv is damaged or unreadable: line 6 has"):
+            rd.read_logbook(0, ("max",))
+
+
 def test_resume_with_a_changed_config_names_the_keys(finished, tmp_path):
     import shutil
 

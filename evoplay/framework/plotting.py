@@ -130,7 +130,7 @@ def plot_runs(run_dirs, out, words: FitnessWords | None = None) -> list[Path]:
         trials = range(summary["trials"]) if summary else sorted(
             int(p.name.split("_")[1]) for p in (rd.root / "trials").glob("trial_*")
         )
-        curves = np.array([rd.read_logbook(t)["max"] for t in trials])
+        curves = np.array([rd.read_logbook(t, ("max",))["max"] for t in trials])
         runs.append(curves)
         roots.append(rd.root)
         labels.append(run_label(summary, rd.root, len(curves)))

@@ -262,18 +262,26 @@ class RunDir:
             write_text(path, new)
         self._logbooks[trial] = (fields, before[:n] + [dict(r) for r in rows[n:]], new)  # copies: a caller may edit its rows
 
-    def read_logbook(self, trial: int) -> dict:
-        """Columns of a trial's logbook as arrays (list-valued columns as 2-D arrays)."""
+    def read_logbook(self, trial: int, columns: tuple[str, ...] | None = None) -> dict:
+        """Columns of a trial's logbook as arrays (list-valued columns as 2-D arrays): all of
+        them, or those of ``columns`` (a study's comparison and curves read ``max`` alone,
+        which parses a sixth of a Fogel logbook's cells)."""
         path = self.logbook(trial)
         try:
             with open(path, newline="") as f:
-                rows = list(csv.DictReader(f))
-            if not rows or "max" not in rows[0] or "gen" not in rows[0]:
+                reader = csv.reader(f)
+                header = next(reader, [])
+                rows = [r for r in reader if r]  # blank lines skipped, as csv.DictReader does
+            if not rows or "max" not in header or "gen" not in header:
                 raise ValueError("no rows, or no 'gen' and 'max' columns")
+            short = next((i for i, r in enumerate(rows) if len(r) != len(header)), None)
+            if short is not None:
+                raise ValueError(f"line {short + 2} has {len(rows[short])} cells, the header {len(header)}")
             out = {}
-            for k in rows[0]:
-                values = [_parse_cell(r[k]) for r in rows]
-                out[k] = np.array(values, dtype=np.float64 if not isinstance(values[0], list) else None)
+            for i, k in enumerate(header):
+                if columns is None or k in columns:
+                    values = [_parse_cell(r[i]) for r in rows]
+                    out[k] = np.array(values, dtype=np.float64 if not isinstance(values[0], list) else None)
             return out
         except (OSError, UnicodeDecodeError, csv.Error, ValueError, TypeError) as e:
             raise EvoplayError(f"logbook {path} is damaged or unreadable: {str(e).splitlines()[0][:200]}") from None

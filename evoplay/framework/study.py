@@ -303,7 +303,7 @@ def analyze_champions(variants: list[tuple]) -> list[list[dict]]:
 
 def _final(rd: RunDir, trials: int, scale: float) -> np.ndarray:
     """Each trial's mean max payoff over its last generations (on the recipe's common scale)."""
-    return np.array([scale * float(np.mean(rd.read_logbook(t)["max"][-LAST:])) for t in range(trials)])
+    return np.array([scale * float(np.mean(rd.read_logbook(t, ("max",))["max"][-LAST:])) for t in range(trials)])
 
 
 def _aggregate(rows: list[dict]) -> dict:
@@ -443,7 +443,7 @@ def plot_study(result: dict, dirs: list[RunDir], out: Path, words: FitnessWords 
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"] + ["#444444", "#bb8800", "#008888"]
     for k, (v, rd) in enumerate(zip(result["variants"], dirs)):
         scale = v["payoff_scale"]
-        curves = scale * np.array([rd.read_logbook(t)["max"] for t in range(v["trials"])])
+        curves = scale * np.array([rd.read_logbook(t, ("max",))["max"] for t in range(v["trials"])])
         mean, half = mean_band(curves)
         gens = np.arange(1, curves.shape[1] + 1)
         color = colors[k % len(colors)]
