@@ -273,13 +273,14 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
         for rd in dirs:
             rd.release()
     words = study_words(study)
-    result = compare(study, summaries, analyses, every, words)
+    curves = [_max_curves(rd, s["trials"]) for rd, s in zip(every, summaries)]  # for the comparison and the plot
+    result = compare(study, summaries, analyses, curves, words)
     write_text(out / "study.json", json.dumps(result, indent=1, allow_nan=False) + "\n")
     env = {"ray": info, "seconds": {"ray_start": round(t_ray, 3), "pool": round(t_pool, 3)},
            "task_seconds": {v["name"]: round(j.task_seconds, 3) for v, j in zip(ran, jobs)}}
     write_text(out / "study-environment.json", json.dumps(env, indent=1) + "\n")
     write_text(out / "study.md", markdown(result, env, words))
-    plot_study(result, every, out / "study.png", words)
+    plot_study(result, curves, out / "study.png", words)
     return result
 
 
@@ -301,9 +302,14 @@ def analyze_champions(variants: list[tuple]) -> list[list[dict]]:
 # ---------------------------------------------------------------- comparing
 
 
-def _final(rd: RunDir, trials: int, scale: float) -> np.ndarray:
+def _max_curves(rd: RunDir, trials: int) -> np.ndarray:
+    """Each trial's max fitness by generation, (trials, generations), as its logbook has it."""
+    return np.array([rd.read_logbook(t, ("max",))["max"] for t in range(trials)])
+
+
+def _final(curves: np.ndarray, scale: float) -> np.ndarray:
     """Each trial's mean max payoff over its last generations (on the recipe's common scale)."""
-    return np.array([scale * float(np.mean(rd.read_logbook(t, ("max",))["max"][-LAST:])) for t in range(trials)])
+    return np.array([scale * float(np.mean(c[-LAST:])) for c in curves])
 
 
 def _aggregate(rows: list[dict]) -> dict:
@@ -336,15 +342,16 @@ def metrics(words: FitnessWords) -> dict[str, str]:
     return {"final_mean_max": f"final mean max {words.name}", "champion_expected_payoff": "champions' exact expected payoff"}
 
 
-def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], dirs: list[RunDir],
+def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], curves: list[np.ndarray],
             words: FitnessWords = FitnessWords()) -> dict:
-    """The study's results: per variant figures, and each variant against the baseline."""
+    """The study's results: per variant figures, and each variant against the baseline
+    (``curves``: each variant's ``_max_curves``)."""
     labels = metrics(words)
     names = [v["name"] for v in study["variants"]]
     base = names.index(study["baseline"])
     per = {}
-    for i, (v, s, a, rd) in enumerate(zip(study["variants"], summaries, analyses, dirs)):
-        final = _final(rd, s["trials"], make_recipe(v["config"]).payoff_scale())
+    for i, (v, a, c) in enumerate(zip(study["variants"], analyses, curves)):
+        final = _final(c, make_recipe(v["config"]).payoff_scale())
         champ = np.array([r.get("expected_payoff", np.nan) for r in a], dtype=np.float64)
         per[i] = {"final_mean_max": final, "champion_expected_payoff": champ}
     rng = np.random.default_rng(np.random.SeedSequence(study["variants"][base]["config"][""]["seed"], spawn_key=(7, 7)))
@@ -434,18 +441,18 @@ def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> s
     return "\n".join(lines) + "\n"
 
 
-def plot_study(result: dict, dirs: list[RunDir], out: Path, words: FitnessWords = FitnessWords()):
-    """Mean max-fitness curves of all variants overlaid, with 95% bands; legend from variant names."""
+def plot_study(result: dict, curves: list[np.ndarray], out: Path, words: FitnessWords = FitnessWords()):
+    """Mean max-fitness curves of all variants overlaid, with 95% bands; legend from variant names
+    (``curves``: each variant's ``_max_curves``)."""
     from evoplay.atomic import write_bytes
     from evoplay.framework.plotting import plt, render
 
     fig, ax = plt.subplots(figsize=(9, 5.5))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"] + ["#444444", "#bb8800", "#008888"]
-    for k, (v, rd) in enumerate(zip(result["variants"], dirs)):
-        scale = v["payoff_scale"]
-        curves = scale * np.array([rd.read_logbook(t, ("max",))["max"] for t in range(v["trials"])])
-        mean, half = mean_band(curves)
-        gens = np.arange(1, curves.shape[1] + 1)
+    for k, (v, raw) in enumerate(zip(result["variants"], curves)):
+        scaled = v["payoff_scale"] * raw
+        mean, half = mean_band(scaled)
+        gens = np.arange(1, scaled.shape[1] + 1)
         color = colors[k % len(colors)]
         style = "-" if v["name"] == result["baseline"] else "--" if k % 2 else "-."
         ax.plot(gens, mean, color=color, lw=2.2 if v["name"] == result["baseline"] else 1.4, ls=style,
