@@ -1,4 +1,4 @@
-"""The game interface every game implements, and the registry of games by name.
+"""The game interface every game implements, and the one place a game reference is resolved.
 
 Two-player, perfect-information, deterministic games, written as pure functions over an
 immutable state (as pgx and OpenSpiel games are). Scores are from the view of the side to
@@ -55,19 +55,149 @@ class Game(Protocol):
     def render(self, state, numbers: bool = False) -> str: ...
 
 
-#: name -> "module:attribute" of the game object (imported when first asked for).
-GAMES = {
+class BaseGame:
+    """Defaults for the parts of the protocol a simple game need not write: no captures,
+    moves written as ``str(move)`` and read back by matching those texts, ``str(state)``
+    as the rendering. Subclass it and write the seven rules (``initial`` .. ``views``)."""
+
+    side_names = ("first", "second")
+
+    def is_capture(self, state, move) -> bool:
+        return False
+
+    def move_text(self, state, move) -> str:
+        return str(move)
+
+    def parse_move(self, state, text: str):
+        text = str(text).strip()
+        for move in self.legal_moves(state):
+            if self.move_text(state, move) == text:
+                return move
+        raise ValueError(f"{text!r} is not a legal move here")
+
+    def render(self, state, numbers: bool = False) -> str:
+        return str(state)
+
+
+#: Built-in games: name -> "module:attribute" of the game object (imported when first asked for).
+BUILTIN_GAMES = {
     "tictactoe": "evoplay.tictactoe.game:TICTACTOE",
     "checkers": "evoplay.checkers.game:CHECKERS",
 }
+GAMES = BUILTIN_GAMES  # the name older code and tests know
+#: Installed packages offer games under this entry-point group (name = "package.module:OBJ").
+ENTRY_POINT_GROUP = "evoplay.games"
+OPENSPIEL_PREFIX = "openspiel:"
+#: What every game must have (``BaseGame`` gives the last four their defaults).
+REQUIRED = ("initial", "to_move", "legal_moves", "apply", "result", "key", "views",
+            "is_capture", "move_text", "parse_move", "render")
+
+_RESOLVED: dict[str, object] = {}
 
 
-def get_game(name: str) -> Game:
-    """The game registered as ``name``."""
-    if name not in GAMES:
-        raise EvoplayError(f"unknown game {name!r} (known: {', '.join(GAMES)})")
-    module, _, attr = GAMES[name].partition(":")
-    return getattr(importlib.import_module(module), attr)
+class GameError(EvoplayError):
+    """A game reference that names no game, or an object that is not one."""
+
+
+def resolve_game(ref) -> Game:
+    """The game a reference names, the same object for the same reference in one process.
+
+    A reference is a built-in name (``tictactoe``, ``checkers``), ``openspiel:NAME`` with
+    OpenSpiel's own parameters (``openspiel:breakthrough(rows=6,columns=6)``), user code
+    (``package.module:OBJ`` or ``path/to/file.py:OBJ``: an instance, or a class made with
+    no arguments), or the name of an installed package's entry point in the group
+    ``evoplay.games``. The game's ``ref`` (``game_ref``) rebuilds it anywhere: a file path
+    is made absolute, and Ray workers get user files' sources through ``evoplay.usercode``.
+    """
+    if not isinstance(ref, str):
+        if all(hasattr(ref, name) for name in REQUIRED):
+            return ref
+        raise GameError(f"a game reference must be text, got {type(ref).__name__}")
+    text = ref.strip()
+    if text in _RESOLVED:
+        return _RESOLVED[text]
+    game, canonical = _load(text)
+    _check(game, text)
+    if not isinstance(getattr(game, "name", None), str):
+        game.name = canonical
+    if not isinstance(getattr(game, "ref", None), str):
+        try:
+            game.ref = canonical
+        except AttributeError:
+            raise GameError(f"game {text!r}: cannot set its 'ref' attribute (give the object a 'ref')") from None
+    _RESOLVED[text] = _RESOLVED[game.ref] = game
+    return game
+
+
+get_game = resolve_game
+
+
+def _load(text: str):
+    """(game object, canonical reference) for a reference's text."""
+    from evoplay import usercode
+
+    if not text:
+        raise GameError("empty game reference")
+    if text in BUILTIN_GAMES:
+        module, _, attr = BUILTIN_GAMES[text].partition(":")
+        return getattr(importlib.import_module(module), attr), text
+    if text.startswith(OPENSPIEL_PREFIX):
+        from evoplay.openspiel.game import load
+
+        game = load(text[len(OPENSPIEL_PREFIX):])
+        return game, game.ref
+    if usercode.is_ref(text):
+        canonical = usercode.absolute_ref(text) if text.partition(":")[0].endswith(".py") else text
+        obj = usercode.load(canonical, "game")
+        if isinstance(obj, type):
+            try:
+                obj = obj()
+            except Exception as e:
+                raise GameError(f"game {text!r}: making {obj.__name__}() failed: {type(e).__name__}: {e}") from None
+        return obj, canonical
+    entry = _entry_points().get(text)
+    if entry is not None:
+        try:
+            obj = entry.load()
+        except Exception as e:
+            raise GameError(f"game {text!r}: loading entry point {entry.value} failed: {type(e).__name__}: {e}") from None
+        return (obj() if isinstance(obj, type) else obj), text
+    known = ", ".join([*BUILTIN_GAMES, *sorted(_entry_points())])
+    raise GameError(f"unknown game {text!r} (known: {known}; or openspiel:NAME, package.module:OBJ, path/to/file.py:OBJ)")
+
+
+def _entry_points() -> dict:
+    from importlib.metadata import entry_points
+
+    return {e.name: e for e in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _check(game, text: str):
+    missing = [name for name in REQUIRED if not callable(getattr(game, name, None))]
+    if missing:
+        raise GameError(f"game {text!r} is not a game: {type(game).__name__} has no {', '.join(missing)} "
+                        "(see evoplay.games.Game; evoplay.games.BaseGame gives defaults)")
+    names = getattr(game, "side_names", ("first", "second"))
+    if not (isinstance(names, (tuple, list)) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+        raise GameError(f"game {text!r}: side_names must be two strings")
+
+
+def game_ref(game) -> str:
+    """The reference that rebuilds ``game`` (on any node): its ``ref``, else its ``name``."""
+    return getattr(game, "ref", None) or game.name
+
+
+def capability(game, name: str, default=None):
+    """An optional part of a game (title, board_shape, players, ...), or ``default``."""
+    return getattr(game, name, default)
+
+
+def title(game) -> str:
+    return capability(game, "title", None) or game_ref(game)
+
+
+def side_names(game) -> tuple[str, str]:
+    return tuple(capability(game, "side_names", ("first", "second")))
 
 
 def play_out(game: Game, state, rng: np.random.Generator, max_plies: int = 10_000) -> list:

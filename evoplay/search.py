@@ -8,6 +8,11 @@ so faster wins and slower losses are preferred. Moves are searched captures firs
 the best move found at a position in the previous iteration of iterative deepening first
 of all. Among moves of equal value the first in the game's legal order is chosen, so the
 result is the one plain minimax gives, whatever the search order.
+
+A side may move several times in a row (a multi-jump split into single jumps, an extra
+turn in mancala): a child's value counts for the mover with the sign ``to_move`` gives,
+negated only when the side to move changes, and its window is the parent's, mirrored only
+then.
 """
 
 from __future__ import annotations
@@ -65,6 +70,16 @@ class _Search:
             seq.insert(0, first)
         return seq
 
+    def sign(self, state, kid) -> int:
+        """-1 when the side to move changes from ``state`` to ``kid``, else +1."""
+        return -1 if self.game.to_move(kid) != self.game.to_move(state) else 1
+
+    def child_value(self, state, kid, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The searched value of ``kid`` for the side to move at ``state``."""
+        if self.sign(state, kid) < 0:
+            return -self.value(kid, depth, -beta, -alpha, ply)
+        return self.value(kid, depth, alpha, beta, ply)
+
     def children(self, state, moves, depth: int, ply: int) -> list:
         """Per move: the child, and its value for the mover when known without search."""
         g = self.game
@@ -74,12 +89,12 @@ class _Search:
         for i, kid in enumerate(kids):
             r = g.result(kid)
             if r is not None:
-                known[i] = -terminal_score(r, ply + 1)
+                known[i] = self.sign(state, kid) * terminal_score(r, ply + 1)
             elif not self.expands(kid, depth - 1):
                 quiet.append(i)
         if quiet:
             for i, score in zip(quiet, self.evaluate([kids[i] for i in quiet])):
-                known[i] = -score
+                known[i] = self.sign(state, kids[i]) * score
         return list(zip(kids, known))
 
     def value(self, state, depth: int, alpha: float, beta: float, ply: int) -> float:
@@ -98,7 +113,7 @@ class _Search:
         moves = self.ordered(state, moves)
         for move, (kid, v) in zip(moves, self.children(state, moves, depth, ply)):
             if v is None:
-                v = -self.value(kid, depth - 1, -beta, -max(alpha, best), ply + 1)
+                v = self.child_value(state, kid, depth - 1, max(alpha, best), beta, ply + 1)
             if v > best:
                 best, best_move = v, move
                 if best >= beta:
@@ -118,7 +133,7 @@ class _Search:
             if v is None:
                 # A move before the best one in legal order wins a tie: open the window a hair.
                 alpha = best if best_move is None or index[move] > index[best_move] else math.nextafter(best, -math.inf)
-                v = -self.value(kid, depth - 1, -math.inf, -alpha, 1)
+                v = self.child_value(state, kid, depth - 1, alpha, math.inf, 1)
             if v > best or (v == best and index[move] < index[best_move]):
                 best, best_move = v, move
         self.best_moves[g.key(state)] = best_move
@@ -152,7 +167,7 @@ def move_scores(game, state, depth: int, evaluate: Evaluator, quiescence: bool =
     scored = []
     for move, (kid, v) in zip(moves, s.children(state, moves, depth, 0)):
         if v is None:
-            v = -s.value(kid, depth - 1, -math.inf, math.inf, 1)
+            v = s.child_value(state, kid, depth - 1, -math.inf, math.inf, 1)
         scored.append((move, float(v) + 0.0))
     return scored
 
