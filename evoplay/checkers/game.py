@@ -31,6 +31,15 @@ class Checkers:
     """English draughts; ``quiet_limit`` plies without a capture or man move draw."""
 
     side_names = ("Black", "White")
+    title = "Checkers"
+    board_shape = (8, 8)
+
+    @property
+    def players(self) -> dict:
+        """Checkers' own player specs (``piece-difference``), beside every game's."""
+        from evoplay.checkers.players import REGISTRY
+
+        return REGISTRY
 
     def __init__(self, quiet_limit: int = R.QUIET_LIMIT):
         self.quiet_limit = quiet_limit

@@ -1,0 +1,53 @@
+"""Players of any game by spec: the knowledge-free baselines every game has, the game's own.
+
+A spec is ``NAME`` or ``NAME:key=value,...`` read against ``registry(game)``: ``random``
+and ``mcts`` for every game, then whatever the game offers as its ``players`` (a dict
+``name -> (factory, {param: (type, check)})``, e.g. checkers' ``piece-difference``); a
+path (``.json``, or a run directory) is a player file of that game.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from evoplay.arena.mcts import SCHEMA as MCTS_SCHEMA
+from evoplay.arena.mcts import MCTSPlayer
+from evoplay.arena.players import RandomPlayer, build
+from evoplay.errors import SpecError
+from evoplay.games import capability, game_ref, title
+
+
+def common(game) -> dict:
+    """The players every game has: uniform random and UCT with random playouts."""
+    return {
+        "random": (functools.partial(RandomPlayer, game), {}),
+        "mcts": (functools.partial(MCTSPlayer, game), MCTS_SCHEMA),
+    }
+
+
+def registry(game) -> dict:
+    """Every player spec name of ``game``: the common ones, then the game's own."""
+    return common(game) | dict(capability(game, "players", None) or {})
+
+
+def is_path(spec: str) -> bool:
+    """Whether a spec names a player file or a run directory rather than a built-in player."""
+    s = spec.strip()
+    return s.endswith(".json") or "/" in s or Path(s).is_dir()
+
+
+def make_player(game, spec: str):
+    """The player of ``game`` named by ``spec`` (a built-in name with parameters, or a path)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError("empty player spec")
+    if is_path(spec):
+        from evoplay.tictactoe.playerfile import load_player
+
+        player = load_player(spec.strip())
+        own = getattr(player, "game", None)
+        if own is None or game_ref(own) != game_ref(game):
+            theirs = game_ref(own) if own is not None else "tictactoe"
+            raise SpecError(f"player file {spec.strip()} plays {theirs}, not {game_ref(game)}")
+        return player
+    return build(spec, registry(game), title(game))
