@@ -23,6 +23,26 @@ import numpy as np
 from evoplay.numerics import JIT, network_value
 
 
+#: Largest magnitude of a weight, a bias or the piece-difference weight that a network may
+#: hold (player files and checkpoints are checked on load, ``evoplay resign`` too). A unit
+#: sums at most 1 + 256 + 32,000 terms of at most 1e100 times 1,000 (a hidden layer's 256
+#: inputs, a king value of at most 1,000, the piece difference of 32 kings), 3.3e107 in
+#: all, far below the largest float (1.8e308): every sum, hence every evaluation, is a
+#: finite number. Weights beyond it (1e308, say) overflow to infinities whose difference
+#: is NaN, and no move is best.
+MAX_WEIGHT = 1e100
+
+
+def check_genome(genome, what: str):
+    """None if every weight of ``genome`` lies within +-``MAX_WEIGHT``, else one line saying
+    which does not (``what`` names the genome)."""
+    genome = np.asarray(genome, dtype=np.float64)
+    if genome.size and not np.abs(genome).max() <= MAX_WEIGHT:
+        i = int(np.argmax(~(np.abs(genome) <= MAX_WEIGHT)))
+        return f"{what} {i} is {genome[i]:.4g}, beyond the +-{MAX_WEIGHT:.0e} a network's weight may hold"
+    return None
+
+
 def n_weights(sizes) -> int:
     """Weights and biases of the layers, plus the piece-difference weight."""
     sizes = list(sizes)

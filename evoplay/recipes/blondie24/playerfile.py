@@ -4,7 +4,9 @@ A file of kind ``blondie24-tictactoe`` loads as a tic-tac-toe table player (the 
 move on every board); ``blondie24-checkers`` as a checkers player searching with the
 network, for ``evoplay match --game checkers`` and ``evoplay game --game checkers``.
 Architecture ``{"game", "layers": [inputs, hidden..., 1], "hidden": [hidden...], "depth"}``; weights
-``{"genome": [...], "king": [K]}``. Every field is checked on load.
+``{"genome": [...], "king": [K]}``. Every field is checked on load (and by ``evoplay
+resign``): every weight within +-``network.MAX_WEIGHT`` (1e100), so that every
+evaluation is a finite number, and K in [0, 100].
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import math
 
 from evoplay.errors import PlayerFileError
-from evoplay.recipes.blondie24.network import n_weights
+from evoplay.recipes.blondie24.network import check_genome, n_weights
 from evoplay.recipes.blondie24.play import CheckersNetPlayer
 from evoplay.tictactoe.playerfile import arch_int, player_document, weight_array
 
@@ -40,6 +42,9 @@ def network_parts(architecture: dict, weights: dict):
         raise PlayerFileError("architecture 'hidden' must be the hidden sizes of 'layers'")
     depth = arch_int(architecture, "depth", 1, MAX_DEPTH)
     genome = weight_array(weights, "genome", (n_weights(layers),))
+    problem = check_genome(genome, "weights 'genome': weight")
+    if problem:
+        raise PlayerFileError(problem + " (so that every evaluation is a finite number)")
     king = float(weight_array(weights, "king", (1,))[0])
     if not (math.isfinite(king) and 0.0 <= king <= 100.0):
         raise PlayerFileError(f"weights 'king' must be in [0, 100], got {king}")

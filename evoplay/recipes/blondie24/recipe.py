@@ -50,7 +50,7 @@ from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import INIT, MUTATE, SELECT
 from evoplay.games import GAMES, get_game
 from evoplay.recipes.blondie24 import yardstick
-from evoplay.recipes.blondie24.network import n_weights
+from evoplay.recipes.blondie24.network import check_genome, n_weights
 from evoplay.recipes.blondie24.operators import Net, draw_openings, draw_opponents, init_population, mut_selfadaptive, sel_best
 from evoplay.recipes.blondie24.play import play_chunk
 from evoplay.recipes.blondie24.playerfile import network_document
@@ -186,6 +186,9 @@ def net_from_dict(d: dict, n: int, king_range) -> Net:
         raise EvoplayError(f"a network in the checkpoint has {genome.shape} weights and {sigma.shape} step sizes, not {n}")
     if not (np.isfinite(genome).all() and np.isfinite(sigma).all() and (sigma > 0).all() and np.isfinite(points)):
         raise EvoplayError("a network in the checkpoint has a non-finite weight or a step size that is not positive")
+    problem = check_genome(genome, "a network in the checkpoint: weight")
+    if problem:
+        raise EvoplayError(problem)
     if not king_range[0] <= king <= king_range[1]:
         raise EvoplayError(f"a network in the checkpoint has king value {king} outside {list(king_range)}")
     return Net(genome, sigma, king, d["id"], d["parent"], points, record)
