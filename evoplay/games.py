@@ -120,6 +120,8 @@ def resolve_game(ref) -> Game:
     _check(game, text)
     if not isinstance(getattr(game, "name", None), str):
         game.name = canonical
+    if getattr(game, "side_names", None) is None:
+        game.side_names = ("first", "second")
     if not isinstance(getattr(game, "ref", None), str):
         try:
             game.ref = canonical
@@ -130,6 +132,19 @@ def resolve_game(ref) -> Game:
 
 
 get_game = resolve_game
+
+
+def resolve_data_game(ref: str) -> Game:
+    """The game a data file (a player file, a checkpoint) names, without running new code:
+    a built-in, an OpenSpiel game or an installed entry point, or user code only when this
+    process has already resolved that reference (named by a config or ``--game``)."""
+    from evoplay import usercode
+
+    text = ref.strip() if isinstance(ref, str) else ref
+    if isinstance(text, str) and usercode.is_ref(text) and text not in _RESOLVED:
+        raise GameError(f"names the game {text!r}, user code that a data file may not load by itself "
+                        "(name the game first, e.g. --game)")
+    return resolve_game(text)
 
 
 def _load(text: str):

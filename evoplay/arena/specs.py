@@ -15,7 +15,7 @@ from evoplay.arena.mcts import SCHEMA as MCTS_SCHEMA
 from evoplay.arena.mcts import MCTSPlayer
 from evoplay.arena.players import RandomPlayer, build
 from evoplay.errors import SpecError
-from evoplay.games import capability, game_ref, title
+from evoplay.games import capability, game_ref
 
 
 def common(game) -> dict:
@@ -50,4 +50,4 @@ def make_player(game, spec: str):
             theirs = game_ref(own) if own is not None else "tictactoe"
             raise SpecError(f"player file {spec.strip()} plays {theirs}, not {game_ref(game)}")
         return player
-    return build(spec, registry(game), title(game))
+    return build(spec, registry(game), game_ref(game))

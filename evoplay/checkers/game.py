@@ -33,6 +33,14 @@ class Checkers:
     side_names = ("Black", "White")
     title = "Checkers"
     board_shape = (8, 8)
+    #: Views hold kings as +-2: a Blondie24 network reads them as +-K, K evolved.
+    king_inputs = True
+    #: Work of one game at depth 4, in Fogel-game equivalents (the runner's chunking unit).
+    work_per_game = 20_000
+    #: Players are judged against piece-difference over the three-move ballots.
+    yardstick = "piece-difference"
+    #: ``evoplay game``'s computer player when --vs is not given.
+    default_opponent = "piece-difference"
 
     @property
     def players(self) -> dict:
@@ -78,6 +86,19 @@ class Checkers:
 
     def render(self, state, numbers: bool = False) -> str:
         return R.render(state, numbers)
+
+    def network_search(self, state, depth: int, genome, sizes, king: float, quiescence: bool = False):
+        """The compiled alpha-beta with a Blondie24 network at the leaves (``checkers.search``):
+        the generic search's value and move, many times faster."""
+        from evoplay.checkers.search import search
+
+        return search(state, depth, king, quiescence, self.quiet_limit, network=(genome, sizes))
+
+    def openings(self) -> list:
+        """The 157 three-move ballots' positions, in order (matches start from them)."""
+        from evoplay.checkers.openings import ballots
+
+        return [s for _, s in ballots()]
 
 
 CHECKERS = Checkers()

@@ -1,13 +1,15 @@
-"""match, tournament and game for the games other than tic-tac-toe (``--game checkers``).
+"""match, tournament and game for every game but the ones with batched exact matches (``--game REF``).
 
-Games start from the game's committed openings (game ``i`` of a seating from opening
-``i mod n``), so deterministic players meet in varied positions; ``--seats both`` plays
-each opening from both sides. Tic-tac-toe keeps its batched and exact paths in ``play``.
+Games start from the game's openings when it offers them (checkers: the three-move
+ballots; game ``i`` of a seating from opening ``i mod n``), else from its initial position,
+so deterministic players meet in varied positions; ``--seats both`` plays each opening
+from both sides. Players are ``evoplay.arena.specs``'s: ``random`` and ``mcts`` for every
+game, the game's own, and player files of that game. Tic-tac-toe keeps its batched and
+exact paths in ``play`` (a game that says ``exact = True``).
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 
 import click
@@ -15,29 +17,56 @@ import numpy as np
 
 from evoplay.arena.match import MAX_GAMES, pair_result, play_game, round_robin
 from evoplay.arena.players import TerminalHuman
+from evoplay.arena.specs import is_path, make_player
+from evoplay import usercode
 from evoplay.errors import EvoplayError, SpecError
-from evoplay.games import get_game
+from evoplay.games import capability, game_ref, resolve_game
 
-#: game -> (player factory "module:function", openings "module:function", default games, default --vs)
-DOMAINS = {
-    "checkers": ("evoplay.checkers.players:make_player", "evoplay.checkers.openings:ballots", 20, "piece-difference"),
-}
-
-
-def _load(path: str):
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
+#: Games per pairing when neither --games nor the game (``match_games``) says.
+DEFAULT_GAMES = 20
+#: The computer player of ``evoplay game`` when neither --vs nor the game (``default_opponent``) says.
+DEFAULT_OPPONENT = "mcts:sims=1000"
 
 
-def domain(name: str):
-    """The game, its player factory, its opening states, default games and default opponent."""
-    players, openings, games, vs = DOMAINS[name]
-    return get_game(name), _load(players), [s for _, s in _load(openings)()], games, vs
+def choose_game(ref: str | None, specs=()):
+    """The game of a command: ``--game REF`` if given, else the game the first player file or
+    run directory among ``specs`` names, else tic-tac-toe."""
+    if ref is not None:
+        return resolve_game(ref)
+    for spec in specs:
+        if isinstance(spec, str) and spec.strip() and is_path(spec):
+            named = file_game(spec.strip())
+            if named is not None:
+                return resolve_game(named)
+    return resolve_game("tictactoe")
 
 
-def make_players(name: str, specs) -> list:
-    make = domain(name)[1]
-    return [make(s) for s in specs]
+def file_game(spec: str) -> str | None:
+    """The game reference a player file (or a run directory's champion) names, if it names one."""
+    from evoplay.errors import PlayerFileError
+    from evoplay.tictactoe.playerfile import player_path, read_envelope
+
+    try:
+        doc = read_envelope(player_path(spec))
+    except PlayerFileError:
+        return None  # the player's own loading says what is wrong
+    game = doc["architecture"].get("game")
+    if not isinstance(game, str):
+        return "tictactoe"
+    if usercode.is_ref(game):  # a data file never makes evoplay load code by itself
+        raise SpecError(f"player file {spec} plays the user game {game}: name it with --game {game}")
+    return game
+
+
+def domain(game):
+    """The game's opening states, default games per pairing and default opponent."""
+    openings = capability(game, "openings")
+    states = list(openings()) if openings is not None else [game.initial()]
+    return states, capability(game, "match_games", DEFAULT_GAMES), capability(game, "default_opponent", DEFAULT_OPPONENT)
+
+
+def make_players(game, specs) -> list:
+    return [make_player(game, s) for s in specs]
 
 
 def _checked_games(games: int) -> None:
@@ -45,11 +74,12 @@ def _checked_games(games: int) -> None:
         raise EvoplayError(f"--games must be in 1..{MAX_GAMES:,} for this game, got {games}")
 
 
-def match(name, player_a, player_b, games, seed, seats, as_json, seatings, echo_json, text_lines):
-    game, _, openings, default_games, _ = domain(name)
+def match(game, player_a, player_b, games, seed, seats, as_json, seatings, echo_json, text_lines):
+    openings, default_games, _ = domain(game)
     games = games or default_games
     _checked_games(games)
-    a, b = make_players(name, (player_a, player_b))
+    a, b = make_players(game, (player_a, player_b))
+    name = game_ref(game)
     results = []
     for first in seatings:
         x, o = (a, b) if first == "a" else (b, a)
@@ -64,20 +94,20 @@ def match(name, player_a, player_b, games, seed, seats, as_json, seatings, echo_
         click.echo("\n".join(text_lines(result, seed, game.side_names[0])))
 
 
-def tournament(name, specs, games, seed):
-    game, _, openings, default_games, _ = domain(name)
+def tournament(game, specs, games, seed):
+    openings, default_games, _ = domain(game)
     games = games or default_games
     _checked_games(games)
-    return round_robin(game, make_players(name, specs), list(specs), openings, games, seed)
+    return round_robin(game, make_players(game, specs), list(specs), openings, games, seed)
 
 
-def play(name, vs, first, seed):
+def play(game, vs, first, seed):
     """One game against a computer player at the terminal, from the initial position."""
-    game, make, _, _, default_vs = domain(name)
+    _, _, default_vs = domain(game)
     vs = vs or default_vs
     if vs.strip() == "human":
         raise SpecError("--vs needs a computer player, not 'human'")
-    ai = make(vs)
+    ai = make_player(game, vs)
     human = TerminalHuman(game, write=click.echo)
     players = (human, ai) if first == "human" else (ai, human)
     mine = 0 if first == "human" else 1

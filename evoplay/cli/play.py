@@ -17,7 +17,7 @@ from evoplay.tictactoe.tournament import MAX_GAMES, pair_result, round_robin, se
 from evoplay.cli import gameplay
 from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt
-from evoplay.games import GAMES, get_game
+from evoplay.games import capability, game_ref
 
 #: --seats choice -> which player moves first in each reported result.
 SEATS = {"a-first": ("a",), "b-first": ("b",), "both": ("a", "b")}
@@ -33,7 +33,9 @@ games_option = click.option(
     "in batches, memory stays flat), 20 for checkers (from the three-move ballots)].",
 )
 game_option = click.option(
-    "--game", "game_name", type=click.Choice(list(GAMES)), default="tictactoe", show_default=True, help="The game played."
+    "--game", "game_name", default=None, metavar="REF",
+    help="The game played: tictactoe, checkers, openspiel:NAME(params), package.module:OBJ or path/to/file.py:OBJ "
+    "[default: the game a player file names, else tictactoe].",
 )
 #: Seeds accepted by every command (numpy's SeedSequence takes any non-negative integer).
 SEED_TYPE = BoundedInt(0, 2**64 - 1)
@@ -60,9 +62,9 @@ def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
-def _no_exact(exact: bool, game_name: str):
+def _no_exact(exact: bool, game):
     if exact:
-        raise SpecError(f"--exact is for tic-tac-toe (exact analysis); {game_name} plays sampled games")
+        raise SpecError(f"--exact is for tic-tac-toe (a game with an exact analysis); {game_ref(game)} plays sampled games")
 
 
 # ---------------------------------------------------------------- match
@@ -143,9 +145,10 @@ def _match_text(result: dict, seed: int, first_side: str = "X") -> list[str]:
 @game_option
 def match(player_a, player_b, games, seed, seats, exact, as_json, game_name):
     """Play PLAYER_A against PLAYER_B (spec strings, player files or run directories)."""
-    if game_name != "tictactoe":
-        _no_exact(exact, game_name)
-        return gameplay.match(game_name, player_a, player_b, games, seed, seats, as_json, SEATS[seats], _echo_json, _match_text)
+    game = gameplay.choose_game(game_name, (player_a, player_b))
+    if not capability(game, "exact", False):
+        _no_exact(exact, game)
+        return gameplay.match(game, player_a, player_b, games, seed, seats, as_json, SEATS[seats], _echo_json, _match_text)
     games = games or TICTACTOE_GAMES
     a, b = make_player(player_a), make_player(player_b)
     games = None if exact else games
@@ -188,9 +191,10 @@ def _tournament_grid(table: dict, as_x: bool) -> list[str]:
 @game_option
 def tournament(players, games, seed, exact, as_json, game_name):
     """Round robin: every player moving first against every player moving second, itself included."""
-    if game_name != "tictactoe":
-        _no_exact(exact, game_name)
-        table = gameplay.tournament(game_name, players, games, seed)
+    game = gameplay.choose_game(game_name, players)
+    if not capability(game, "exact", False):
+        _no_exact(exact, game)
+        table = gameplay.tournament(game, players, games, seed)
         games = table["games"]
     else:
         games = games or TICTACTOE_GAMES
@@ -200,7 +204,7 @@ def tournament(players, games, seed, exact, as_json, game_name):
     if as_json:
         _echo_json(table)
         return
-    first, second = get_game(game_name).side_names
+    first, second = game.side_names
     how = "exact probabilities" if exact else f"{games} games per pairing, seed {seed}"
     click.echo(f"Round robin, {how}. Cells: win/draw/loss % of the row player.")
     click.echo(f"Row player as {first} (moves first) against column player as {second}:")
@@ -255,14 +259,16 @@ def analyze(player, opponent, as_json):
 
 
 @cli.command()
-@click.option("--vs", "vs", default=None, help="The computer player [default: logic; piece-difference for checkers].")
+@click.option("--vs", "vs", default=None, help="The computer player [default: logic; piece-difference for checkers; "
+              "mcts:sims=1000 for other games].")
 @click.option("--first", type=click.Choice(["human", "ai"]), default="human", show_default=True)
 @click.option("--seed", type=SEED_TYPE, default=None, help="Seed of the computer's moves.")
 @game_option
 def game(vs, first, seed, game_name):
     """Play one game against a computer player at the terminal."""
-    if game_name != "tictactoe":
-        return gameplay.play(game_name, vs, first, seed)
+    game = gameplay.choose_game(game_name, (vs,) if vs else ())
+    if not capability(game, "exact", False):
+        return gameplay.play(game, vs, first, seed)
     vs = vs or "logic"
     if vs.strip() in INTERACTIVE:
         raise SpecError("--vs needs a computer player, not 'human'")

@@ -14,6 +14,20 @@ from evoplay.tictactoe import board as B
 class TicTacToe:
     name = "tictactoe"
     side_names = ("X", "O")
+    title = "Tic-tac-toe"
+    board_shape = (3, 3)
+    #: Work of one game, the unit the runner's chunking is measured in (a Fogel game).
+    work_per_game = 1
+    #: Players are judged exactly (``evoplay.tictactoe.exact``), not by sampled games.
+    yardstick = "exact"
+    #: Matches are played in batches over move tables, or computed exactly (``--exact``).
+    exact = True
+
+    def search_table(self, evaluate, depth: int):
+        """The search player's move on every board code at once (``searchtable.move_table``)."""
+        from evoplay.tictactoe.searchtable import move_table
+
+        return move_table(evaluate, depth)
 
     def initial(self) -> int:
         return 0

@@ -38,6 +38,7 @@ KINDS = {
     "outcome-net-seed003": "evoplay.seeds.seed003:player_from_file",  # faithful model of a published program
     "blondie24-tictactoe": "evoplay.recipes.blondie24.playerfile:tictactoe_player_from_file",
     "blondie24-checkers": "evoplay.recipes.blondie24.playerfile:checkers_player_from_file",
+    "blondie24-network": "evoplay.recipes.blondie24.playerfile:player_from_file",
 }
 
 

@@ -61,7 +61,7 @@ def _checkers() -> WebGame:
     from evoplay.checkers import players as P
     from evoplay.checkers import rules as R
     from evoplay.recipes.blondie24.network import Evaluator
-    from evoplay.recipes.blondie24.play import CheckersNetPlayer
+    from evoplay.recipes.blondie24.play import CompiledNetPlayer
 
     def cells(state):
         rows = []
@@ -82,7 +82,7 @@ def _checkers() -> WebGame:
     def search_parts(player):
         if isinstance(player, P.PieceDifferencePlayer):
             return P.piece_difference(player.king), player.depth, False
-        if isinstance(player, CheckersNetPlayer):
+        if isinstance(player, CompiledNetPlayer):
             return Evaluator(player.genome, player.sizes, player.king), player.depth, player.quiescence
         return None
 

@@ -1,64 +1,30 @@
 """Players made of an evaluation network and alpha-beta search, and the games they play.
 
 A player searches to ``depth`` plies with the network at the leaves and exact scores at
-finished games (``evoplay.search``). On checkers it is the compiled search
-(``evoplay.checkers.search``), which gives the same move several times faster. On tic-tac-toe
-the whole policy is computed at once:
-``ttt_move_table`` evaluates every board in one batch and backs the values up ``depth``
-plies by the same negamax rule, so it is the search's move on every board (a test
-compares them) at a small fraction of the cost; matches and the exact yardstick use it.
+finished games (``evoplay.search``), in the fastest exact form its game offers: a game
+with a ``search_table`` (tic-tac-toe) computes the move on every position at once; a game
+with a ``network_search`` (checkers' compiled search) searches with the network itself;
+any other game runs the generic search with the network's batched ``Evaluator``. All
+three give the generic search's move (tests compare them). A game whose views hold kings
+as +-2 (``king_inputs``) has them read as +-K, K evolved; elsewhere a view's values enter
+as they are.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from evoplay.games import get_game
+from evoplay.games import capability, resolve_game
 from evoplay.recipes.blondie24.network import Evaluator
-from evoplay.search import WIN, search
-from evoplay.tictactoe import board as B
+from evoplay.search import search
 
-_TTT = None
-
-
-def _ttt_tables():
-    """Reachable boards: their views, which are finished and how, and each unfinished one's children."""
-    global _TTT
-    if _TTT is None:
-        codes = B.REACHABLE_CODES
-        index = np.full(B.N_CODES, -1, dtype=np.int64)
-        index[codes] = np.arange(len(codes))
-        ongoing = B.OUTCOME[codes] == B.ONGOING
-        decision = np.flatnonzero(ongoing)
-        legal = B.LEGAL[codes[decision]]
-        kids = np.where(legal, index[np.where(legal, B.CHILD[codes[decision]], 0)], 0)
-        # the result of a finished board for the side to move: 0 drawn, -1 lost (the last mover made the line)
-        result = np.where(B.OUTCOME[codes] == B.DRAW, 0.0, -1.0)
-        views = get_game("tictactoe").views(codes[decision])
-        _TTT = (codes, ~ongoing, result, decision, legal, kids, views)
-    return _TTT
+#: K's stand-in where a game has no kings: views' values enter unchanged (2 reads as 2).
+NO_KINGS = 2.0
 
 
 def ttt_move_table(evaluate, depth: int) -> np.ndarray:
-    """The move (square) of the search player on every board code, -1 where no move is made.
-
-    Negamax over all reachable boards ``depth`` plies deep, terminal children scoring
-    ``+-(WIN - ply)``: the first square in order that attains the best value, as ``search``.
-    """
-    codes, finished, result, decision, legal, kids, views = _ttt_tables()
-    value = np.zeros(len(codes))  # each board's value at the depth remaining below; first the leaf values
-    value[decision] = evaluate(views)
-    for k in range(1, depth + 1):
-        ply = depth - k + 1  # the ply of the children, counted from the root
-        child = np.where(finished, -(result * (WIN - ply)), -value)  # a board's value for the side that moved into it
-        scores = np.where(legal, child[kids], -np.inf)
-        if k == depth:
-            moves = np.full(B.N_CODES, -1, dtype=np.int64)
-            moves[codes[decision]] = np.argmax(scores, axis=1)
-            return moves
-        value = np.zeros(len(codes))
-        value[decision] = scores.max(axis=1)
-    raise AssertionError("unreachable")
+    """The search player's move on every tic-tac-toe board code (the game's ``search_table``)."""
+    return resolve_game("tictactoe").search_table(evaluate, depth)
 
 
 class TableMover:
@@ -94,21 +60,18 @@ class NetSearchPlayer:
         return self.best(state).move
 
 
-class CheckersNetPlayer:
-    """A checkers network searching ``depth`` plies with the compiled search (``evoplay.checkers.search``):
-    the generic search's move, several times faster."""
+class CompiledNetPlayer:
+    """A network searching ``depth`` plies with its game's compiled ``network_search``."""
 
     deterministic = True
 
-    def __init__(self, genome, sizes, king: float, depth: int, quiescence: bool = False, spec: str = "blondie24"):
-        self.game = get_game("checkers")
+    def __init__(self, game, genome, sizes, king: float, depth: int, quiescence: bool = False, spec: str = "blondie24"):
+        self.game = game
         self.genome = np.ascontiguousarray(genome, dtype=np.float64)
         self.sizes, self.king, self.depth, self.quiescence, self.spec = tuple(sizes), float(king), depth, quiescence, spec
 
     def best(self, state):
-        from evoplay.checkers.search import search
-
-        return search(state, self.depth, self.king, self.quiescence, self.game.quiet_limit, network=(self.genome, self.sizes))
+        return self.game.network_search(state, self.depth, self.genome, self.sizes, self.king, self.quiescence)
 
     def distribution(self, state) -> list:
         return [(self.best(state).move, 1.0)]
@@ -117,13 +80,21 @@ class CheckersNetPlayer:
         return self.best(state).move
 
 
-def net_player(game_name: str, genome, sizes, king: float, depth: int, quiescence: bool = False, spec: str = "blondie24"):
-    """The game-interface player of a network searching ``depth`` plies (the fastest exact form for the game)."""
-    if game_name == "tictactoe":
-        return TableMover(ttt_move_table(Evaluator(genome, sizes, king), depth), spec)
-    if game_name == "checkers":
-        return CheckersNetPlayer(genome, sizes, king, depth, quiescence, spec)
-    return NetSearchPlayer(get_game(game_name), Evaluator(genome, sizes, king), depth, spec, quiescence)
+def CheckersNetPlayer(genome, sizes, king: float, depth: int, quiescence: bool = False, spec: str = "blondie24"):
+    """A checkers network with the compiled search (the name older code knows)."""
+    return CompiledNetPlayer(resolve_game("checkers"), genome, sizes, king, depth, quiescence, spec)
+
+
+def net_player(game, genome, sizes, king: float, depth: int, quiescence: bool = False, spec: str = "blondie24"):
+    """The player of a network searching ``depth`` plies, in the fastest exact form ``game`` offers."""
+    game = resolve_game(game)
+    king = float(king) if capability(game, "king_inputs", False) else NO_KINGS
+    table = capability(game, "search_table")
+    if table is not None:  # a game without captures: quiescence changes nothing
+        return TableMover(table(Evaluator(genome, sizes, king), depth), spec)
+    if capability(game, "network_search") is not None:
+        return CompiledNetPlayer(game, genome, sizes, king, depth, quiescence, spec)
+    return NetSearchPlayer(game, Evaluator(genome, sizes, king), depth, spec, quiescence)
 
 
 def play(game, first, second, state, max_plies: int) -> tuple[int, int]:
@@ -145,17 +116,18 @@ def play_chunk(args):
     [, openings]) -> (n, 2) int array of (score of the first player, plies) per pair ``(first, second)``.
 
     The first player is the side that moves first in the game; a game with an opening
-    (a list of moves, one per pair) starts after them, and its plies count them.
+    (a list of moves, one per pair) starts after them, and its plies count them; the side
+    to move after the opening is read off ``to_move`` (a side may have moved twice).
     Only the networks the chunk's pairs name are turned into players.
     """
-    game_name, genomes, kings, sizes, depth, quiescence, pairs, max_plies, *rest = args
+    ref, genomes, kings, sizes, depth, quiescence, pairs, max_plies, *rest = args
     openings = rest[0] if rest and rest[0] is not None else [()] * len(pairs)
-    game = get_game(game_name)
+    game = resolve_game(ref)
     players = {}
 
     def player(i):
         if i not in players:
-            players[i] = net_player(game_name, genomes[i], sizes, kings[i], depth, quiescence)
+            players[i] = net_player(game, genomes[i], sizes, kings[i], depth, quiescence)
         return players[i]
 
     out = np.zeros((len(pairs), 2), dtype=np.int64)
@@ -164,7 +136,8 @@ def play_chunk(args):
         for move in opening:
             state = game.apply(state, move)
         k = len(opening)
-        first, second = (player(int(a)), player(int(b))) if k % 2 == 0 else (player(int(b)), player(int(a)))
+        side = game.to_move(state)  # the pair's first network plays the side that moved first
+        first, second = (player(int(a)), player(int(b))) if side == 0 else (player(int(b)), player(int(a)))
         score, plies = play(game, first, second, state, max_plies - k)
-        out[g] = (score if k % 2 == 0 else -score, plies + k)
+        out[g] = (score if side == 0 else -score, plies + k)
     return out

@@ -10,6 +10,15 @@ three-move ballots (the first ``yardstick.openings``; 0: all) from both colours,
 drawn after ``game.max_plies`` plies; wins, draws, losses and the mean score per game
 (+1 / 0 / -1) with its 95% interval. Those games go through ``toolbox.map`` in chunks.
 
+Any other game (its ``yardstick`` is ``"baselines"``, the default), at the same
+generations as checkers: the best network against the two players that need no knowledge
+of the game, ``random`` and ``mcts:sims=yardstick.mcts_sims``, from both seats over
+``yardstick.openings`` random openings (0: 50) of up to ``yardstick.random_plies`` uniform
+random plies each; wins, draws, losses and the mean score per game with its 95%
+interval, per opponent. The opponents' moves come from streams keyed by the game, so the
+measurement repeats exactly. A game names its kind of yardstick (``exact``,
+``piece-difference`` or ``baselines``) as its ``yardstick`` attribute.
+
 Is a checkers run still improving? The best network of every measuring generation but
 the last is kept; at the last, the final champion plays each of them over the same
 ballots from both colours (``against_earlier``): a table of the latest against the earlier.
@@ -20,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.framework.stats import mean_ci
-from evoplay.games import get_game
+from evoplay.games import capability, resolve_game
 from evoplay.recipes.blondie24.network import Evaluator
 from evoplay.recipes.blondie24.play import play, ttt_move_table
 from evoplay.tictactoe import exact
@@ -59,7 +68,7 @@ def checkers_chunk(args):
     from evoplay.recipes.blondie24.play import CheckersNetPlayer
 
     genome, king, sizes, depth, quiescence, opponent, first, last, max_plies = args
-    game = get_game("checkers")
+    game = resolve_game("checkers")
     net = CheckersNetPlayer(genome, sizes, king, depth, quiescence)
     if opponent[0] == "piece-difference":
         other = make_piece_difference(depth, opponent[1])
@@ -104,18 +113,28 @@ def summarize(scores: np.ndarray, gen: int) -> dict:
 
 
 def measure(recipe, best, ctx, last: dict) -> dict:
-    """The generation's yardstick columns (checkers: the last measurement between measuring generations)."""
-    if recipe.game == "tictactoe":
+    """The generation's yardstick columns (by games: the last measurement between measuring generations)."""
+    if kind(recipe) == "exact":
         return ttt_facts(ttt_player(best.genome, recipe.sizes, best.king, recipe.depth))
-    if recipe.game != "checkers":
-        return {}
-    if measuring(recipe, ctx.generation) or not last:
-        return summarize(checkers_scores(recipe, best, ctx.bounds(n_games(recipe)))[0], ctx.generation)
-    return dict(last)
+    if not (measuring(recipe, ctx.generation) or not last):
+        return dict(last)
+    if kind(recipe) == "baselines":
+        return baseline_facts(recipe, best, ctx)
+    return summarize(checkers_scores(recipe, best, ctx.bounds(n_games(recipe)))[0], ctx.generation)
+
+
+def kind(recipe) -> str:
+    """The game's kind of yardstick: ``exact``, ``piece-difference`` or ``baselines`` (the default)."""
+    return capability(resolve_game(recipe.game), "yardstick", "baselines")
+
+
+def by_matches(recipe) -> bool:
+    """Whether the yardstick plays games (every ``yardstick.every`` generations), not exact analysis."""
+    return kind(recipe) != "exact"
 
 
 def measuring(recipe, gen: int) -> bool:
-    """Whether checkers generation ``gen`` measures the yardstick: the first, every ``every``-th, the last."""
+    """Whether generation ``gen`` measures a yardstick by games: the first, every ``every``-th, the last."""
     return gen == 1 or gen % recipe.cfg["yardstick"]["every"] == 0 or gen == recipe.cfg[""]["generations"]
 
 
@@ -135,7 +154,7 @@ def against_earlier(recipe, best, earlier: list[dict], ctx) -> list[dict]:
 
 def champion_facts(recipe, champ) -> dict:
     """The yardstick of a trial's champion (the best network of the last generation) as summary facts."""
-    if recipe.game == "tictactoe":
+    if kind(recipe) == "exact":
         y = ttt_facts(ttt_player(champ.genome, recipe.sizes, champ.king, recipe.depth))
         return {"champion_logic32": y["yard_logic32"], "champion_unbeatable_as_x": bool(y["yard_unbeat_x"]),
                 "champion_unbeatable_as_o": bool(y["yard_unbeat_o"]), "champion_vs_minimax_as_x_draw": y["yard_mm_x_draw"],
@@ -144,9 +163,105 @@ def champion_facts(recipe, champ) -> dict:
 
 
 def analysis(game: str, sizes, depth: int, genome, king: float) -> dict:
-    """Facts of a champion file for study tables (tic-tac-toe only: exact and cheap)."""
-    if game != "tictactoe":
+    """Facts of a champion file for study tables (games judged exactly only: cheap)."""
+    if capability(resolve_game(game), "yardstick", "baselines") != "exact":
         return {}
     y = ttt_facts(ttt_player(genome, sizes, king, depth))
     return {"expected_payoff": y["yard_logic32"], "unbeatable_as_x": bool(y["yard_unbeat_x"]),
             "unbeatable_as_o": bool(y["yard_unbeat_o"])}
+
+
+# ---------------------------------------------------------------- any game: random and mcts
+
+BASELINES = ("random", "mcts")
+#: Stream purpose of the baselines' yardstick (after the recipe's PAIRING and OPENING).
+YARDSTICK = 7
+#: Random openings of the baselines' yardstick when ``yardstick.openings`` is 0.
+BASELINE_OPENINGS = 50
+
+
+def baseline_opponents(recipe) -> list[str]:
+    return ["random", f"mcts:sims={recipe.cfg['yardstick']['mcts_sims']}"]
+
+
+def baseline_openings(recipe) -> int:
+    return recipe.cfg["yardstick"]["openings"] or BASELINE_OPENINGS
+
+
+def baseline_chunk(args):
+    """``toolbox.map`` unit of work: the network's score (+1, 0, -1) in baseline games ``first..last-1``
+    against ``opponent`` (a spec of the game's). Game ``2 i + c`` starts from random opening ``i``
+    (up to ``plies`` uniform plies, drawn from the stream keyed ``(seed, i)``); the network plays
+    the side that moved first when ``c = 0``, the other when ``c = 1``; the opponent's draws come
+    from the stream keyed ``(seed, 1, g)``."""
+    from evoplay.arena.match import keyed_rng
+    from evoplay.arena.specs import make_player
+    from evoplay.recipes.blondie24.play import net_player
+
+    ref, genome, king, sizes, depth, quiescence, opponent, seed, plies, first, last, max_plies = args
+    game = resolve_game(ref)
+    net = net_player(game, genome, sizes, king, depth, quiescence)
+    other = make_player(game, opponent)
+    out = []
+    for g in range(first, last):
+        rng = keyed_rng(seed, g // 2)
+        state = game.initial()
+        for _ in range(int(rng.integers(plies + 1))):
+            if game.result(state) is not None:
+                break
+            moves = game.legal_moves(state)
+            state = game.apply(state, moves[rng.integers(len(moves))])
+        if game.result(state) is not None:  # an opening that ended the game: replay the empty one
+            state = game.initial()
+        mine = g % 2  # the network's side
+        players = {mine: net, 1 - mine: other}
+        out.append(_score_as(game, players, state, mine, keyed_rng(seed, 1, g), max_plies))
+    return np.array(out, dtype=np.int64)
+
+
+def _score_as(game, players: dict, state, side: int, rng, max_plies: int) -> int:
+    """The final score of ``side`` (+1, 0, -1) with ``players`` by side, drawn after ``max_plies``."""
+    for _ in range(max_plies):
+        if (r := game.result(state)) is not None:
+            return r if game.to_move(state) == side else -r
+        state = game.apply(state, players[game.to_move(state)].choose(state, rng))
+    r = game.result(state)
+    return 0 if r is None else (r if game.to_move(state) == side else -r)
+
+
+def baseline_facts(recipe, net, ctx) -> dict:
+    """The best network against random and mcts: per opponent the win, draw and loss fractions,
+    the mean score and its 95% interval, as logbook columns."""
+    g = recipe.cfg["game"]
+    seed = int(ctx.stream(YARDSTICK).integers(2**63))  # the yardstick's own stream: selection never sees it
+    n = 2 * baseline_openings(recipe)
+    opponents = baseline_opponents(recipe)
+    bounds = ctx.bounds(n)
+    jobs = [(recipe.game, net.genome, net.king, recipe.sizes, recipe.depth, g["quiescence"], o, seed,
+             recipe.cfg["yardstick"]["random_plies"], a, b, g["max_plies"]) for o in opponents for a, b in bounds]
+    scores = list(recipe.toolbox.map(baseline_chunk, jobs))
+    k = len(bounds)
+    facts = {"yard_gen": ctx.generation, "yard_games": n}
+    for name, i in zip(BASELINES, range(len(opponents))):
+        s = np.concatenate(scores[i * k:(i + 1) * k])
+        mean, lo, hi = mean_ci(s)
+        facts |= {f"yard_{name}_win": float((s == 1).mean()), f"yard_{name}_draw": float((s == 0).mean()),
+                  f"yard_{name}_loss": float((s == -1).mean()), f"yard_{name}_score": float(mean),
+                  f"yard_{name}_lo": float(lo), f"yard_{name}_hi": float(hi)}
+    return facts
+
+
+def baseline_lines(run_dir) -> list[str]:
+    """What ``evoplay report`` says of a run judged against the baselines: each trial's champion."""
+    from evoplay.framework.rundir import RunDir
+
+    summary = RunDir(run_dir).read_summary()
+    lines = [f"champions against random and mcts ({summary.get('game', '')}), from both seats:"]
+    for facts in summary.get("per_trial", []):
+        if not isinstance(facts, dict) or "champion_random_score" not in facts:
+            continue
+        lines.append(f"  trial {facts['trial']}: " + "; ".join(
+            f"vs {name}: win {facts[f'champion_{name}_win']:.3f} draw {facts[f'champion_{name}_draw']:.3f} "
+            f"loss {facts[f'champion_{name}_loss']:.3f}, score {facts[f'champion_{name}_score']:+.3f} "
+            f"[{facts[f'champion_{name}_lo']:+.3f}, {facts[f'champion_{name}_hi']:+.3f}]" for name in BASELINES))
+    return lines
