@@ -1,8 +1,11 @@
 """Blondie24 networks as player files: the evaluation network, its king value and its search depth.
 
-A file of kind ``blondie24-tictactoe`` loads as a tic-tac-toe table player (the search's
-move on every board); ``blondie24-checkers`` as a checkers player searching with the
-network, for ``evoplay match --game checkers`` and ``evoplay game --game checkers``.
+One kind, ``blondie24-network``, for a network of any game: its architecture names the
+game by reference (``"game": "openspiel:connect_four"``), and it loads as that game's
+player (``blondie24.play.net_player``: the fastest exact form the game offers). The two
+built-in games keep the kinds their files had (``blondie24-tictactoe`` loads as a
+tic-tac-toe table player for the exact analysis, ``blondie24-checkers`` as a checkers
+player with the compiled search), so committed files keep their bytes.
 Architecture ``{"game", "layers": [inputs, hidden..., 1], "hidden": [hidden...], "depth"}``; weights
 ``{"genome": [...], "king": [K]}``. Every field is checked on load (and by ``evoplay
 resign``): every weight within +-``network.MAX_WEIGHT`` (1e100), so that every
@@ -15,29 +18,35 @@ import math
 
 from evoplay.errors import PlayerFileError
 from evoplay.recipes.blondie24.network import check_genome, n_weights
-from evoplay.recipes.blondie24.play import CheckersNetPlayer
+from evoplay.games import GameError, game_ref, resolve_data_game, resolve_game
+from evoplay.recipes.blondie24.play import CompiledNetPlayer, net_player
 from evoplay.tictactoe.playerfile import arch_int, player_document, weight_array
 
-KIND = {"tictactoe": "blondie24-tictactoe", "checkers": "blondie24-checkers"}
-INPUTS = {"tictactoe": 9, "checkers": 32}
+KIND = "blondie24-network"
+#: The kinds the built-in games' files have always had (still written for them, and read).
+BUILTIN_KINDS = {"tictactoe": "blondie24-tictactoe", "checkers": "blondie24-checkers"}
 MAX_DEPTH = 12
 
 
 def network_document(game: str, sizes, depth: int, genome, king: float, provenance: dict) -> dict:
     architecture = {"game": game, "layers": [int(s) for s in sizes], "hidden": [int(s) for s in sizes[1:-1]], "depth": int(depth)}
-    return player_document(KIND[game], architecture, {"genome": genome, "king": [float(king)]}, provenance)
+    return player_document(BUILTIN_KINDS.get(game, KIND), architecture, {"genome": genome, "king": [float(king)]}, provenance)
 
 
 def network_parts(architecture: dict, weights: dict):
     """(game, layer sizes, depth, genome, king) of a file's architecture and weights, all checked."""
     game = architecture.get("game")
-    if game not in KIND:
-        raise PlayerFileError(f"architecture 'game' must be one of {', '.join(KIND)}, got {str(game)[:40]!r}")
+    if not isinstance(game, str) or not game.strip() or len(game) > 1000:
+        raise PlayerFileError(f"architecture 'game' must be a game reference, got {str(game)[:40]!r}")
+    try:
+        inputs = input_size(game)
+    except GameError as e:
+        raise PlayerFileError(f"architecture 'game': {e}") from None
     layers = architecture.get("layers")
     if (not isinstance(layers, list) or not 3 <= len(layers) <= 6
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in layers)
-            or layers[0] != INPUTS[game] or layers[-1] != 1 or not all(1 <= x <= 256 for x in layers[1:-1])):
-        raise PlayerFileError(f"architecture 'layers' must be [{INPUTS[game]}, 1-4 hidden sizes in 1..256, 1], got {str(layers)[:60]}")
+            or layers[0] != inputs or layers[-1] != 1 or not all(1 <= x <= 256 for x in layers[1:-1])):
+        raise PlayerFileError(f"architecture 'layers' must be [{inputs}, 1-4 hidden sizes in 1..256, 1], got {str(layers)[:60]}")
     if architecture.get("hidden", layers[1:-1]) != layers[1:-1]:
         raise PlayerFileError("architecture 'hidden' must be the hidden sizes of 'layers'")
     depth = arch_int(architecture, "depth", 1, MAX_DEPTH)
@@ -51,6 +60,13 @@ def network_parts(architecture: dict, weights: dict):
     return game, tuple(layers), depth, genome, king
 
 
+def input_size(ref: str) -> int:
+    """The inputs of a network for the game ``ref`` names: the width of its views (a file
+    never loads user code by itself: ``resolve_data_game``)."""
+    game = resolve_data_game(ref)
+    return int(game.views([game.initial()]).shape[1])
+
+
 def tictactoe_player_from_file(architecture: dict, weights: dict):
     """A ``blondie24-tictactoe`` file as a tic-tac-toe table player."""
     from evoplay.recipes.blondie24.yardstick import ttt_player
@@ -61,7 +77,7 @@ def tictactoe_player_from_file(architecture: dict, weights: dict):
     return ttt_player(genome, sizes, king, depth)
 
 
-class FileCheckersPlayer(CheckersNetPlayer):
+class FileCheckersPlayer(CompiledNetPlayer):
     """A checkers network player from a file; asked for tic-tac-toe move tables it says what it is."""
 
     def probs(self, codes):
@@ -73,4 +89,15 @@ def checkers_player_from_file(architecture: dict, weights: dict):
     game, sizes, depth, genome, king = network_parts(architecture, weights)
     if game != "checkers":
         raise PlayerFileError("not a checkers network")
-    return FileCheckersPlayer(genome, sizes, king, depth)
+    return FileCheckersPlayer(resolve_game("checkers"), genome, sizes, king, depth)
+
+
+def player_from_file(architecture: dict, weights: dict):
+    """A ``blondie24-network`` file as a player of the game it names."""
+    ref, sizes, depth, genome, king = network_parts(architecture, weights)
+    game = resolve_game(ref)
+    player = net_player(game, genome, sizes, king, depth)
+    player.game = game
+    if game_ref(game) != ref:
+        raise PlayerFileError(f"architecture 'game' {ref!r} resolves to {game_ref(game)!r}")
+    return player

@@ -48,7 +48,7 @@ from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as C
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import INIT, MUTATE, SELECT
-from evoplay.games import GAMES, get_game
+from evoplay.games import capability, game_ref, resolve_game
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.recipes.blondie24.network import check_genome, n_weights
 from evoplay.recipes.blondie24.operators import Net, draw_openings, draw_opponents, init_population, mut_selfadaptive, sel_best
@@ -57,8 +57,8 @@ from evoplay.recipes.blondie24.playerfile import network_document
 
 #: Stream purposes of the pairing and of the games' random openings (after the framework's INIT..VARIATE).
 PAIRING, OPENING = 5, 6
-#: Games of the generation (or of a yardstick) in one unit of work, in Fogel-game equivalents.
-GAME_WORK = {"tictactoe": 1, "checkers": 20_000}
+#: Work of a game whose game object does not say (``work_per_game``), in Fogel-game equivalents.
+DEFAULT_GAME_WORK = 20_000
 _POINTS = C.in_range(-1e6, 1e6)
 
 
@@ -68,7 +68,7 @@ def _hidden(v):
 
 SCHEMA = {
     "game": {
-        "name": (str, "checkers", (lambda v: v in GAMES, f"one of {', '.join(GAMES)}")),
+        "name": (str, "checkers", (lambda v: checked_game(v), "a game reference")),
         "depth": (int, 4, C.in_range(1, 12)),
         "max_plies": (int, 200, C.in_range(1, 100_000)),
         "quiescence": (object, False, C.BOOLEAN),
@@ -102,13 +102,30 @@ SCHEMA = {
         "every": (int, 10, C.in_range(1, 1_000_000)),
         "openings": (int, 0, C.in_range(0, 100_000)),
         "pd_king": (float, 1.5, C.in_range(0.0, 100.0)),
+        "mcts_sims": (int, 100, C.in_range(1, 1_000_000)),
+        "random_plies": (int, 2, C.in_range(0, 50)),
     },
 }
 
 
-def input_size(game_name: str) -> int:
-    game = get_game(game_name)
-    return int(game.views([game.initial()]).shape[1])
+def checked_game(ref: str) -> str:
+    """A config's game reference, resolved now (a bad one is refused before any work) and
+    written as the reference that rebuilds the game anywhere (a user file's absolute path)."""
+    from evoplay.framework.config import base_dir
+    from evoplay import usercode
+
+    text = ref.strip()
+    if usercode.is_ref(text) and text.partition(":")[0].endswith(".py"):
+        text = usercode.absolute_ref(text, base_dir())
+    return game_ref(resolve_game(text))
+
+
+def input_size(ref: str) -> int:
+    game = resolve_game(ref)
+    views = np.asarray(game.views([game.initial()]))
+    if views.ndim != 2 or views.shape[1] < 1:
+        raise ConfigError(f"game {ref}: views must be (positions, inputs) arrays, got shape {views.shape}")
+    return int(views.shape[1])
 
 
 def layer_sizes(cfg: dict) -> tuple:
@@ -250,7 +267,7 @@ class Blondie24Recipe(Recipe):
         return (2 * games if ev["both_seats"] else games) + 2 * n * ev["hall_of_fame"]
 
     def generation_work(self) -> float:
-        return float(self.games_per_generation() * GAME_WORK.get(self.game, 20_000))
+        return float(self.games_per_generation() * capability(resolve_game(self.game), "work_per_game", DEFAULT_GAME_WORK))
 
     def run_facts(self) -> dict:
         c = self.cfg
@@ -282,7 +299,7 @@ class Blondie24Recipe(Recipe):
     def openings(self, count: int, ctx: Context) -> list | None:
         """The random opening plies of the generation's games (``evaluation.random_plies``), or None."""
         most = self.cfg["evaluation"]["random_plies"]
-        return draw_openings(get_game(self.game), count, most, ctx.stream(OPENING)) if most else None
+        return draw_openings(resolve_game(self.game), count, most, ctx.stream(OPENING)) if most else None
 
     def play_games(self, genomes, kings, pairs, ctx: Context) -> np.ndarray:
         """(score of the first player, plies) of every pair, through ``toolbox.map`` in chunks."""
@@ -327,7 +344,7 @@ class Blondie24Recipe(Recipe):
         }
         st.yard = yardstick.measure(self, best, ctx, st.yard)
         record.update(st.yard)
-        if self.game == "checkers" and yardstick.measuring(self, ctx.generation):
+        if yardstick.kind(self) == "piece-difference" and yardstick.measuring(self, ctx.generation):
             if ctx.generation == self.cfg[""]["generations"]:
                 st.versus = yardstick.against_earlier(self, best, st.earlier, ctx)
             else:
@@ -398,15 +415,18 @@ class Blondie24Recipe(Recipe):
                       "games": self.cfg["evaluation"]["games"]}
         facts = {"champion_id": champ.ident, "champion_points": champ.points, "champion_king": champ.king,
                  **yardstick.champion_facts(self, champ),
-                 **({"champion_" + k.removeprefix("yard_"): v for k, v in st.yard.items()} if self.game == "checkers" else {}),
+                 **({"champion_" + k.removeprefix("yard_"): v for k, v in st.yard.items()} if yardstick.by_matches(self) else {}),
                  **({"champion_vs_earlier": [dict(v) for v in st.versus]} if st.versus else {}),
                  "final_max": logbook[-1]["max"], "final_mean": logbook[-1]["mean"]}
         return network_document(self.game, self.sizes, self.depth, champ.genome, champ.king, provenance), facts
 
     def report(self, run_dir) -> list[str]:
         """A checkers run's champions against piece difference and against the earlier champions
-        (analysis.md, analysis.json); tic-tac-toe champions get the exact analysis instead."""
-        if self.game != "checkers":
+        (analysis.md, analysis.json); tic-tac-toe champions get the exact analysis instead; any
+        other game's the champions' games against random and mcts."""
+        if yardstick.kind(self) == "baselines":
+            return yardstick.baseline_lines(run_dir)
+        if yardstick.kind(self) != "piece-difference":
             return []
         from evoplay.framework.rundir import RunDir
         from evoplay.recipes.blondie24.report import analyze_checkers_run, summary_lines
