@@ -80,7 +80,9 @@ class ConnectFour(BaseGame):
         text = str(text).strip()
         if not text.isdigit() or not 1 <= int(text) <= COLUMNS:
             raise ValueError(f"{text!r} is not a column 1-{COLUMNS}")
-        if int(text) - 1 not in self.legal_moves(state):
+        if self.result(state) is not None:
+            raise ValueError("the game is over")
+        if state[0][int(text) - 1]:
             raise ValueError(f"column {text} is full")
         return int(text) - 1
 
