@@ -215,3 +215,24 @@ def warm_compiled_code() -> float:
     checkers_engine.perft(*checkers_engine.START, 2)
     checkers_search.search(checkers_rules.initial(), 2)
     return time.perf_counter() - t
+
+
+def playout_moves(game, seconds: float = 4.0, seed: int = 0) -> dict:
+    """Uniformly random playouts through the game interface for about ``seconds``: moves per second."""
+    from evoplay.games import game_ref
+
+    rng = np.random.default_rng(seed)
+    moves = games = 0
+    state = game.initial()
+    t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(64):
+            if game.result(state) is not None:
+                state, games = game.initial(), games + 1
+            legal = game.legal_moves(state)
+            state = game.apply(state, legal[rng.integers(len(legal))])
+            moves += 1
+    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    return {"game": game_ref(game), "seconds": wall, "cpu_seconds": cpu, "adapter_moves_per_s": moves / wall,
+            "games": games}

@@ -190,3 +190,16 @@ def test_a_user_game_run_resumes_after_a_killed_driver_to_the_same_bytes(tmp_pat
     driver.wait()
     evolve(toml, "--out", tmp_path / "cut", "--workers", "1", "--resume", cwd=tmp_path)
     assert computed(tmp_path / "cut") == computed(tmp_path / "whole")
+
+
+def test_bench_reports_any_game(tmp_path):
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    run = subprocess.run([sys.executable, "-m", "evoplay", "bench", "--game", REF, "--quick", "--json", "--quiet"],
+                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    facts = json.loads(run.stdout)
+    assert facts["game"] == REF and facts["adapter_moves_per_s"] > 0 and facts["games"] > 0
+    pytest.importorskip("pyspiel")
+    run = subprocess.run([sys.executable, "-m", "evoplay", "bench", "--game", "openspiel:connect_four", "--quick", "--json",
+                          "--quiet"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    facts = json.loads(run.stdout)
+    assert facts["game"] == "openspiel:connect_four" and facts["raw_moves_per_s"] > 0 and facts["adapter_moves_per_s"] > 0

@@ -94,6 +94,12 @@ class Checkers:
 
         return search(state, depth, king, quiescence, self.quiet_limit, network=(genome, sizes))
 
+    def bench_figures(self, quick: bool = False, progress=None) -> dict:
+        """perft, search leaves per second and seconds per game (``evoplay bench --game checkers``)."""
+        from evoplay.checkers.bench import figures
+
+        return figures(quick=quick, progress=progress)
+
     def openings(self) -> list:
         """The 157 three-move ballots' positions, in order (matches start from them)."""
         from evoplay.checkers.openings import ballots

@@ -14,8 +14,10 @@ from evoplay.cli.group import cli
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quick", is_flag=True, help="Fewer repetitions, no scaling tables, no Ray.")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
-@click.option("--game", "game_name", type=click.Choice(["tictactoe", "checkers"]), default="tictactoe",
-              show_default=True, help="checkers: perft, search leaves per second, seconds per game.")
+@click.option("--game", "game_name", default="tictactoe", show_default=True, metavar="REF",
+              help="checkers: perft, search leaves per second, seconds per game; any other game (openspiel:NAME, "
+              "file.py:OBJ, ...): random-playout moves per second through the game interface (and, for an "
+              "OpenSpiel game, through pyspiel itself in the same run).")
 def bench(as_json, quick, quiet, game_name):
     """Measure the batched engine, one Fogel generation, and Ray scaling on this machine.
 
@@ -29,8 +31,13 @@ def bench(as_json, quick, quiet, game_name):
         if not quiet:
             click.echo(f"bench [{time.perf_counter() - started:5.1f} s]: {stage} ...", err=True)
 
-    if game_name == "checkers":
+    from evoplay.games import capability, resolve_game
+
+    game = resolve_game(game_name)
+    if capability(game, "bench_figures") is not None:
         return _checkers(as_json, quick, progress)
+    if not capability(game, "exact", False):
+        return _any_game(game, as_json, quick, progress)
 
     result = B.engine_figures(quick=quick, progress=progress)
     if not quick:
@@ -84,3 +91,20 @@ def _checkers(as_json: bool, quick: bool, progress):
     m = result["move_generation"]
     click.echo(f"legal-move lists: {m['evoplay_per_second']:,.0f}/s through the Python layer "
                f"({m['positions']} random-play positions)")
+
+
+def _any_game(game, as_json: bool, quick: bool, progress):
+    """Random playouts through the game interface; an OpenSpiel game's own pyspiel figures beside them."""
+    from evoplay.games import capability, game_ref
+    from evoplay.bench import playout_moves
+
+    seconds = 1.0 if quick else 4.0
+    progress(f"random playouts of {game_ref(game)} for {seconds:g} s")
+    native = capability(game, "bench_moves")
+    result = native(seconds) if native is not None else playout_moves(game, seconds)
+    if as_json:
+        click.echo(json.dumps(result, indent=1))
+        return
+    click.echo(f"{result['game']}: {result['adapter_moves_per_s']:,.0f} random-playout moves/s through the game interface"
+               + (f", {result['raw_moves_per_s']:,.0f}/s through pyspiel itself (x{result['adapter_over_raw']:.2f})"
+                  if "raw_moves_per_s" in result else ""))
