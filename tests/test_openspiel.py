@@ -95,3 +95,278 @@ def test_tictactoe_agrees_with_evoplays_on_every_reachable_position():
             assert sorted(spiel_square(spiel, b, m) for m in spiel.legal_moves(b)) == TICTACTOE.legal_moves(a)
         assert negamax(spiel, b, memo_theirs) == negamax(TICTACTOE, a, memo_ours), board
     assert negamax(spiel, spiel.initial(), memo_theirs) == 0
+
+
+# ---------------------------------------------------------------- checkers, both ways
+
+#: Published perft counts of English draughts from the start (evoplay's engine gives them too).
+PERFT = {1: 7, 2: 49, 3: 302, 4: 1469, 5: 7361, 6: 36768, 7: 179740}
+
+
+def turn_ends(game, state) -> list:
+    """The states after each whole turn: the side's actions until the side changes or the
+    game ends (OpenSpiel's checkers makes one action of each jump of a multi-jump)."""
+    side, ends, stack = game.to_move(state), [], [state]
+    while stack:
+        s = stack.pop()
+        for m in game.legal_moves(s):
+            child = game.apply(s, m)
+            (stack if game.result(child) is None and game.to_move(child) == side else ends).append(child)
+    return ends
+
+
+def perft(game, state, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if game.result(state) is not None:
+        return 0
+    return sum(perft(game, s, depth - 1) for s in turn_ends(game, state))
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4, 5])
+def test_openspiel_checkers_counts_evoplays_perft(depth):
+    assert perft(load("checkers"), load("checkers").initial(), depth) == E.perft(*E.START, depth) == PERFT[depth]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("depth", [6, 7])
+def test_openspiel_checkers_counts_evoplays_perft_deeper(depth):
+    assert perft(load("checkers"), load("checkers").initial(), depth) == E.perft(*E.START, depth) == PERFT[depth]
+
+
+def _evoplay_board(st) -> str:
+    """evoplay's 32 squares (Black at the top): b B w W or '.'."""
+    out = []
+    for s in range(32):
+        if st.black >> s & 1:
+            out.append("B" if st.kings >> s & 1 else "b")
+        else:
+            out.append(("W" if st.kings >> s & 1 else "w") if st.white >> s & 1 else ".")
+    return "".join(out)
+
+
+def _spiel_board(game, state) -> str:
+    """OpenSpiel's checkers board turned half round into evoplay's squares: OpenSpiel's first
+    player ('o' men, '8' kings) starts at the bottom, evoplay's Black at the top."""
+    symbols = {"o": "b", "8": "B", "+": "w", "*": "W", "": "."}
+    cells = game.cells(state)
+    return "".join(symbols[cells[(7 - r) * 8 + 7 - c]] for r in range(8) for c in range(8) if (r + c) % 2)
+
+
+def test_openspiel_checkers_moves_as_evoplays_and_draws_by_its_own_rule():
+    """On random games the two give the same whole-turn moves (kings, promotions, forced and
+    multiple captures included) and the same losses. They differ in their draw rules, as
+    measured: OpenSpiel draws after 40 plies without a capture (man moves do not count, no
+    repetition rule); evoplay after 100 plies without a capture or a man move, or a third
+    repetition."""
+    from evoplay.checkers import rules as R
+
+    game = load("checkers")
+    rng = np.random.default_rng(0)
+    positions, ends = 0, set()
+    for _ in range(40):
+        ours, theirs, since_capture = R.initial(), game.initial(), 0
+        while R.result(ours) is None and game.result(theirs) is None:
+            assert game.to_move(theirs) == ours.turn
+            moves = R.legal_moves(ours)
+            kids = turn_ends(game, theirs)
+            boards = [_spiel_board(game, k) for k in kids]
+            assert sorted(boards) == sorted(_evoplay_board(R.apply(ours, m)) for m in moves)
+            positions += 1
+            move = moves[rng.integers(len(moves))]
+            since_capture = 0 if R.is_capture(move) else since_capture + 1
+            ours = R.apply(ours, move)
+            theirs = kids[boards.index(_evoplay_board(ours))]
+        a, b = R.result(ours), game.result(theirs)
+        ends.add((a, b))
+        if a != b:  # one side's draw rule
+            assert (a, b) == (None, 0) and since_capture == 40 or (a, b) == (0, None) and (
+                ours.quiet >= R.QUIET_LIMIT or ours.history.count(ours.key) >= 2
+            ), (a, b, since_capture, ours.quiet)
+    assert positions > 2000 and (-1, -1) in ends
+
+
+# ---------------------------------------------------------------- every eligible game
+
+#: Plies a playout may last in the default run (OpenSpiel's chess-like games are slow).
+SHORT = {"chess": 30, "antichess": 30, "crazyhouse": 30, "shogi": 30, "xiangqi": 30, "go": 40, "cursor_go": 40,
+         "hive": 40, "chinese_checkers": 40, "quoridor": 40}
+
+
+def test_the_eligible_games_are_those_listed():
+    assert eligible_games() == ELIGIBLE and len(ELIGIBLE) >= 20
+
+
+@pytest.mark.parametrize("name", ELIGIBLE)
+def test_conformance(name):
+    game = load(name)
+    assert game.name == f"openspiel:{name}" and load(game.name).name == game.name
+    counts = conformance(game, np.random.default_rng(1), playouts=2, max_plies=SHORT.get(name, 80))
+    assert counts["states"] > 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ELIGIBLE)
+def test_conformance_full_games(name):
+    counts = conformance(load(name), np.random.default_rng(2), playouts=6, max_plies=1000)
+    assert counts["states"] > 6
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four", "breakthrough", "othello", "clobber", "pentago"])
+def test_transpositions_join(name):
+    counts = conformance(load(name), np.random.default_rng(3), playouts=6)
+    assert counts["transpositions"] > 0
+
+
+def test_chess_keys_are_positions_not_histories():
+    game = load("chess")
+    state = game.initial()
+    for text in ("Nf3", "Nf6", "Ng1", "Ng8"):
+        state = game.apply(state, game.parse_move(state, text))
+    assert game.render(state) != game.render(game.initial())  # the FEN's move counters
+    assert game.key(state) == game.key(game.initial())
+    knight = game.apply(game.initial(), game.parse_move(game.initial(), "Nf3"))
+    assert game.key(knight) != game.key(game.initial()) and game.to_move(knight) == 1
+    assert game.is_capture(state, game.parse_move(state, "e4")) is False
+
+
+def test_names_and_titles():
+    game = load(" breakthrough(rows=6,columns=6) ")
+    assert game.name == game.ref == "openspiel:breakthrough(columns=6,rows=6)"
+    assert game.title == "Breakthrough (columns=6, rows=6)" and game.board_shape == (6, 6)
+    assert load("openspiel:go(board_size=19)").name == "openspiel:go"  # the default is left out
+    assert load("go(board_size=9)").board_shape == (9, 9)
+    chess = load("chess")
+    assert chess.side_names == ("White", "Black") and chess.to_move(chess.initial()) == 0
+    assert chess.initial().current_player() == 1  # OpenSpiel's player 1 is White, side 0
+
+
+def test_views_are_egocentric_where_the_layout_is_known():
+    """Starts where both sides stand alike: the second player's view of the start (its planes
+    first, the board turned) is the first player's view. (Othello's and clobber's tensors are
+    OpenSpiel's own egocentric ones, and their starts are alike only mirrored.)"""
+    for name in ("tic_tac_toe", "connect_four", "breakthrough", "checkers", "amazons", "lines_of_action", "hex",
+                 "go"):
+        game = load(name)
+        start = game.initial()
+        first = game._tensor_view(start, 0)
+        second = game._tensor_view(start, 1)
+        if name == "go":  # its last plane says whether White is to play
+            first, second = first[: 3 * 361], second[: 3 * 361]
+        assert np.array_equal(first, second), name
+    game = load("connect_four")
+    state = game.apply(game.initial(), 3)
+    view = game.views([state])[0]
+    assert view[-1] == 1 and view[42 + 3] == 1  # the X just played: the other side's plane, its first row the bottom
+    assert game.cells(state)[5 * 7 + 3] == "x"
+
+
+def test_bench_moves_reports_both_paths():
+    out = bench_moves("connect_four", seconds=0.2)
+    assert out["game"] == "openspiel:connect_four"
+    assert out["adapter_moves_per_s"] > 0 and out["raw_moves_per_s"] > 0 and out["adapter_games"] > 0
+
+
+def test_work_per_game_is_the_mean_length_of_random_games():
+    assert 7 <= load("tic_tac_toe").work_per_game <= 9
+    assert load("connect_four").work_per_game > load("tic_tac_toe").work_per_game
+
+
+# ---------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("no_such_game", "unknown OpenSpiel game 'no_such_game'"),
+        ("breakthrough(rows=abc)", "Wrong type for parameter rows"),
+        ("breakthrough(rowz=3)", "Unknown parameter 'rowz'"),
+        ("connect_four(", "Missing closing bracket"),
+        ("kuhn_poker", "information is not perfect"),
+        ("backgammon", "chance events"),
+        ("matrix_rps", "not sequential"),
+        ("chinese_checkers(players=3)", "3 players, not 2"),
+        ("2048", "not zero-sum"),
+        ("", "no OpenSpiel game named"),
+    ],
+)
+def test_refusals_are_one_line(text, words, capfd):
+    with pytest.raises(EvoplayError) as caught:
+        load(text)
+    message = str(caught.value)
+    assert words in message and "\n" not in message and len(message) < 400
+    assert caught.value.__context__ is None or caught.value.__suppress_context__  # no chained traceback
+    out, err = capfd.readouterr()
+    assert out == err == ""  # OpenSpiel's C++ prints its exceptions; the adapter keeps them quiet
+
+
+def test_bad_move_text_is_a_value_error():
+    game = load("connect_four")
+    with pytest.raises(ValueError, match="not a legal move here"):
+        game.parse_move(game.initial(), "x9")
+    assert game.parse_move(game.initial(), "X3") == 3 and game.parse_move(game.initial(), "3") == 3
+
+
+# ---------------------------------------------------------------- turns of several actions
+
+
+def test_a_checkers_multi_jump_keeps_the_side_to_move():
+    game = load("checkers")
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        state = game.initial()
+        while game.result(state) is None:
+            moves = game.legal_moves(state)
+            child = game.apply(state, moves[rng.integers(len(moves))])
+            if game.result(child) is None and game.to_move(child) == game.to_move(state):
+                # Mid-jump: only the jumping piece may go on, so the key is not the plain board's.
+                assert child.current_player() == state.current_player()
+                assert all("x" not in game.move_text(child, m) for m in game.legal_moves(child))
+                assert game.views([child])[0, -1] == game.to_move(child)
+                return
+            state = child
+    raise AssertionError("no multi-jump in 200 random games")
+
+
+def test_a_mancala_extra_turn_keeps_the_side_to_move_and_results_follow_it():
+    game = load("mancala")
+    rng = np.random.default_rng(5)
+    extra = 0
+    for _ in range(20):
+        state = game.initial()
+        while game.result(state) is None:
+            moves = game.legal_moves(state)
+            child = game.apply(state, moves[rng.integers(len(moves))])
+            if game.result(child) is None:
+                assert game.to_move(child) == child.current_player()
+                extra += game.to_move(child) == game.to_move(state)
+            else:
+                p = 1 - state.current_player()  # the side that did not make the last move
+                assert game.to_move(child) == p
+                assert game.result(child) == int(np.sign(child.returns()[p]))
+            state = child
+    assert extra > 0
+
+
+@pytest.mark.parametrize(
+    "text, pattern, empty",
+    [
+        ("connect_four", r"^([.xo]{7})$", "."),
+        ("go(board_size=5)", r"^\s*\d+ ([+XO]{5})$", "+"),  # its tensor's first row is the bottom
+        ("lines_of_action", r"^\d([.xo]{8})$", "."),  # the same
+        ("breakthrough", r"^\d([.bw]{8})$", "."),
+        ("checkers", r"^\d([.o8+*]{8})$", "."),
+        ("pentago", r"^. \d ((?:[.@O] ){6})", "."),
+        ("gomoku(size=7)", r"^([.bw]{7})$", "."),
+    ],
+)
+def test_cells_are_the_board_as_drawn(text, pattern, empty):
+    game = load(text)
+    rng = np.random.default_rng(6)
+    state = game.initial()
+    for _ in range(9):
+        moves = game.legal_moves(state)
+        state = game.apply(state, moves[rng.integers(len(moves))])
+    rows = [m.group(1).replace(" ", "") for line in game.render(state).splitlines() if (m := re.match(pattern, line))]
+    drawn = ["" if c == empty else c for row in rows for c in row]
+    assert drawn == game.cells(state) and any(drawn)

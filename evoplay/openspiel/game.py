@@ -33,8 +33,11 @@ Keys. ``key(state)`` is ``(to_move, finished, digest)`` where the digest (BLAKE2
 bytes) covers the position and the legal actions: the position is OpenSpiel's observation
 tensor of player 0 (which, in these perfect-information games, shows the whole board), but
 for chess, antichess and crazyhouse the FEN without its move counters (their tensors and
-their ``str`` hold the fifty-move count and the repetition count), and for shogi the SFEN
-without its move number. The legal actions separate states that share a board but not a
+their ``str`` hold the fifty-move count and the repetition count), for shogi the SFEN
+without its move number, and for dots and boxes and hex their ``str``: dots and boxes' tensor
+also says who drew each line, and hex's marks the stones joined to an edge in an order that
+depends on the move order once a side has won (no future depends on either); their ``str``
+shows the lines and each box's owner, the stones. The legal actions separate states that share a board but not a
 future: a checkers multi-jump in progress (only the jumping piece may go on), an amazon
 picked up but not yet moved, a go ko. Equal positions reached by different move orders get
 equal keys (transpositions join) while no counter differs: checked in tests/test_openspiel.py.
@@ -58,7 +61,8 @@ planes of the board (``observation_tensor_shape()`` is ``(planes, rows, columns)
   with player 0's, and where the two sides start on different edges the board is turned so
   the side to move always starts where player 0 does (half a turn in breakthrough, checkers
   and amazons; transposed in lines of action and square hex). A network then reads "own
-  pieces, other pieces, ..." whoever is to move.
+  pieces, other pieces, ..." whoever is to move. Rows run from the top of the board as
+  ``str`` draws it, but from the bottom in connect four, go and lines of action.
 - planes already from the observer's view (``observation_tensor(p)`` differs by ``p``):
   othello ``[empty, own, other]``, clobber, havannah, pentago and Y ``[own, other, empty]``,
   hive (per bug and colour), and connect four or checkers loaded with their egocentric
@@ -110,24 +114,27 @@ _SIDE_NAMES = {
     "connect_four": ("X", "O"),
 }
 _CHESS = {"chess", "antichess", "crazyhouse"}
+# Games whose key reads the position from ``str(state)``, not from the observation tensor.
+_STR_POSITIONS = {"dots_and_boxes", "hex"}
 
 # Board planes of player 0's observation tensor: (player 0's plane, player 1's plane, their
 # texts on the board); "ego": the tensor is already from the observer's view; "turn": how the
-# board turns for player 1's egocentric view; "marks": planes of neutral things.
+# board turns for player 1's egocentric view; "marks": planes of neutral things;
+# "bottom_first": the tensor's first row is the board's bottom row as ``str`` draws it.
 _PLANES = {
     "tic_tac_toe": dict(pairs=[(2, 1, "x", "o")]),
-    "connect_four": dict(pairs=[(0, 1, "x", "o")], ego_param="egocentric_obs_tensor"),
+    "connect_four": dict(pairs=[(0, 1, "x", "o")], ego_param="egocentric_obs_tensor", bottom_first=True),
     "mnk": dict(pairs=[(2, 1, "x", "o")]),
     "gomoku": dict(pairs=[(0, 1, "b", "w")]),
     "breakthrough": dict(pairs=[(0, 1, "b", "w")], turn="rot180"),
     "checkers": dict(pairs=[(0, 2, "o", "+"), (1, 3, "8", "*")], turn="rot180", ego_param="egocentric"),
-    "lines_of_action": dict(pairs=[(0, 1, "x", "o")], turn="transpose"),
+    "lines_of_action": dict(pairs=[(0, 1, "x", "o")], turn="transpose", bottom_first=True),
     "amazons": dict(pairs=[(2, 1, "X", "O")], marks=[(3, "#")], turn="rot180"),
-    "go": dict(pairs=[(0, 1, "X", "O")]),
+    "go": dict(pairs=[(0, 1, "X", "O")], bottom_first=True),
     "hex": dict(pairs=[(8, 0, "x", "o"), (7, 1, "x", "o"), (6, 2, "x", "o"), (5, 3, "x", "o")], turn="transpose"),
     "othello": dict(pairs=[(1, 2, "x", "o")], ego=True),
     "clobber": dict(pairs=[(0, 1, "o", "x")], ego=True),
-    "pentago": dict(pairs=[(0, 1, "@", "O")], ego=True),
+    "pentago": dict(pairs=[(0, 1, "O", "@")], ego=True),
 }
 # Planes whose count each family's spec is written for.
 _PLANE_COUNT = {"tic_tac_toe": 3, "connect_four": 3, "mnk": 3, "gomoku": 3, "breakthrough": 3, "checkers": 5,
@@ -316,6 +323,7 @@ class OpenSpielGame:
             if planes is not None and not (name == "hex" and params.get("plain_obs_tensor")):
                 self._planes, self.board_shape = planes, (planes[1], planes[2])
                 self._pairs, self._marks = spec["pairs"], spec.get("marks", [])
+                self._bottom_first = spec.get("bottom_first", False)
                 ego = spec.get("ego", False) or bool(params.get(spec.get("ego_param", ""), False))
                 turn = spec.get("turn")
                 if not ego and not (turn == "transpose" and planes[1] != planes[2]):
@@ -367,6 +375,8 @@ class OpenSpielGame:
             return " ".join(str(state).split()[:4]).encode()
         if self.short_name == "shogi":
             return " ".join(str(state).split()[:-1]).encode()
+        if self.short_name in _STR_POSITIONS:
+            return str(state).encode()
         return np.asarray(state.observation_tensor(0), dtype=np.float32).tobytes()
 
     def key(self, state) -> tuple:
@@ -428,6 +438,11 @@ class OpenSpielGame:
 
     # ---------------------------------------------------------------- optional capabilities
 
+    def bench_moves(self, seconds: float = 2.0) -> dict:
+        """Random-playout moves per second through this adapter and through pyspiel itself
+        (``evoplay bench --game openspiel:NAME``)."""
+        return bench_moves(self, seconds)
+
     def cells(self, state) -> list[str]:
         """One text per square of ``board_shape``, row-major from the top ('' empty); []
         for a game without ``board_shape``."""
@@ -439,6 +454,9 @@ class OpenSpielGame:
             for plane, text in [(a, s) for a, _, s, _ in self._pairs] + [(b, s) for _, b, _, s in self._pairs] + self._marks:
                 for i in np.flatnonzero(t[plane] > 0):
                     out[i] = text
+            if self._bottom_first:
+                w = self.board_shape[1]
+                out = [c for r in range(self.board_shape[0] - 1, -1, -1) for c in out[r * w : (r + 1) * w]]
             return out
         text = str(state)
         if self.short_name in _CHESS:
