@@ -370,3 +370,9 @@ def test_cells_are_the_board_as_drawn(text, pattern, empty):
     rows = [m.group(1).replace(" ", "") for line in game.render(state).splitlines() if (m := re.match(pattern, line))]
     drawn = ["" if c == empty else c for row in rows for c in row]
     assert drawn == game.cells(state) and any(drawn)
+
+
+def test_without_open_spiel_the_message_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "pyspiel", None)  # import pyspiel fails
+    with pytest.raises(EvoplayError, match=r"pip install open_spiel, or the extra evoplay\[openspiel\]"):
+        load("connect_four")
