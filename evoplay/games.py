@@ -82,7 +82,7 @@ class BaseGame:
 #: Built-in games: name -> "module:attribute" of the game object (imported when first asked for).
 BUILTIN_GAMES = {
     "tictactoe": "evoplay.tictactoe.game:TICTACTOE",
-    "checkers": "evoplay.checkers.game:CHECKERS",
+    "checkers": "evoplay.checkers.domain:CHECKERS",
 }
 GAMES = BUILTIN_GAMES  # the name older code and tests know
 #: Installed packages offer games under this entry-point group (name = "package.module:OBJ").

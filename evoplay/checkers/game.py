@@ -1,5 +1,9 @@
 """Checkers behind the game interface (``evoplay.games.Game``).
 
+What checkers offers beyond the protocol (its players, openings, compiled search and
+benchmark) is attached to ``CHECKERS`` by ``evoplay.checkers.domain``, the module the name
+``checkers`` resolves through, so that these rules import none of it.
+
 Views turn the board so the side to move always sits on squares 1-12 moving down: square
 ``s`` of White's view is square ``33 - s`` of the board. Men count 1, kings 2 (an
 evaluator picks its own king value).
@@ -42,13 +46,6 @@ class Checkers:
     #: ``evoplay game``'s computer player when --vs is not given.
     default_opponent = "piece-difference"
 
-    @property
-    def players(self) -> dict:
-        """Checkers' own player specs (``piece-difference``), beside every game's."""
-        from evoplay.checkers.players import REGISTRY
-
-        return REGISTRY
-
     def __init__(self, quiet_limit: int = R.QUIET_LIMIT):
         self.quiet_limit = quiet_limit
         self.name = "checkers" if quiet_limit == R.QUIET_LIMIT else f"checkers:quiet={quiet_limit}"
@@ -86,25 +83,6 @@ class Checkers:
 
     def render(self, state, numbers: bool = False) -> str:
         return R.render(state, numbers)
-
-    def network_search(self, state, depth: int, genome, sizes, king: float, quiescence: bool = False):
-        """The compiled alpha-beta with a Blondie24 network at the leaves (``checkers.search``):
-        the generic search's value and move, many times faster."""
-        from evoplay.checkers.search import search
-
-        return search(state, depth, king, quiescence, self.quiet_limit, network=(genome, sizes))
-
-    def bench_figures(self, quick: bool = False, progress=None) -> dict:
-        """perft, search leaves per second and seconds per game (``evoplay bench --game checkers``)."""
-        from evoplay.checkers.bench import figures
-
-        return figures(quick=quick, progress=progress)
-
-    def openings(self) -> list:
-        """The 157 three-move ballots' positions, in order (matches start from them)."""
-        from evoplay.checkers.openings import ballots
-
-        return [s for _, s in ballots()]
 
 
 CHECKERS = Checkers()

@@ -20,8 +20,6 @@ def _tables():
     """Reachable boards: their views, which are finished and how, and each unfinished one's children."""
     global _TABLES
     if _TABLES is None:
-        from evoplay.tictactoe.game import TICTACTOE
-
         codes = B.REACHABLE_CODES
         index = np.full(B.N_CODES, -1, dtype=np.int64)
         index[codes] = np.arange(len(codes))
@@ -31,7 +29,7 @@ def _tables():
         kids = np.where(legal, index[np.where(legal, B.CHILD[codes[decision]], 0)], 0)
         # the result of a finished board for the side to move: 0 drawn, -1 lost (the last mover made the line)
         result = np.where(B.OUTCOME[codes] == B.DRAW, 0.0, -1.0)
-        views = TICTACTOE.views(codes[decision])
+        views = B.perspective(codes[decision], B.TO_MOVE[codes[decision]]).astype(np.int8)  # TicTacToe.views
         _TABLES = (codes, ~ongoing, result, decision, legal, kids, views)
     return _TABLES
 
