@@ -44,8 +44,10 @@ class Game(Protocol):
         """Canonical encoding of the position (equal positions, equal keys)."""
 
     def views(self, states: Sequence) -> np.ndarray:
-        """Batched board of each state from the side to move's view: ``(n, squares)`` int8,
-        own pieces positive, the other side's negative, 0 empty."""
+        """Batched inputs of each state from the side to move's view: ``(n, width)``, one
+        width for every state of a game. The built-in games give int8 boards, own pieces
+        positive, the other side's negative, 0 empty (kings +-2); an OpenSpiel game its
+        observation tensor as the mover sees it, flattened, and a column for the side to move."""
 
     def move_text(self, state, move) -> str: ...
 
