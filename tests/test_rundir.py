@@ -117,8 +117,15 @@ def test_damaged_or_foreign_checkpoints_are_refused_naming_the_file(finished, tm
             path.write_text(path.read_text().replace('"generation":4', '"generation":3', 1))
         elif case == "other-trial":
             path.write_bytes((run / "checkpoints" / "trial_01.json").read_bytes())
-        elif case == "nan":
-            _resign(path, lambda b: b["state"]["parents"][0]["w1"][0].__setitem__(0, float("nan")))
+        elif case == "nan":  # a weight matrix as plain JSON (as format 1 wrote it), one weight NaN: the recipe refuses it
+            def nan(b):
+                from evoplay.framework.packing import unpack
+
+                w1 = unpack(b["state"]["parents"][0]["w1"])
+                w1[0][0] = float("nan")
+                b["state"]["parents"][0]["w1"] = w1
+
+            _resign(path, nan)
         elif case == "other-config":
             _resign(path, lambda b: b.__setitem__("config_sha256", "0" * 64))
 
