@@ -19,7 +19,10 @@ from evoplay.errors import EvoplayError
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
-def serve(paths, host, port, open_browser, quiet):
+@click.option("--game", "games", multiple=True, metavar="REF",
+              help="A game to play beyond tic-tac-toe and checkers (repeatable): openspiel:NAME(params), "
+              "package.module:OBJ or path/to/file.py:OBJ.")
+def serve(paths, host, port, open_browser, quiet, games):
     """Play and inspect players in the browser.
 
     PATHS are what the app may read, and all it reads: run directories (their curve,
@@ -33,12 +36,17 @@ def serve(paths, host, port, open_browser, quiet):
     from evoplay.web.roots import Roots
 
     roots = Roots(paths)
-    server = make_server(make_app(roots), host, port, quiet)
+    app = make_app(roots, games)  # a bad game reference is refused before the server listens
+    server = make_server(app, host, port, quiet)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{server.server_port}/"
     click.echo(f"evoplay serve: {url}  (Ctrl-C stops)")
     for root in roots.roots:
         click.echo(f"  reads {root.kind}: {root.given}")
+    from evoplay.web.boards import SERVED
+
+    for name, ref in SERVED.items():
+        click.echo(f"  plays {name}" + (f" ({ref})" if ref != name else ""))
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"  note: listening on {host}, not only on this machine", err=True)
     sys.stdout.flush()

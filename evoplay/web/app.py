@@ -41,9 +41,20 @@ def _error(status: int, message: str) -> str:
     return _json({"error": message.replace("\n", " ")}, status)
 
 
+def _content_length() -> int:
+    """The request's Content-Length (0 when absent); 400 unless it is a non-negative integer
+    (bottle's own reading raises ValueError, a 500, for ``Content-Length: abc``)."""
+    text = bottle.request.environ.get("CONTENT_LENGTH", "").strip()
+    if not text:
+        return 0
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        raise ApiError(400, f"the Content-Length header must be a byte count, got {text[:40]!r}")
+    return int(text)
+
+
 def _body():
     """The request's JSON body; 4xx ApiError if too big or not JSON."""
-    length = bottle.request.content_length
+    length = _content_length()
     stream = bottle.request.environ["wsgi.input"]
     if length > MAX_BODY:
         if length <= 64 * MAX_BODY:  # read it anyway, so that the client gets the answer
@@ -86,7 +97,10 @@ def _guarded(handler):
     return wrapper
 
 
-def make_app(roots: Roots) -> bottle.Bottle:
+def make_app(roots: Roots, games=()) -> bottle.Bottle:
+    """The web app over ``roots``; ``games`` are the references of the games it plays beyond
+    the built-in ones (``evoplay serve --game``), resolved now."""
+    boards.serve_games(games)
     app = bottle.Bottle()
     app.config["catchall"] = True
     archives = Archives(roots)

@@ -21,7 +21,7 @@ from typing import Callable
 import numpy as np
 
 from evoplay.errors import EvoplayError
-from evoplay.games import GAMES, get_game
+from evoplay.games import BUILTIN_GAMES, capability, game_ref, resolve_game
 from evoplay.search import move_scores, principal_variation
 from evoplay.web.archive import is_elite_spec
 from evoplay.web.roots import ApiError, Roots
@@ -102,24 +102,101 @@ def _tictactoe() -> WebGame:
                    facts=T.facts, fact_fields=T.FACT_FIELDS)
 
 
+# ---------------------------------------------------------------- any other game
+
+
+def _any(game) -> WebGame:
+    """The board page of a game from what it offers: a grid of its ``board_shape`` with the
+    texts of ``cells(state)`` where it has both, else its ``render`` text (``describe``);
+    moves picked from the list of legal moves; the players every game has, its own, and
+    its player files; a network player's search for analysis."""
+    from evoplay.arena.specs import make_player, registry
+
+    shape, texts = capability(game, "board_shape"), capability(game, "cells")
+
+    def cells(state):
+        if not shape or texts is None:
+            return []
+        flat = list(texts(state))
+        rows, cols = shape
+        if len(flat) != rows * cols:
+            return []
+        return [[{"square": str(r * cols + c), "piece": "text" if flat[r * cols + c] else "",
+                  "label": str(flat[r * cols + c])[:4]} for c in range(cols)] for r in range(rows)]
+
+    def parse_start(text):
+        raise ValueError(f"{game_ref(game)} starts from its initial position: send its moves instead")
+
+    def search_parts(player):
+        evaluate = getattr(player, "evaluate", None)
+        return None if evaluate is None else (evaluate, player.depth, getattr(player, "quiescence", False))
+
+    def build(spec):
+        return make_player(game, spec)
+
+    names = registry(game)
+    return WebGame(build, build, names, cells, parse_start, lambda state: game.render(state), search_parts,
+                   default_players=("human", capability(game, "default_opponent", "mcts:sims=1000")))
+
+
+#: Games with a board page of their own; every other game gets ``_any``'s.
 ADAPTERS = {"tictactoe": _tictactoe, "checkers": _checkers}
+#: URL name -> reference of the games this server plays beyond the built-in ones
+#: (``evoplay serve --game REF``); a request never names a game the server was not given.
+SERVED: dict[str, str] = {}
+
+
+def serve_games(refs) -> list[str]:
+    """Resolve the extra games a server plays (one-line EvoplayError for a bad reference);
+    their URL names: the game's ``name`` where it is a plain word, else ``game-N``."""
+    SERVED.clear()
+    web_game.cache_clear()
+    _cached.cache_clear()
+    for i, ref in enumerate(refs):
+        game = resolve_game(ref)
+        name = game_ref(game)
+        if name in BUILTIN_GAMES:
+            continue
+        slug = name if all(ch.isalnum() or ch in "_-:.(),=" for ch in name) else str(getattr(game, "name", ""))
+        if not slug or not all(ch.isalnum() or ch in "_-:.(),=" for ch in slug) or slug in SERVED or slug in BUILTIN_GAMES:
+            slug = f"game-{i + 1}"
+        SERVED[slug] = game_ref(game)
+    return list(SERVED)
+
+
+def _resolve(name: str):
+    return resolve_game(SERVED.get(name, name))
 
 
 @functools.lru_cache(maxsize=None)
 def web_game(name: str) -> WebGame:
-    return ADAPTERS[name]()
+    return ADAPTERS[name]() if name in ADAPTERS else _any(_resolve(name))
 
 
 def game_named(name: str):
-    """The game and its web adapter; 404 for a game evoplay does not have."""
-    if name not in GAMES or name not in ADAPTERS:
-        raise ApiError(404, f"unknown game {name!r} (known: {', '.join(g for g in GAMES if g in ADAPTERS)})")
-    return get_game(name), web_game(name)
+    """The game and its web adapter; 404 for a game this server does not play."""
+    if name not in BUILTIN_GAMES and name not in SERVED:
+        known = [*BUILTIN_GAMES, *SERVED]
+        raise ApiError(404, f"unknown game {name[:100]!r} (known: {', '.join(known)})")
+    game = _resolve(name)
+    return _Named(game, name), web_game(name)
+
+
+class _Named:
+    """A game as the page names it: its URL name, everything else the game's own."""
+
+    def __init__(self, game, name: str):
+        self._game, self.name = game, name
+
+    def __getattr__(self, attr):
+        return getattr(self._game, attr)
 
 
 def games() -> dict:
     """The games the board page plays, the first one the default."""
-    return {"games": [{"name": name, "sides": list(get_game(name).side_names)} for name in ADAPTERS if name in GAMES]}
+    names = [*BUILTIN_GAMES, *SERVED]
+    return {"games": [{"name": name, "title": str(capability(_resolve(name), "title", name)),
+                       "sides": list(_resolve(name).side_names)} for name in names]}
 
 
 def check_fields(body, required: tuple, optional: tuple = ()) -> dict:
@@ -190,12 +267,14 @@ def describe(game, adapter: WebGame, state, played: list, start, first) -> dict:
     else:  # the side to move has lost
         result, winner = "win", game.side_names[1 - game.to_move(state)]
     legal = game.legal_moves(state) if r is None else []
+    cells = adapter.cells(state)
     return {
         "game": game.name,
         "start": start,
         "position": adapter.start_text(state),
         "moves": played,
-        "cells": adapter.cells(state),
+        "cells": cells,
+        **({} if cells else {"text": game.render(state)}),  # a game with no grid: its own text
         "to_move": mover if r is None else None,
         "start_to_move": game.side_names[game.to_move(first)],
         "sides": list(game.side_names),

@@ -283,7 +283,14 @@ function render() {
   const board = document.getElementById("board");
   board.replaceChildren();
   board.dataset.game = GAME;
-  board.style.gridTemplateColumns = `repeat(${info.cells[0].length}, 1fr)`;
+  board.classList.toggle("textboard", info.cells.length === 0);
+  if (info.cells.length === 0) {  // a game with no grid: its own text, moves from the list below
+    board.style.gridTemplateColumns = "";
+    board.append(el("pre", {class: "position-text", text: info.text || ""}));
+  } else {
+    board.style.gridTemplateColumns = `repeat(${info.cells[0].length}, 1fr)`;
+    board.style.aspectRatio = `${info.cells[0].length} / ${info.cells.length}`;
+  }
   const human = humanToMove();
   const starts = new Set(), next = new Set();
   for (const mv of info.legal) {
@@ -308,7 +315,7 @@ function render() {
       node.addEventListener("click", () => clickSquare(cell));
       if (cell.piece) {
         node.dataset.piece = cell.piece;
-        node.append(el("span", {class: `piece p-${cell.piece}`, text: cell.king ? "K" : ""}));
+        node.append(el("span", {class: `piece p-${cell.piece}`, text: cell.label || (cell.king ? "K" : "")}));
         continue;
       }
       if (facts && facts.probs) {
@@ -427,7 +434,7 @@ async function init() {
   chooser.addEventListener("change", () => { location.href = `/?game=${encodeURIComponent(chooser.value)}`; });
   try {
     const {games} = await api("/api/games");
-    for (const g of games) chooser.append(el("option", {value: g.name, text: g.name === "tictactoe" ? "tic-tac-toe" : g.name}));
+    for (const g of games) chooser.append(el("option", {value: g.name, text: g.title || g.name}));
     chooser.value = GAME;
     S.meta = await api(`${base}/players`);  // an unknown game: its error, and the chooser to leave it
   } catch (e) {

@@ -1,0 +1,88 @@
+"""The board page's API for games beyond the built-in two: named to the server with
+``--game`` (``make_app(roots, games)``), never by a request; a grid from the game's
+``board_shape`` and ``cells``, or its text; moves checked by the game; its players."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import urllib.parse
+from pathlib import Path
+
+import pytest
+from test_web_api import ok, refused, request
+
+from evoplay.web import boards
+from evoplay.web.app import make_app, make_server
+from evoplay.web.roots import Roots
+
+ROOT = Path(__file__).resolve().parents[1]
+USER_GAME = f"{ROOT / 'examples' / 'games' / 'connect_four.py'}:ConnectFour"
+
+
+@contextlib.contextmanager
+def serving(games, paths=(), base=None):
+    server = make_server(make_app(Roots(paths, base=base), games), "127.0.0.1", 0, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+        boards.serve_games(())
+
+
+def path(name: str, what: str) -> str:
+    return f"/api/games/{urllib.parse.quote(name, safe='')}/{what}"
+
+
+def test_a_user_game_on_a_grid():
+    with serving([USER_GAME]) as url:
+        listed = ok(url, "/api/games")["games"]
+        assert [g["name"] for g in listed] == ["tictactoe", "checkers", "connect-four"]
+        assert listed[2]["title"] == "Connect Four" and listed[2]["sides"] == ["Red", "Yellow"]
+        info = ok(url, path("connect-four", "state"), {"moves": ["4", "4", "3"]})
+        assert len(info["cells"]) == 6 and len(info["cells"][0]) == 7 and info["to_move"] == "Yellow"
+        assert info["cells"][5][3]["label"] == "●" and info["cells"][4][3]["label"] == "○"
+        assert [m["text"] for m in info["legal"]] == ["1", "2", "3", "4", "5", "6", "7"]
+        won = ok(url, path("connect-four", "move"), {"moves": ["1", "2", "1", "2", "1", "2"], "move": "1"})
+        assert won["result"] == "win" and won["winner"] == "Red" and won["legal"] == []
+        refused(url, path("connect-four", "move"), {"moves": ["1"] * 6, "move": "1"}, fragment="full")
+        refused(url, path("connect-four", "move"), {"move": "9"}, fragment="column 1-7")
+        refused(url, path("connect-four", "state"), {"start": "x"}, fragment="initial position")
+        players = ok(url, path("connect-four", "players"))
+        assert {"random", "mcts"} <= {p["name"] for p in players["builtin"]}
+        moved = ok(url, path("connect-four", "ai-move"), {"player": "mcts:sims=50", "moves": ["4"], "seed": 3})
+        assert moved["move"] in [str(c) for c in range(1, 8)] and len(moved["moves"]) == 2
+        again = ok(url, path("connect-four", "ai-move"), {"player": "mcts:sims=50", "moves": ["4"], "seed": 3})
+        assert again["move"] == moved["move"]
+
+
+def test_a_request_never_names_a_game_the_server_was_not_given():
+    with serving([]) as url:
+        for name in ("openspiel:connect_four", "connect-four", USER_GAME, "evoplay.games:BUILTIN_GAMES"):
+            got, data, _ = request(url + path(name, "state"), {})
+            assert got == 404 and ("unknown game" in data["error"] or "not found" in data["error"]), data
+
+
+def test_openspiel_connect_four_and_a_game_without_a_grid():
+    pytest.importorskip("pyspiel")
+    with serving(["openspiel:connect_four", "openspiel:nim"]) as url:
+        names = [g["name"] for g in ok(url, "/api/games")["games"]]
+        assert names == ["tictactoe", "checkers", "openspiel:connect_four", "openspiel:nim"]
+        info = ok(url, path("openspiel:connect_four", "state"), {"moves": ["x3", "o3"]})
+        assert len(info["cells"]) == 6 and info["to_move"] == info["sides"][0]
+        nim = ok(url, path("openspiel:nim", "state"), {})
+        assert nim["cells"] == [] and nim["text"] and nim["legal"]
+        played = ok(url, path("openspiel:nim", "move"), {"move": nim["legal"][0]["text"]})
+        assert played["moves"] == [nim["legal"][0]["text"]]
+
+
+def test_a_bad_game_for_the_server_is_one_line():
+    from evoplay.errors import EvoplayError
+
+    with pytest.raises(EvoplayError, match="unknown game"):
+        make_app(Roots(()), ["no_such_game"])
+    boards.serve_games(())
