@@ -8,6 +8,7 @@ before ``open``, ``stat`` or ``realpath`` would turn it into a ``ValueError`` tr
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from evoplay.errors import EvoplayError
@@ -43,3 +44,31 @@ def check_path(path, what: str = "path", error: type[EvoplayError] = EvoplayErro
     if problem is not None:
         raise error(f"{what} {_shown(text)} {problem}")
     return Path(text)
+
+
+def read_regular(path, what: str, max_bytes: int, error: type[EvoplayError] = EvoplayError) -> bytes:
+    """The bytes of the regular file ``path`` (symlinks followed), read with a bound; one
+    line of ``error`` naming ``what`` for a path that is missing, a dangling link, not a
+    regular file (a device such as ``/dev/zero`` reports size 0 and never ends; a FIFO
+    blocks), or larger than ``max_bytes`` (refused before it is read)."""
+    path = check_path(path, what, error)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        dangling = os.path.islink(path)
+        raise error(f"{what} {path} is a symbolic link to nothing" if dangling else f"{what} not found: {path}") from None
+    except OSError as e:
+        raise error(f"{what} {path}: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise error(f"{what} {path} is {kind}")
+    if st.st_size > max_bytes:
+        raise error(f"{what} {path} is {st.st_size} bytes, more than the {max_bytes} allowed")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as e:
+        raise error(f"{what} {path}: {e.strerror or e}") from None
+    if len(data) > max_bytes:
+        raise error(f"{what} {path} is more than the {max_bytes} bytes allowed")
+    return data

@@ -593,6 +593,59 @@ def real_run(env: "FuzzEnv") -> Path:
     return env._real_run
 
 
+CHECKERS_CONFIG = {
+    "": {"name": "fuzz-checkers", "seed": 5, "trials": 1, "generations": 3, "recipe": "blondie24"},
+    "run": {"checkpoint_every": 1},
+    "game": {"name": "checkers", "depth": 1, "max_plies": 12},
+    "network": {"hidden": [3]},
+    "population": {"parents": 3},
+    "evaluation": {"games": 1},
+    "yardstick": {"every": 100},
+}
+
+
+def checkers_run(env: "FuzzEnv", dest: Path, generations: int = 3) -> Path:
+    """A copy at ``dest`` of a genuine Blondie24 checkers run checkpointed at its last
+    generation (config, marker, logbook, checkpoint), made once per folder without Ray."""
+    key = f"_checkers_run_{generations}"
+    if getattr(env, key, None) is None:
+        from evoplay.framework import config as C
+        from evoplay.framework.rundir import RunDir, digest
+        from evoplay.framework.trial import TrialRun
+
+        raw = {**CHECKERS_CONFIG[""], "generations": generations, **{k: v for k, v in CHECKERS_CONFIG.items() if k}}
+        cfg = C.resolve(raw)
+        rd = RunDir(env.root / f"checkers-run-{generations}")
+        rd.root.mkdir()
+        rd.mark()
+        (rd.root / "config.toml").write_text(C.to_toml(cfg))
+        data = TrialRun(C.recipe_class("blondie24")(cfg), 0).run(generations).to_data()
+        rd.write_logbook(0, data["logbook"])
+        rd.write_checkpoint(data, digest(cfg))
+        setattr(env, key, rd.root)
+    shutil.copytree(getattr(env, key), dest, symlinks=True)
+    return dest
+
+
+def tree_digest(root: Path) -> dict:
+    """Every entry under ``root``: its kind and, for a file, its bytes' digest (links not followed)."""
+    import hashlib
+
+    out = {}
+    for p in sorted(root.rglob("*")):
+        rel = str(p.relative_to(root))
+        if p.is_symlink():
+            out[rel] = "link " + os.readlink(p)
+        elif p.is_dir():
+            out[rel] = "dir"
+        elif p.is_file():
+            out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+        else:
+            out[rel] = "special"
+    out.pop(".lock", None)
+    return out
+
+
 def resign(body: dict) -> dict:
     from evoplay.framework.rundir import digest
 
@@ -702,7 +755,8 @@ def _no_exit(code):
     raise Exited(f"the command ran and left with os._exit({code})")
 
 
-def run_in_process(argv) -> tuple[object, str, str]:
+def run_in_process(argv, stdin: str | None = None) -> tuple[object, str, str]:
+    """(exit code, stdout, stderr) of ``evoplay ARGV`` run here, reading ``stdin`` (default: nothing)."""
     out, err = io.StringIO(), io.StringIO()
     code = 0
     previous = signal.signal(signal.SIGALRM, _alarm)
@@ -712,6 +766,7 @@ def run_in_process(argv) -> tuple[object, str, str]:
     # An accepted evolve must not end the test run, nor kill this process's Ray for the next case.
     real_exit, os._exit = os._exit, _no_exit
     real_stop, distributed.stop_now = distributed.stop_now, lambda: None
+    real_stdin, sys.stdin = sys.stdin, io.StringIO(stdin or "")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -719,6 +774,7 @@ def run_in_process(argv) -> tuple[object, str, str]:
             except SystemExit as e:
                 code = e.code
     finally:
+        sys.stdin = real_stdin
         os._exit, distributed.stop_now = real_exit, real_stop
         distributed.shutdown_ray()
         signal.alarm(0)

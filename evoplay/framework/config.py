@@ -21,7 +21,7 @@ import tomli_w
 
 from evoplay import usercode
 from evoplay.errors import ConfigError, EvoplayError
-from evoplay.paths import check_path
+from evoplay.paths import check_path, read_regular
 
 #: Built-in recipe names -> code references; the recipes package registers itself here.
 BUILTIN_RECIPES: dict[str, str] = {}
@@ -212,11 +212,10 @@ def load(path) -> dict:
     configs that come with evoplay.
     """
     path = find(path)
+    data = read_regular(path, "config file", MAX_CONFIG_BYTES, ConfigError)
     try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"config file {path} is larger than {MAX_CONFIG_BYTES} bytes")
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as e:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
         raise ConfigError(f"config file {path} cannot be read as UTF-8 text: {e}") from None
     limit = sys.getrecursionlimit()
     try:

@@ -157,6 +157,7 @@ def _prepare(rd: RunDir, cfg: dict | None, resume: bool, overwrite: bool) -> tup
             if data["generation"] > stored[""]["generations"]:
                 raise EvoplayError(f"checkpoint {rd.checkpoint(t)} is at generation {data['generation']}, "
                                    f"beyond the run's {stored['']['generations']}")
+    rd.check_outputs(stored[""]["trials"])  # every check before the first write
     return stored, states
 
 

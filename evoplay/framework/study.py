@@ -67,6 +67,7 @@ from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.runner import RunJob, _prepare, finish_jobs, make_recipe, run_pool
 from evoplay.framework.stats import cliffs_delta, holm, mean_band, mean_ci, permutation_test
+from evoplay.paths import read_regular
 
 STUDY_KEYS = {"name", "base", "baseline", "trials", "generations", "seed", "variants", "grid"}
 MARKER = ".evoplay-study"
@@ -120,8 +121,9 @@ def load_study(path, trials=None, generations=None) -> dict:
         path = C.find(path)
     except ConfigError:
         raise ConfigError(f"study file not found: {path}") from None
+    data = read_regular(path, "study file", C.MAX_CONFIG_BYTES, ConfigError)  # a study is a config's size
     try:
-        doc = tomllib.loads(path.read_text())
+        doc = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError, ValueError) as e:
         raise ConfigError(f"study file {path} is not valid TOML: {str(e)[:200]}") from None
     unknown = sorted(set(doc) - STUDY_KEYS)

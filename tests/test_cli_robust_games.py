@@ -1,0 +1,115 @@
+"""One test per defect that a fuzz of the newer surfaces (checkers, studies, checkpoints,
+the web API of every game) found: each refusal is one line ``evoplay: error: ...`` with
+exit code 2 (4xx on the web), before any work, and a command that refuses changes no file.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evoplay.games import get_game
+
+from test_fuzz_cli import FuzzEnv, checkers_run, problem, run_in_process, tree_digest
+
+ROOT = Path(__file__).resolve().parent.parent
+EVOPLAY = Path(sys.executable).with_name("evoplay")
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return FuzzEnv(tmp_path)
+
+
+def refused(argv, *words, stdin=None):
+    code, out, err = run_in_process(argv, stdin=stdin)
+    assert problem(code, out, err) is None, (argv, code, out, err)
+    for w in words:
+        assert w in err, (w, err)
+    return err
+
+
+# ---------------------------------------------------------------- 1. a network file that overflows
+
+
+def test_a_checkers_file_of_huge_weights_is_refused_by_match_and_resign(env):
+    from test_web_served_players import network_file
+
+    path = network_file(env.fresh(".json"), "checkers", 1e308)
+    refused(["match", "--game", "checkers", str(path), "random", "--games", "2"], "beyond the +-1e+100")
+    doc = json.loads(path.read_text())
+    doc["sha256"] = "0" * 64
+    path.write_text(json.dumps(doc))
+    before = path.read_bytes()
+    refused(["resign", str(path)], "beyond the +-1e+100")
+    assert path.read_bytes() == before
+
+
+# ---------------------------------------------------------------- 2. checks before the first write
+
+
+@pytest.mark.parametrize("damage", ["dangling link", "link to /dev/zero", "folder", "champion folder", "logbook folder"])
+def test_a_resume_refuses_before_it_writes_anything(env, damage):
+    run = checkers_run(env, env.fresh("-ckrun"), generations=3)
+    ckpt = run / "checkpoints" / "trial_00.json"
+    if damage == "dangling link":
+        ckpt.unlink()
+        ckpt.symlink_to(run / "nowhere.json")
+    elif damage == "link to /dev/zero":
+        ckpt.unlink()
+        ckpt.symlink_to("/dev/zero")
+    elif damage == "folder":
+        ckpt.unlink()
+        ckpt.mkdir()
+    elif damage == "champion folder":
+        (run / "trials" / "trial_00" / "champion.json").mkdir()
+    else:
+        log = run / "trials" / "trial_00" / "logbook.csv"
+        log.rename(run / "saved.csv")
+        log.mkdir()
+    before = tree_digest(run)
+    t = time.perf_counter()
+    proc = subprocess.run([str(EVOPLAY), "evolve", str(run / "config.toml"), "--out", str(run), "--resume", "-q"],
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert problem(proc.returncode, proc.stdout, proc.stderr) is None, proc.stderr[-2000:]
+    assert time.perf_counter() - t < 10, "refused only after starting the work"
+    assert tree_digest(run) == before, "the refused resume changed the run directory"
+
+
+# ---------------------------------------------------------------- 6. bounded reads of regular files
+
+
+def test_a_huge_sparse_study_file_is_refused_before_it_is_read(env):
+    path = env.fresh(".toml")
+    with open(path, "wb") as f:
+        f.truncate(3 << 30)
+    t = time.perf_counter()
+    refused(["study", str(path), "--out", str(env.fresh("-study"))], "more than the")
+    assert time.perf_counter() - t < 5
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo", "folder"])
+def test_special_files_are_refused_as_study_config_and_checkpoint(env, target):
+    def special():
+        link = env.fresh(".toml")
+        if target == "fifo":
+            os.mkfifo(link)
+        elif target == "folder":
+            link.mkdir()
+        else:
+            link.symlink_to(target)
+        return link
+
+    t = time.perf_counter()
+    refused(["study", str(special()), "--out", str(env.fresh("-study"))])
+    refused(["evolve", str(special()), "--out", str(env.fresh("-run"))])
+    assert time.perf_counter() - t < 5, "a special file was read"
