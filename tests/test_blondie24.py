@@ -20,7 +20,7 @@ from evoplay.framework.recipe import Context
 from evoplay.framework.streams import Streams, stream
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24 import yardstick
-from evoplay.recipes.blondie24.network import Evaluator, forward, n_weights
+from evoplay.recipes.blondie24.network import SPATIAL_SIZES, Evaluator, forward, n_weights
 from evoplay.recipes.blondie24.operators import Net, default_tau, draw_opponents, init_population, mut_selfadaptive, sel_best
 from evoplay.recipes.blondie24.play import NetSearchPlayer, play, ttt_move_table
 from evoplay.recipes.blondie24.playerfile import network_document
@@ -42,21 +42,41 @@ def twin_tanh(z: float) -> float:
 
 
 def twin_forward(view, genome, sizes, king) -> float:
-    """The network on one board in plain Python: each unit's bias, then its inputs in order, then tanh."""
-    a = [king if v == 2 else -king if v == -2 else float(v) for v in view]
-    pd = 0.0
-    for x in a:
-        pd += x
-    pos = 0
-    for layer, (fan_in, fan_out) in enumerate(zip(sizes[:-1], sizes[1:])):
+    """The network on one board in plain Python, by its definition (``evoplay.numerics``): each
+    first-layer unit's terms rounded to the unit's grid and summed exactly, then scaled; the
+    other layers' units their bias, then their inputs in order; tanh; the piece difference
+    (men + K kings) times its weight added to the output's sum last."""
+    from evoplay.recipes.blondie24.network import topology
+
+    first, first_bias, rest, pos = topology(tuple(sizes))
+    inputs = len(view)
+    shift = 62 - inputs.bit_length()
+
+    def x(v):
+        return king if v == 2 else -king if v == -2 else float(v)
+
+    a = []
+    for j in range(first.shape[0]):
+        wired = [(i, int(first[j, i])) for i in range(inputs) if first[j, i] >= 0]
+        bias = genome[int(first_bias[j])]
+        top = max([abs(bias)] + [max(abs(genome[g]), abs(king * genome[g])) for _, g in wired])
+        e = max(math.frexp(top)[1], -960) if top > 0 else 0
+        inv = math.ldexp(1.0, shift - e)
+        acc = round(bias * inv) + sum(round((x(view[i]) * genome[g]) * inv) for i, g in wired if view[i] != 0)
+        a.append(twin_tanh(float(acc) * math.ldexp(1.0, e - shift)))
+    men = sum(v for v in view if abs(v) == 1)
+    kings = sum((1 if v > 0 else -1) for v in view if abs(v) == 2)
+    pd = float(men) + king * float(kings)
+    rest = [int(r) for r in rest]
+    for layer, (fan_in, fan_out) in enumerate(zip(rest[:-1], rest[1:])):
         bias = pos + fan_in * fan_out
         out = []
         for j in range(fan_out):
             s = genome[bias + j]
             for i in range(fan_in):
                 s += a[i] * genome[pos + j * fan_in + i]
-            if layer == len(sizes) - 2:
-                s += pd * genome[-1]
+            if layer == len(rest) - 2:
+                s += pd * genome[len(genome) - 1]
             out.append(twin_tanh(s))
         pos, a = bias + fan_out, out
     return a[0]
@@ -74,7 +94,8 @@ def test_checkers_network_has_the_published_1742_weights():
     assert n_weights((9, 10, 1)) == 9 * 10 + 10 + 10 + 1 + 1
 
 
-@pytest.mark.parametrize("game, sizes", [(CHECKERS, CHECKERS_SIZES), (TICTACTOE, (9, 7, 1)), (CHECKERS, (32, 5, 3, 1))])
+@pytest.mark.parametrize("game, sizes", [(CHECKERS, CHECKERS_SIZES), (TICTACTOE, (9, 7, 1)), (CHECKERS, (32, 5, 3, 1)),
+                                         (CHECKERS, SPATIAL_SIZES)])
 def test_network_gives_the_bits_of_its_plain_python_twin(game, sizes):
     states = random_positions(game, 40, seed=11)
     views = game.views(states)

@@ -40,12 +40,29 @@ def _tables():
 
 
 ROW, COL, STEP, JUMP = _tables()
+
+
+def _shifts():
+    """Per direction, the two (mask, shift) pairs that step every square of a bitboard at once:
+    the squares whose neighbour in that direction is ``s + shift`` (it depends on the row's parity)."""
+    mask = np.zeros((4, 2), dtype=np.int64)
+    shift = np.zeros((4, 2), dtype=np.int64)
+    for d in range(4):
+        deltas = sorted({int(STEP[s, d]) - s for s in range(32) if STEP[s, d] >= 0})
+        assert len(deltas) == 2
+        for k, delta in enumerate(deltas):
+            shift[d, k] = delta
+            mask[d, k] = sum(1 << s for s in range(32) if STEP[s, d] >= 0 and STEP[s, d] - s == delta)
+    return mask, shift
+
+
+DIR_MASK, DIR_SHIFT = _shifts()
 #: Squares where each side's men are crowned: Black on 29-32, White on 1-4.
 CROWN = np.array([0xF0000000, 0x0000000F], dtype=np.int64)
 #: Directions a man of each side may move and capture in (kings use all four).
 MAN_DIRS = np.array([[2, 3], [0, 1]], dtype=np.int64)
 START = (0x00000FFF, 0xFFF00000, 0, BLACK)
-for _t in (ROW, COL, STEP, JUMP, CROWN, MAN_DIRS):
+for _t in (ROW, COL, STEP, JUMP, CROWN, MAN_DIRS, DIR_MASK, DIR_SHIFT):
     _t.setflags(write=False)
 
 
@@ -55,8 +72,8 @@ def _allowed(d, king, turn):
 
 
 @numba.njit(**JIT)
-def _jumps(own, other, kings, turn, s, paths, plen, caps, n, stack_sq, stack_dir, stack_cap, stack_ext):
-    """Every jump path of the piece on ``s``, appended from row ``n``; the new count."""
+def _jumps(own, other, kings, turn, s, paths, plen, caps, p, n, stack_sq, stack_dir, stack_cap, stack_ext):
+    """Every jump path of the piece on ``s``, appended to ply ``p``'s moves from row ``n``; the new count."""
     king = (kings >> s) & 1 == 1
     occupied = (own | other) & ~(np.int64(1) << s)  # the mover's square is free again
     top = 0
@@ -68,9 +85,9 @@ def _jumps(own, other, kings, turn, s, paths, plen, caps, n, stack_sq, stack_dir
                 if n >= MAX_MOVES:
                     raise ValueError("too many moves for the move buffer")
                 for k in range(top + 1):
-                    paths[n, k] = stack_sq[k]
-                plen[n] = top + 1
-                caps[n] = stack_cap[top]
+                    paths[p, n, k] = stack_sq[k]
+                plen[p, n] = top + 1
+                caps[p, n] = stack_cap[top]
                 n += 1
             top -= 1
             continue
@@ -92,19 +109,53 @@ def _jumps(own, other, kings, turn, s, paths, plen, caps, n, stack_sq, stack_dir
     return n
 
 
+@numba.njit(**JIT, inline="always")
+def _step(x, d):
+    """The squares one step in direction ``d`` from the squares of ``x`` (off the board: gone)."""
+    out = np.int64(0)
+    for k in range(2):
+        sh = DIR_SHIFT[d, k]
+        y = x & DIR_MASK[d, k]
+        out |= (y << sh) if sh > 0 else (y >> -sh)
+    return out
+
+
+@numba.njit(**JIT)
+def mobility(black, white, kings, turn):
+    """2 if the side to move has a capture, 1 if it has only plain moves, 0 if it has no move."""
+    own, other = (black, white) if turn == BLACK else (white, black)
+    empty = ~(black | white) & 0xFFFFFFFF
+    own_kings = own & kings
+    plain = np.int64(0)
+    for d in range(4):
+        movers = own if _allowed(d, False, turn) else own_kings
+        if movers == 0:
+            continue
+        near = _step(movers, d)
+        if _step(near & other, d) & empty:
+            return 2
+        plain |= near & empty
+    return 1 if plain else 0
+
+
 @numba.njit(**JIT)
 def generate(black, white, kings, turn, paths, plen, caps):
     """Fill ``paths`` (rows of square indices), ``plen`` and ``caps`` (captured bits); the count."""
+    stack = np.empty((4, MAX_PATH), dtype=np.int64)
+    return generate_at(black, white, kings, turn, paths.reshape((1,) + paths.shape), plen.reshape((1, plen.size)),
+                       caps.reshape((1, caps.size)), 0, stack[0], stack[1], stack[2], stack[3])
+
+
+@numba.njit(**JIT)
+def generate_at(black, white, kings, turn, paths, plen, caps, p, stack_sq, stack_dir, stack_cap, stack_ext):
+    """``generate`` into ply ``p`` of (plies, MAX_MOVES, ...) arrays, with its jump stack given
+    (four MAX_PATH int64 rows): no allocation, no array views."""
     own, other = (black, white) if turn == BLACK else (white, black)
-    stack_sq = np.empty(MAX_PATH, dtype=np.int64)
-    stack_dir = np.empty(MAX_PATH, dtype=np.int64)
-    stack_cap = np.empty(MAX_PATH, dtype=np.int64)
-    stack_ext = np.empty(MAX_PATH, dtype=np.bool_)
     n = 0
-    for s in range(32):
-        if (own >> s) & 1:
-            n = _jumps(own, other, kings, turn, s, paths, plen, caps, n, stack_sq, stack_dir, stack_cap, stack_ext)
-    if n > 0:
+    if mobility(black, white, kings, turn) == 2:
+        for s in range(32):
+            if (own >> s) & 1:
+                n = _jumps(own, other, kings, turn, s, paths, plen, caps, p, n, stack_sq, stack_dir, stack_cap, stack_ext)
         return n
     empty = ~(own | other)
     for s in range(32):
@@ -114,7 +165,7 @@ def generate(black, white, kings, turn, paths, plen, caps):
         for d in range(4):
             t = STEP[s, d]
             if t >= 0 and _allowed(d, king, turn) and (empty >> t) & 1:
-                paths[n, 0], paths[n, 1], plen[n], caps[n] = s, t, 2, 0
+                paths[p, n, 0], paths[p, n, 1], plen[p, n], caps[p, n] = s, t, 2, 0
                 n += 1
     return n
 
@@ -154,8 +205,10 @@ def perft(black, white, kings, turn, depth):
     pos = np.empty((depth, 4), dtype=np.int64)
     count = np.zeros(depth, dtype=np.int64)
     index = np.zeros(depth, dtype=np.int64)
+    ssq, sdir = np.empty(MAX_PATH, dtype=np.int64), np.empty(MAX_PATH, dtype=np.int64)
+    scap, sext = np.empty(MAX_PATH, dtype=np.int64), np.empty(MAX_PATH, dtype=np.int64)
     pos[0, 0], pos[0, 1], pos[0, 2], pos[0, 3] = black, white, kings, turn
-    count[0] = generate(black, white, kings, turn, paths[0], plen[0], caps[0])
+    count[0] = generate_at(black, white, kings, turn, paths, plen, caps, 0, ssq, sdir, scap, sext)
     if depth == 1:
         return count[0]
     total = np.int64(0)
@@ -170,7 +223,7 @@ def perft(black, white, kings, turn, depth):
                            paths[level, i, 0], paths[level, i, plen[level, i] - 1], caps[level, i])
         nxt = level + 1
         pos[nxt, 0], pos[nxt, 1], pos[nxt, 2], pos[nxt, 3] = b, w, k, t
-        count[nxt] = generate(b, w, k, t, paths[nxt], plen[nxt], caps[nxt])
+        count[nxt] = generate_at(b, w, k, t, paths, plen, caps, nxt, ssq, sdir, scap, sext)
         if nxt == depth - 1:
             total += count[nxt]
         else:
