@@ -85,6 +85,30 @@ def test_a_resume_refuses_before_it_writes_anything(env, damage):
     assert tree_digest(run) == before, "the refused resume changed the run directory"
 
 
+# ---------------------------------------------------------------- 3. a player of the other game
+
+
+@pytest.mark.parametrize("where", ["match", "tournament", "analyze", "train", "config"])
+@pytest.mark.parametrize("what", ["results/blondie24/champion.json", "results/blondie24"])
+def test_a_checkers_player_where_a_tictactoe_player_goes_is_one_line(env, where, what):
+    """Where the other player or the command is tic-tac-toe's (a checkers file alone in
+    match, tournament or game plays checkers)."""
+    spec, ttt = str(ROOT / what), str(ROOT / "results/fogel1993")
+    config = env.fresh(".toml")
+    config.write_text(f'name = "x"\n[evaluation]\nopponent = "{spec}"\n')
+    argv = {"match": ["match", ttt, spec, "--games", "5"], "tournament": ["tournament", ttt, spec, "--games", "5"],
+            "analyze": ["analyze", "random", "--opponent", spec],
+            "train": ["train", "ga-value-net", "--opponent", spec, "--generations", "1"],
+            "config": ["evolve", str(config), "--out", str(env.fresh("-run"))]}[where]
+    refused(argv, "checkers")
+
+
+def test_a_tictactoe_player_where_a_checkers_player_goes_is_one_line(env):
+    for spec in ("results/fogel1993", "results/blondie24-ttt-d1/champion.json"):
+        refused(["match", "--game", "checkers", str(ROOT / spec), "random"], "tictactoe")
+        refused(["match", str(ROOT / "results/blondie24"), str(ROOT / spec), "--games", "2"], "tictactoe")
+
+
 # ---------------------------------------------------------------- 6. bounded reads of regular files
 
 

@@ -375,6 +375,16 @@ def provide_files(documents: dict):
     _FILES.update(documents)
 
 
+def tictactoe_only(player, spec: str) -> Player:
+    """``player`` if it plays tic-tac-toe; a player file of another game is refused here, where
+    it is built, not by a traceback when it is asked for a move."""
+    if isinstance(player, Player):
+        return player
+    game = getattr(getattr(player, "game", None), "name", None)
+    raise SpecError(f"player file {spec} plays {game}, not tic-tac-toe" if isinstance(game, str)
+                    else f"player file {spec} is not a tic-tac-toe player")
+
+
 def make_player(spec: str) -> Player:
     """The player named by a spec string, a path to a saved player file (``.json``) or a run
     directory (its best champion, ``champion.json``)."""
@@ -391,9 +401,8 @@ def make_player(spec: str) -> Player:
 
         check_path(spec, "player file", SpecError)
 
-        if spec in _FILES:  # shipped by the driver: this machine may not have the file
-            return build_player(_FILES[spec], spec)
-        return load_player(spec)
+        player = build_player(_FILES[spec], spec) if spec in _FILES else load_player(spec)  # _FILES: shipped by the driver
+        return tictactoe_only(player, spec)
     if spec in INTERACTIVE:
         raise SpecError(f"player {spec!r} plays only in `evoplay game`")
     name, params = parse_spec(spec)
