@@ -109,6 +109,17 @@ def test_a_tictactoe_player_where_a_checkers_player_goes_is_one_line(env):
         refused(["match", str(ROOT / "results/blondie24"), str(ROOT / spec), "--games", "2"], "tictactoe")
 
 
+# ---------------------------------------------------------------- 4. an output under a file
+
+
+def test_study_refuses_an_out_below_a_file(env, tmp_path):
+    (tmp_path / "tiny.toml").write_text((ROOT / "configs/quick.toml").read_text())
+    (tmp_path / "s.toml").write_text('name = "s"\nbase = "tiny.toml"\n[[variants]]\nname = "a"\n')
+    refused(["study", str(tmp_path / "s.toml"), "--out", str(env.regular / "x")], "is not a directory")
+    refused(["evolve", str(tmp_path / "tiny.toml"), "--out", str(env.regular / "x")], "Not a directory")
+    assert env.regular.read_text() == "a file, not a folder\n"
+
+
 # ---------------------------------------------------------------- 6. bounded reads of regular files
 
 

@@ -52,7 +52,9 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import os
 import re
+import tempfile
 import time
 import tomllib
 from pathlib import Path
@@ -239,6 +241,23 @@ def check_study_dir(out: Path, resume: bool, overwrite: bool):
         raise EvoplayError(f"{out} is not empty and is not an evoplay study directory: choose another --out")
     elif has and not overwrite:
         raise EvoplayError(f"{out} holds an evoplay study already: --resume continues it, --overwrite replaces it")
+    _check_makeable(out)
+
+
+def _check_makeable(out: Path):
+    """Refuse an ``out`` whose nearest existing folder is a file or cannot be written (a
+    probe file is made and removed there), before anything is made or written."""
+    base = out
+    while not (base.exists() or base.is_symlink()) and base != base.parent:
+        base = base.parent
+    if not base.is_dir():
+        raise EvoplayError(f"cannot write to {out}: {base} is not a directory (choose another --out)")
+    try:
+        fd, probe = tempfile.mkstemp(dir=base, prefix=".evoplay-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise EvoplayError(f"cannot write to {out}: {e.strerror or e} (choose another --out)") from None
 
 
 def run_study(study: dict, out, address=None, workers=None, resume=False, overwrite=False, progress=None) -> dict:
