@@ -120,6 +120,26 @@ def test_study_refuses_an_out_below_a_file(env, tmp_path):
     assert env.regular.read_text() == "a file, not a folder\n"
 
 
+# ---------------------------------------------------------------- 5. a malformed header
+
+
+@pytest.mark.parametrize("length", ["abc", "-5", "1.5", "0x10", "\xb9\xb2", "9" * 40, "12 3"])
+def test_a_malformed_content_length_is_a_400(length):
+    from test_web_api import serving
+
+    with serving() as url:
+        host, port = url.removeprefix("http://").split(":")
+        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        conn.putrequest("POST", "/api/games/checkers/state")
+        conn.putheader("Content-Length", length)
+        conn.putheader("Content-Type", "application/json")
+        conn.endheaders(b"{}")
+        r = conn.getresponse()
+        body = json.loads(r.read())
+        conn.close()
+        assert r.status == 400 and "Content-Length" in body["error"], (r.status, body)
+
+
 # ---------------------------------------------------------------- 6. bounded reads of regular files
 
 
