@@ -168,3 +168,24 @@ def test_special_files_are_refused_as_study_config_and_checkpoint(env, target):
     refused(["study", str(special()), "--out", str(env.fresh("-study"))])
     refused(["evolve", str(special()), "--out", str(env.fresh("-run"))])
     assert time.perf_counter() - t < 5, "a special file was read"
+
+
+# ---------------------------------------------------------------- 7. junk at the checkers prompt
+
+
+def test_the_checkers_prompt_gives_up_after_max_bad_answers():
+    from evoplay.arena.players import MAX_BAD_ANSWERS, GaveUp, TerminalHuman
+
+    asked = []
+    human = TerminalHuman(get_game("checkers"), read=lambda prompt: asked.append(prompt) or "", write=lambda s: None)
+    with pytest.raises(GaveUp, match="20 answers in a row"):
+        human.choose(get_game("checkers").initial(), None)
+    assert len(asked) == MAX_BAD_ANSWERS == 20
+
+
+def test_a_million_empty_lines_to_the_checkers_game_end_it_with_one_line(tmp_path):
+    t = time.perf_counter()
+    proc = subprocess.run([str(EVOPLAY), "game", "--game", "checkers"], input="\n" * 1_000_000, capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path)
+    assert time.perf_counter() - t < 10
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "answers in a row" in proc.stderr, proc.stderr[-500:]

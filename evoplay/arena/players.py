@@ -11,7 +11,7 @@ import inspect
 
 import numpy as np
 
-from evoplay.errors import SpecError
+from evoplay.errors import EvoplayError, SpecError
 from evoplay.search import search
 
 
@@ -50,17 +50,27 @@ class SearchPlayer:
         return self.best(state).move
 
 
+#: Unusable answers in a row after which a game at the terminal is abandoned (as tic-tac-toe's
+#: ``evoplay.tictactoe.human.MAX_BAD_ANSWERS``): no person answers like that, a stream of junk does.
+MAX_BAD_ANSWERS = 20
+
+
+class GaveUp(EvoplayError):
+    """``MAX_BAD_ANSWERS`` answers in a row named no legal move."""
+
+
 class TerminalHuman:
     """A person at the terminal: shows the board, reads a move, explains a bad one and asks again.
 
-    End of input surfaces as ``EOFError`` and Ctrl-C as ``KeyboardInterrupt``.
+    End of input surfaces as ``EOFError`` and Ctrl-C as ``KeyboardInterrupt``; ``max_bad``
+    unusable answers in a row as ``GaveUp``.
     """
 
     deterministic = False
     spec = "human"
 
-    def __init__(self, game, read=input, write=print):
-        self.game, self.read, self.write = game, read, write
+    def __init__(self, game, read=input, write=print, max_bad: int = MAX_BAD_ANSWERS):
+        self.game, self.read, self.write, self.max_bad = game, read, write, max_bad
 
     def distribution(self, state) -> list:
         raise SpecError("a human has no move distribution")
@@ -70,12 +80,13 @@ class TerminalHuman:
         side = g.side_names[g.to_move(state)]
         example = g.move_text(state, g.legal_moves(state)[0])
         self.write("\n" + g.render(state, numbers=True))
-        while True:
+        for _ in range(self.max_bad):
             text = self.read(f"Your move ({side}), e.g. {example}: ")
             try:
                 return g.parse_move(state, text)
             except ValueError as e:
                 self.write(str(e))
+        raise GaveUp(f"{self.max_bad} answers in a row named no legal move; game abandoned")
 
 
 def format_spec(name: str, params: dict) -> str:

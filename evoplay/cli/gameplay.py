@@ -104,7 +104,7 @@ def tournament(game, specs, games, seed):
 def play(game, vs, first, seed):
     """One game against a computer player at the terminal, from the initial position."""
     _, _, default_vs = domain(game)
-    vs = vs or default_vs
+    vs = default_vs if vs is None else vs
     if vs.strip() == "human":
         raise SpecError("--vs needs a computer player, not 'human'")
     ai = make_player(game, vs)

@@ -269,7 +269,7 @@ def game(vs, first, seed, game_name):
     game = gameplay.choose_game(game_name, (vs,) if vs else ())
     if not capability(game, "exact", False):
         return gameplay.play(game, vs, first, seed)
-    vs = vs or "logic"
+    vs = "logic" if vs is None else vs  # --vs '' is an empty spec, refused by make_player
     if vs.strip() in INTERACTIVE:
         raise SpecError("--vs needs a computer player, not 'human'")
     ai = make_player(vs)
