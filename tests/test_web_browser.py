@@ -467,3 +467,46 @@ def test_run_page_shows_the_archive_and_plays_an_elite_clicked_in_it(elite_serve
     opening = board(page)
     network = net_player(sa_from_dict(last["net"], 4))
     assert opening.count("X") == 1 and network.probs([0])[0][opening.index("X")] == 1.0  # the elite's own opening
+
+
+@pytest.fixture(scope="module")
+def any_game_server():
+    """`evoplay serve --game openspiel:connect_four --game <the example user game>`: games beyond the built-in two."""
+    pytest.importorskip("pyspiel")
+    proc = subprocess.Popen(
+        [EVOPLAY, "serve", "--game", "openspiel:connect_four", "--game", "examples/games/connect_four.py:ConnectFour",
+         "--port", "0", "--quiet"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        m = re.match(r"evoplay serve: (http://127\.0\.0\.1:\d+)/", line)
+        assert m, f"unexpected first line {line!r}: {proc.stderr.read() if proc.poll() is not None else ''}"
+        yield m.group(1)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.mark.parametrize("game", ["openspiel:connect_four", "connect-four"])
+def test_connect_four_played_by_a_person_then_watched(any_game_server, page, shots, game):
+    """A person plays a whole game of Connect Four against random from the legal-move
+    buttons; then two computer players play one on their own."""
+    page.goto(f"{any_game_server}/?game={game}&first=human&second=random")
+    page.wait_for_selector("#board .sq")
+    assert page.eval_on_selector_all("#board .sq", "cells => cells.length") == 42
+    your_turn_or_end = ("document.body.dataset.busy === '' && (document.querySelector('#status').dataset.result !== "
+                        "'ongoing' || document.querySelector('#legal button.legal-move:not([disabled])') !== null)")
+    for _ in range(30):
+        page.wait_for_function(your_turn_or_end)
+        if page.eval_on_selector("#status", "s => s.dataset.result") != "ongoing":
+            break
+        page.click("#legal button.legal-move:not([disabled]) >> nth=0")  # the leftmost column with room
+    status = page.inner_text("#status")
+    assert page.eval_on_selector("#status", "s => s.dataset.result") != "ongoing", status
+    assert board(page).count(".") < 42  # discs on the board
+    page.screenshot(path=str(shots / f"serve-{game.replace(':', '-')}.png"))
+    page.goto(f"{any_game_server}/?game={game}&first=random&second=mcts:sims=20")
+    page.wait_for_selector("#board .sq")
+    page.check("#auto")
+    page.wait_for_function("document.querySelector('#status').dataset.result !== 'ongoing'", timeout=120_000)
+    assert page.inner_text("#status").endswith(".")

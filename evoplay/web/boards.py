@@ -121,7 +121,7 @@ def _any(game) -> WebGame:
         rows, cols = shape
         if len(flat) != rows * cols:
             return []
-        return [[{"square": str(r * cols + c), "piece": "text" if flat[r * cols + c] else "",
+        return [[{"square": str(r * cols + c), "num": "", "piece": "text" if flat[r * cols + c] else "",
                   "label": str(flat[r * cols + c])[:4]} for c in range(cols)] for r in range(rows)]
 
     def parse_start(text):

@@ -308,7 +308,7 @@ function render() {
       if (cell.square === null) continue;
       node.dataset.square = cell.square;
       node.setAttribute("aria-label", `square ${cell.square}: ${cell.piece || "empty"}`);
-      node.append(el("span", {class: "num", text: cell.square}));
+      node.append(el("span", {class: "num", text: cell.num ?? cell.square}));
       if (human && (starts.has(cell.square) || next.has(cell.square))) node.classList.add("target");
       if (S.picked.includes(cell.square)) node.classList.add("picked");
       if (line.has(cell.square)) node.classList.add("line");
