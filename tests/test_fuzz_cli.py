@@ -712,6 +712,267 @@ def gen_checkpoint(rng, env):
     return f"checkpoint: {what}", ["evolve", str(run / "config.toml"), "--out", str(run), "--resume", "-q"]
 
 
+# ---------------------------------------------------------------- the newer surfaces: checkers, studies, leagues
+
+
+#: Checkers player specs that name no checkers player (or bad parameters of one).
+BAD_CHECKERS_SPECS = ["logic", "minimax", "softmax:t=0.2", "first-open", "", " ", "human", "piece-difference:depth=0",
+                      "piece-difference:depth=13", "piece-difference:depth=abc", "piece-difference:depth=1.5",
+                      "piece-difference:king=-1", "piece-difference:king=101", "piece-difference:king=nan",
+                      "piece-difference:king=inf", "piece-difference:colour=1", "piece-difference:depth",
+                      "random:x=1", "piece_difference", "Random", "no/such/file.json", "missing.json"]
+
+
+def checkers_place(rng, spec: str) -> tuple[list[str], str | None]:
+    """(argv, stdin) of a checkers command that builds the player ``spec`` before any work."""
+    where = rng.randrange(4)
+    if where == 0:
+        return ["match", "--game", "checkers", spec, "random", "--games", "2"], None
+    if where == 1:
+        return ["match", "--game", "checkers", "random", spec, "--seats", "both", "--games", "2"], None
+    if where == 2:
+        return ["tournament", "--game", "checkers", "random", spec, "--games", "2"], None
+    return ["game", "--game", "checkers", "--vs", spec], "11-15\n" * 3
+
+
+@generator
+def gen_checkers_spec(rng, env):
+    spec = rng.choice(BAD_CHECKERS_SPECS)
+    argv, stdin = checkers_place(rng, spec)
+    return f"checkers spec {spec!r}", argv, {"stdin": stdin}
+
+
+def network_doc(rng, game: str) -> dict:
+    """A valid Blondie24 network document of ``game`` (small), as plain data."""
+    from evoplay.recipes.blondie24.network import n_weights
+    from evoplay.recipes.blondie24.playerfile import network_document
+
+    sizes = (32 if game == "checkers" else 9, rng.randrange(1, 6), 1)
+    genome = [rng.uniform(-0.5, 0.5) for _ in range(n_weights(sizes))]
+    return network_document(game, sizes, 1, genome, 1.5, {"fuzz": True})
+
+
+#: Damage to a Blondie24 network file that is signed again (so only the checks of the contents refuse it).
+NETWORK_DAMAGE = {
+    "huge weights": lambda d, rng: d["weights"].__setitem__("genome", [rng.choice([1e308, -1e308, 1e101, 5e200])] * len(d["weights"]["genome"])),
+    "one huge weight": lambda d, rng: d["weights"]["genome"].__setitem__(rng.randrange(len(d["weights"]["genome"])), rng.choice([1e308, -2e100])),
+    "king": lambda d, rng: d["weights"].__setitem__("king", [rng.choice([-1.0, 100.5, 1e308, 0.5e3])]),
+    "king shape": lambda d, rng: d["weights"].__setitem__("king", rng.choice([[], [1.0, 2.0], 1.0, [[1.0]]])),
+    "genome short": lambda d, rng: d["weights"].__setitem__("genome", d["weights"]["genome"][:-1]),
+    "genome junk": lambda d, rng: d["weights"]["genome"].__setitem__(0, rng.choice([None, "x", [1.0], {}])),
+    "depth": lambda d, rng: d["architecture"].__setitem__("depth", rng.choice([0, 13, -1, "2", 2.0, True, None])),
+    "layers": lambda d, rng: d["architecture"].__setitem__("layers", rng.choice([[32, 1], [9, 3, 2], [32, 0, 1], [32, 257, 1],
+                                                                                  [33, 3, 1], "32,3,1", [32, 3, 1.0], []])),
+    "hidden": lambda d, rng: d["architecture"].__setitem__("hidden", rng.choice([[7], [], None, "3"])),
+    "game": lambda d, rng: d["architecture"].__setitem__("game", rng.choice(["chess", "", None, 3, "checkers " * 200, "../x.py:G"])),
+}
+
+
+@generator
+def gen_network_file(rng, env):
+    """Blondie24 network files of either game, damaged and signed again, where they are loaded."""
+    game = rng.choice(["checkers", "tictactoe"])
+    doc = network_doc(rng, game)
+    what = rng.choice(sorted(NETWORK_DAMAGE))
+    NETWORK_DAMAGE[what](doc, rng)
+    path = env.fresh(".json")
+    path.write_text(json.dumps(redigest(doc)))
+    if rng.random() < 0.25:
+        doc["sha256"] = "0" * 64
+        path.write_text(json.dumps(doc))
+        return f"resign {game} network: {what}", ["resign", str(path)], {"watch": path}
+    argv = checkers_place(rng, str(path))[0] if game == "checkers" else place_spec(rng, str(path))
+    return f"{game} network: {what}", argv, {"stdin": "4\n" * 5}
+
+
+@generator
+def gen_cross_game(rng, env):
+    """A player file or run directory of one game where the other game's player goes."""
+    checkers = [str(ROOT / "results/blondie24/champion.json"), str(ROOT / "results/blondie24")]
+    tictactoe = [str(ROOT / "results/fogel1993"), str(ROOT / "results/baselines/value-net.json"),
+                 str(ROOT / "results/blondie24-ttt-d1/champion.json")]
+    if rng.random() < 0.5:  # a tic-tac-toe file in a checkers place
+        argv, stdin = checkers_place(rng, rng.choice(tictactoe))
+        return "tic-tac-toe file for checkers", argv, {"stdin": stdin}
+    spec, ttt = rng.choice(checkers), rng.choice(tictactoe + ["logic"])
+    where = rng.randrange(6)
+    argv = [["match", ttt, spec, "--games", "2"],
+            ["tournament", "logic", spec, "--games", "2"], ["analyze", "random", "--opponent", spec],
+            ["train", "ga-value-net", "--opponent", spec, "--generations", "1"], ["match", spec, "random", "--exact"],
+            ["match", spec, ttt, "--games", "2"]][where]
+    return "checkers file for tic-tac-toe", argv, {"stdin": "4\n" * 5}
+
+
+GOOD_B24 = {
+    "": {"name": "fuzz-b24", "seed": 3, "trials": 1, "generations": 2, "recipe": "blondie24"},
+    "game": {"name": "checkers", "depth": 1, "max_plies": 10},
+    "network": {"hidden": [4], "king_init": 2.0, "king_min": 1.0, "king_max": 3.0},
+    "population": {"parents": 3},
+    "evaluation": {"games": 1},
+    "yardstick": {"every": 10},
+}
+BAD_B24 = {
+    "game.name": ["chess", "", 3, "checkers:quiet=-1", "nosuch.py:Game", "os:path"], "game.depth": [0, 13, "2", 1.5],
+    "game.max_plies": [0, 100_001, -1], "game.quiescence": ["yes", 1], "network.hidden": [[], [0], [257], [4] * 5, "4", [4.0]],
+    "network.init_scale": [-1.0, 1e4, float("nan")], "network.king_init": [5.0, -1.0], "network.king_min": [2.5e3, float("inf")],
+    "population.parents": [1, 0, 10_001], "mutation.sigma_init": [0.0, -1.0, 1e4], "mutation.tau": [-1.0, 11.0, float("nan")],
+    "evaluation.games": [0, 10_001], "evaluation.points_win": [1e7, float("nan")], "evaluation.random_plies": [-1, 51],
+    "evaluation.hall_of_fame": [-1, 1001], "evaluation.both_seats": ["no", 0], "yardstick.every": [0],
+    "yardstick.pd_king": [-1.0, 101.0], "yardstick.openings": [-1, 100_001], "run.checkpoint_every": [0],
+}
+GOOD_ELITES = {
+    "": {"name": "fuzz-me", "seed": 3, "trials": 1, "generations": 2, "recipe": "map-elites"},
+    "population": {"batch": 4, "hidden_min": 2, "hidden_max": 3},
+    "evaluation": {"games": 4, "opponent": "logic"},
+    "archive": {"descriptors": ["opening_square"]},
+}
+BAD_ELITES = {
+    "population.batch": [0, -1, "4", 1.5], "population.hidden_min": [0, 65], "population.hidden_max": [0, 65],
+    "archive.descriptors": [[], ["nosuch"], "opening_square", [3], ["opening_square", "opening_square"]],
+    "evaluation.opponent": ["", "nobody", str(ROOT / "results/blondie24"), "logic:eps=2"], "evaluation.games": [0, -1],
+    "selection.tournament": [0, -1, "2"], "mutation.step": ["", "cauchy2", 3], "bogus.key": [1],
+}
+
+
+def mutated_config(rng, good: dict, bad: dict) -> tuple[str, str]:
+    import copy
+
+    cfg = copy.deepcopy(good)
+    key = rng.choice(sorted(bad))
+    sec, _, name = key.rpartition(".")
+    cfg.setdefault(sec, {})[name] = rng.choice(bad[key])
+    return f"{key} = {str(cfg[sec][name])[:30]!r}", config_text(cfg)
+
+
+@generator
+def gen_recipe_config(rng, env):
+    """Blondie24 and MAP-Elites configs with one bad value, given to evolve."""
+    good, bad = rng.choice([(GOOD_B24, BAD_B24), (GOOD_ELITES, BAD_ELITES)])
+    label, text = mutated_config(rng, good, bad)
+    path = env.fresh(".toml")
+    path.write_text(text)
+    return f"{good['']['recipe']} config: {label}", ["evolve", str(path), "--out", str(env.fresh("-run")), "-q"]
+
+
+@generator
+def gen_study(rng, env):
+    """Study files damaged in their own keys, their variants, their base, their size or kind."""
+    base = env.fresh(".toml")
+    base.write_text(config_text(GOOD_CONFIG))
+    study = {"name": "fuzz-study", "base": base.name, "variants": [{"name": "a"}, {"name": "b", "mutation.sigma": 0.1}]}
+    what = rng.randrange(9)
+    label = ["unknown key", "bad variant key", "bad variant value", "no variants", "base missing", "duplicate names",
+             "bad grid", "special file", "bad --out"][what]
+    if what == 0:
+        study[rng.choice(["colour", "variant", "Base"])] = 1
+    elif what == 1:
+        study["variants"][1] = {"name": "b", rng.choice(["mutation.sigmaa", "nosection.x", "seed.x"]): 1}
+    elif what == 2:
+        key = rng.choice(sorted(k for k in BAD_VALUES if "." in k))  # a variant's own name is no config key
+        study["variants"][1] = {"name": "b", key: rng.choice(BAD_VALUES[key])}
+    elif what == 3:
+        study["variants"] = rng.choice([[], "a", [{}], [{"name": 3}]])
+    elif what == 4:
+        study["base"] = rng.choice(["nosuch.toml", "", 3, "/dev/zero", str(env.root)])
+    elif what == 5:
+        study["variants"] = [{"name": "a"}, {"name": "a"}]
+    elif what == 6:
+        study["grid"] = rng.choice([{"mutation.sigma": []}, {"mutation.sigma": 0.1}, {"nosuch.x": [1, 2]}, [1]])
+    path = env.fresh(".toml")
+    lines = []
+    for k, v in study.items():
+        if k != "variants" or not isinstance(v, list) or not all(isinstance(x, dict) for x in v):
+            lines.append(f"{k} = {toml_value(v)}" if not isinstance(v, dict) else f"[{k}]\n" + "\n".join(
+                f"{json.dumps(a)} = {toml_value(b)}" for a, b in v.items()))
+    for var in study["variants"] if isinstance(study["variants"], list) and all(isinstance(x, dict) for x in study["variants"]) else []:
+        lines.append("[[variants]]\n" + "\n".join(f"{json.dumps(a) if '.' in a else a} = {toml_value(b)}" for a, b in var.items()))
+    path.write_text("\n".join(sorted(lines, key=lambda s: s.startswith("[")) ) + "\n")
+    out = str(env.fresh("-study"))
+    if what == 7:
+        path.unlink()
+        choice = rng.randrange(3)
+        if choice == 0:
+            path.symlink_to(rng.choice(["/dev/zero", "/dev/null", str(env.root / "nowhere")]))
+        elif choice == 1:
+            os.mkfifo(path)
+        else:
+            with open(path, "wb") as f:
+                f.truncate((1 << 20) + 1 + rng.randrange(1 << 31))
+    elif what == 8:
+        path.write_text(f'name = "s"\nbase = "{base.name}"\n[[variants]]\nname = "a"\n')
+        out = rng.choice([device_link(env, "/dev/null", ""), str(env.regular / "below"), device_link(env, "/dev/full", ""),
+                          "/proc/evoplay-cannot-write-here"])
+    return f"study: {label}", ["study", str(path), "--out", out, "-q"], {"watch": env.regular}
+
+
+@generator
+def gen_league(rng, env):
+    """evoplay report --league with bad counts, or on runs that have no league to play."""
+    what = rng.randrange(4)
+    if what == 0:
+        return "--league count", ["report", str(ROOT / "results/blondie24"), "--league",
+                                  rng.choice(["0", "-1", "abc", "10001", "1.5", "", "9" * 5000])], {}
+    if what == 1:
+        return "--league on a tic-tac-toe run", ["report", str(ROOT / rng.choice(["results/fogel1993", "results/blondie24-ttt-d1"])),
+                                                 "--league", "2"], {}
+    if what == 2:
+        return "--league --workers", ["report", str(ROOT / "results/blondie24"), "--league", "2", "--workers",
+                                      rng.choice(["0", "-1", "x", "4097"])], {}
+    run = checkers_run(env, env.fresh("-league"))
+    (run / "checkpoints" / "trial_00.json").unlink()
+    return "--league without checkpoints", ["report", str(run), "--league", "2"], {"watch": run}
+
+
+def damage_checkers_checkpoint(rng, run: Path) -> str:
+    path = run / "checkpoints" / "trial_00.json"
+    what = rng.randrange(6)
+    if what == 0:
+        path.unlink()
+        target = rng.choice(["/dev/zero", "/dev/null", str(run / "nowhere.json"), str(run / "trials")])
+        path.symlink_to(target)
+        return f"a link to {Path(target).name}"
+    if what == 1:
+        path.unlink()
+        os.mkfifo(path)
+        return "a FIFO"
+    if what == 2:
+        victim = rng.choice([run / "trials" / "trial_00" / "logbook.csv", run / "trials" / "trial_00" / "champion.json",
+                             run / "summary.json", run / "curve.png"])
+        if victim.exists():
+            victim.unlink()
+        victim.symlink_to(rng.choice(["/dev/null", str(run / "nowhere")])) if rng.random() < 0.5 else victim.mkdir()
+        return f"{victim.name} in the way"
+    body = json.loads(path.read_text())
+    if body.get("version") == 2:  # packed float arrays: rewrite as version 1, every float as a number
+        from evoplay.framework import packing
+
+        body["state"], body["version"] = packing.unpack(body["state"]), 1
+    if what == 3:
+        net = body["state"]["parents"][0]
+        net["genome"] = [rng.choice([1e308, -1e308, 2e100])] * len(net["genome"])
+    elif what == 4:
+        body["state"]["parents"][0]["king"] = rng.choice([-1.0, 1e308, 1e9])
+    else:
+        body["generation"] = rng.choice([99, 0, -1, "3"])
+    path.write_text(json.dumps(resign(body)))
+    return ["", "", "", "huge genome (signed again)", "king (signed again)", "generation (signed again)"][what]
+
+
+@generator
+def gen_checkers_checkpoint(rng, env):
+    run = checkers_run(env, env.fresh("-ckrun"))
+    what = damage_checkers_checkpoint(rng, run)
+    return f"checkers checkpoint: {what}", ["evolve", str(run / "config.toml"), "--out", str(run), "--resume", "-q"], {"watch": run}
+
+
+@generator
+def gen_checkers_prompt(rng, env):
+    """Junk at the checkers prompt: 20 unusable answers end the game with one line."""
+    junk = rng.choice(["\n", "x\n", "11-16\n", "99-1\n", "11x15\n", " \n", "1-2-3-4\n", "\x00\n", "é\n", "11-15-19\n"])
+    return "checkers prompt junk", ["game", "--game", "checkers", "--first", "human"], {"stdin": junk * rng.randrange(20, 400),
+                                                                                        "talks": True}
+
+
 # ---------------------------------------------------------------- running
 
 
@@ -723,10 +984,10 @@ def make_cases(seed: int, n: int, env: FuzzEnv, skip=(), only=None):
     while i < n:
         gen = gens[draws % len(gens)]
         draws += 1
-        label, argv = gen(rng, env)
+        label, argv, *extras = gen(rng, env)
         if argv[0] in skip or (only is not None and argv[0] not in only):
             continue
-        yield f"#{i} {gen.__name__}: {label}", argv
+        yield f"#{i} {gen.__name__}: {label}", argv, (extras[0] if extras else {})
         i += 1
 
 
@@ -802,11 +1063,16 @@ def fuzz(n: int, tmp_path: Path, monkeypatch, **select) -> list[str]:
     monkeypatch.chdir(tmp_path)
     env = FuzzEnv(tmp_path)
     failures = []
-    for label, argv in make_cases(SEED, n, env, **select):
+    for label, argv, extras in make_cases(SEED, n, env, **select):
+        watch = extras.get("watch")
+        before = None if watch is None else (tree_digest(watch) if watch.is_dir() else watch.read_bytes())
         try:
-            result = problem(*run_in_process(argv))
+            code, out, err = run_in_process(argv, stdin=extras.get("stdin"))
+            result = problem(code, "" if extras.get("talks") else out, err)  # a game talks before it gives up
         except Exception as e:  # escaped the CLI: a traceback on a terminal
             result = f"{type(e).__name__}: {e}"[:300]
+        if not result and watch is not None and before != (tree_digest(watch) if watch.is_dir() else watch.read_bytes()):
+            result = f"refused, but {watch} changed"
         if result:
             failures.append(f"{label}: {argv!r:.300} -> {result}")
     assert not list(tmp_path.glob("curve.*")), "a refused plot wrote its default output"
@@ -833,9 +1099,9 @@ def test_fuzz_long(tmp_path, monkeypatch):
 def test_every_generator_yields_distinct_cases(tmp_path):
     env = FuzzEnv(tmp_path)
     cases = list(make_cases(SEED, 400, env))
-    names = {label.split(":")[0].split()[1] for label, _ in cases}
+    names = {label.split(":")[0].split()[1] for label, _, _ in cases}
     assert names == {g.__name__ for g in GENERATORS}
-    assert len({tuple(a) for _, a in cases}) > 300
+    assert len({tuple(a) for _, a, _ in cases}) > 300
 
 
 def test_the_checker_catches_a_traceback_and_a_success():
@@ -850,7 +1116,7 @@ def test_fuzz_cases_in_a_real_process(tmp_path, seed):
     env = FuzzEnv(tmp_path)
     rng = random.Random(seed)
     gen = GENERATORS[seed % len(GENERATORS)]
-    label, argv = gen(rng, env)
-    proc = subprocess.run([str(EVOPLAY), *argv], capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                          stdin=subprocess.DEVNULL)
+    label, argv, *extras = gen(rng, env)
+    stdin = (extras[0] if extras else {}).get("stdin") or ""
+    proc = subprocess.run([str(EVOPLAY), *argv], capture_output=True, text=True, timeout=120, cwd=tmp_path, input=stdin)
     assert problem(proc.returncode, proc.stdout, proc.stderr) is None, (label, argv, proc.stderr[-2000:])
