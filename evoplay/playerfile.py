@@ -1,4 +1,8 @@
-"""Player files: JSON data, validated on load, never code (no pickle).
+"""Player files of every game: JSON data, validated on load, never code (no pickle).
+
+The envelope (read, check, sign, resolve a run directory to its champion) is the same
+for every game's files; each kind names the builder of its players, so loading a file
+walks through no game's modules but its own.
 
 Layout::
 
