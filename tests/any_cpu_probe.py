@@ -36,7 +36,7 @@ def replay(run: str, generations: int) -> list[str]:
 def champions() -> list:
     from evoplay.recipes import yardstick
     from evoplay.recipes.fogel.nets import net_from_file
-    from evoplay.tictactoe.playerfile import read_document
+    from evoplay.playerfile import read_document
 
     out = []
     for run in ("fogel1993", "fogel-exact-sa-h30", "coevolution"):

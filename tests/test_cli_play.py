@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from evoplay.tictactoe import exact
 from evoplay.cli import cli
-from evoplay.tictactoe.playerfile import save_player
+from evoplay.playerfile import save_player
 from evoplay.tictactoe.players import make_player
 from evoplay.tictactoe.tournament import round_robin, wilson_interval
 

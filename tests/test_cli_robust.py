@@ -24,7 +24,7 @@ from evoplay.framework import plotting
 from evoplay.tictactoe import engine
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe.players import TablePlayer, make_player, uniform_table
-from evoplay.tictactoe.playerfile import MAX_FILE_BYTES, load_player
+from evoplay.playerfile import MAX_FILE_BYTES, load_player
 
 from test_fuzz_cli import FuzzEnv, problem, run_in_process
 
@@ -415,7 +415,7 @@ HUGE_SOURCES = {"fogel-net": "results/fogel1993/champion.json", "value-net": "re
 
 def huge_weights(kind: str, how: str, path: Path) -> Path:
     """The committed ``kind`` player with every weight +1e308, -1e308 or +-1e308 at random, signed again."""
-    from evoplay.tictactoe.playerfile import resign
+    from evoplay.playerfile import resign
 
     doc = json.loads((ROOT / HUGE_SOURCES[kind]).read_text())
     rng = np.random.default_rng(0)

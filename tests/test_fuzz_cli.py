@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from evoplay.cli import main
-from evoplay.tictactoe.playerfile import MAX_FILE_BYTES, _digest
+from evoplay.playerfile import MAX_FILE_BYTES, _digest
 from evoplay.tictactoe.players import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -145,7 +145,7 @@ def test_exact_evaluation_is_the_same_in_any_number_of_chunks():
 
 def test_yardstick_matches_the_reference_analysis():
     from evoplay.recipes.fogel.nets import net_from_file
-    from evoplay.tictactoe.playerfile import read_document
+    from evoplay.playerfile import read_document
 
     docs = [read_document(p) for p in sorted((ROOT / "results/fogel1993/trials").glob("trial_*/champion.json"))]
     nets = pop(25, seed=6) + [preference_net([4, 0, 2, 6, 8, 1, 3, 5, 7])] + [net_from_file(d["architecture"], d["weights"]) for d in docs]
@@ -496,7 +496,7 @@ def test_opening_values_are_the_best_response_after_each_opening():
 
 
 def test_coevolution_champion_analysis_for_studies_is_its_yardstick():
-    from evoplay.tictactoe.playerfile import read_document
+    from evoplay.playerfile import read_document
 
     c = cfg("coevolution")
     r = recipe_class("coevolution")(c)
@@ -524,7 +524,7 @@ def test_committed_runs_reproduce_their_first_generations(tmp_path, run):
 
 def test_committed_analyses_agree_with_the_champions_and_the_yardstick():
     from evoplay.recipes.fogel.nets import net_from_file
-    from evoplay.tictactoe.playerfile import read_document
+    from evoplay.playerfile import read_document
 
     for run in BEYOND_RUNS:
         root = ROOT / "results" / run

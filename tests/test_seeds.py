@@ -16,7 +16,7 @@ from evoplay.seeds import seed003 as S
 from evoplay.seeds import valuenet_settings as VS
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
-from evoplay.tictactoe.playerfile import load_player
+from evoplay.playerfile import load_player
 from evoplay.tictactoe.trained import exact_results
 from evoplay.tictactoe.trained import value_net as V
 
@@ -269,7 +269,7 @@ def test_exact_good_games_of_known_players():
 
 
 def test_value_net_side_input_player_file_round_trip(tmp_path):
-    from evoplay.tictactoe.playerfile import save_player
+    from evoplay.playerfile import save_player
 
     trained = V.train(games=200, seed=3, side_input=True, empty=0.0)
     path = save_player(tmp_path / "v.json", "value-net", trained.architecture, trained.weights, {})

@@ -12,7 +12,7 @@ from evoplay.tictactoe import exact
 from evoplay.cli import main
 from evoplay.framework import config
 from evoplay.errors import PlayerFileError
-from evoplay.tictactoe.playerfile import load_player, save_player
+from evoplay.playerfile import load_player, save_player
 from evoplay.tictactoe.players import make_player
 from evoplay.tictactoe.trained import GreedyPlayer, write
 from evoplay.recipes import ga_value_net as G
@@ -99,7 +99,7 @@ def test_corrupt_file_rejected(small, tmp_path, kind, edit, message):
     edit(arch, weights)
     path = tmp_path / "bad.json"
     doc = {"kind": kind, "architecture": arch, "weights": weights}
-    import evoplay.tictactoe.playerfile as PF
+    import evoplay.playerfile as PF
 
     doc = {"format": PF.FORMAT, "version": PF.VERSION, **doc, "provenance": {},
            "sha256": PF._digest(kind, arch, weights)}

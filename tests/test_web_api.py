@@ -30,7 +30,7 @@ from evoplay.cli import cli
 from evoplay.errors import EvoplayError
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
-from evoplay.tictactoe.playerfile import save_player
+from evoplay.playerfile import save_player
 from evoplay.tictactoe.players import make_player
 from evoplay.web.app import make_app, make_server
 from evoplay.web.roots import Roots

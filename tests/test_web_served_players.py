@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from evoplay.recipes.blondie24.network import MAX_WEIGHT, n_weights
-from evoplay.tictactoe.playerfile import load_player, resign, save_player
+from evoplay.playerfile import load_player, resign, save_player
 from evoplay.errors import PlayerFileError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -42,7 +42,7 @@ def make_player(game, spec: str):
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty player spec")
     if is_path(spec):
-        from evoplay.tictactoe.playerfile import load_player
+        from evoplay.playerfile import load_player
 
         player = load_player(spec.strip())
         own = getattr(player, "game", None)

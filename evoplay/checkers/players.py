@@ -71,7 +71,7 @@ def make_player(spec: str):
     """The checkers player named by ``spec``, saved in a player file (``PATH.json``) or a run
     directory's best champion (a path: ``results/blondie24``)."""
     if isinstance(spec, str) and (spec.strip().endswith(".json") or "/" in spec):
-        from evoplay.tictactoe.playerfile import load_player
+        from evoplay.playerfile import load_player
 
         player = load_player(spec.strip())
         if getattr(player, "game", None) is not CHECKERS:

@@ -44,7 +44,7 @@ def choose_game(ref: str | None, specs=()):
 def file_game(spec: str) -> str | None:
     """The game reference a player file (or a run directory's champion) names, if it names one."""
     from evoplay.errors import PlayerFileError
-    from evoplay.tictactoe.playerfile import player_path, read_envelope
+    from evoplay.playerfile import player_path, read_envelope
 
     try:
         doc = read_envelope(player_path(spec))

@@ -88,7 +88,7 @@ def resign(player_file):
     match. After editing one on purpose, this checks everything else (format, kind,
     weight shapes, finite numbers) and stores the new sha256.
     """
-    from evoplay.tictactoe.playerfile import resign as resign_file
+    from evoplay.playerfile import resign as resign_file
 
     old, new = resign_file(player_file)
     if old == new:

@@ -101,7 +101,7 @@ def champion_table(roots) -> str:
 
     from evoplay.recipes import yardstick
     from evoplay.recipes.fogel.nets import net_from_file
-    from evoplay.tictactoe.playerfile import read_document
+    from evoplay.playerfile import read_document
 
     lines = [
         "| run | generations | mean payoff / 32 vs logic | best | unbeatable as X | unbeatable as O | both seats | mean P(draw) vs minimax as X / as O |",
@@ -147,7 +147,7 @@ def opening_values(opponent, table=exact.FOGEL_PAYOFF) -> np.ndarray:
 
 def opening_table(roots) -> str:
     """Markdown: champions of the runs by opening square, with the best any policy can do after that opening."""
-    from evoplay.tictactoe.playerfile import build_player, read_document
+    from evoplay.playerfile import build_player, read_document
 
     logic = make_player("logic")
     ceiling = 32 * opening_values(logic)

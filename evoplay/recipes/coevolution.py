@@ -49,7 +49,7 @@ from evoplay.recipes.fogel.recipe import SCHEMA, FogelState, game_uniforms, make
 from evoplay.recipes.selfadaptive import MUTATION_SCHEMA, SelfAdaptiveRecipe
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe.netplay import Exploring, play_pairs
-from evoplay.tictactoe.playerfile import player_document
+from evoplay.playerfile import player_document
 
 #: Stream purpose of the pairing (after the framework's INIT..VARIATE).
 PAIRING = 5

@@ -36,7 +36,7 @@ from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine
 from evoplay.tictactoe.exact import FOGEL_PAYOFF, expected_payoff
 from evoplay.tictactoe.mlp import MLP, Dense, Tanh
-from evoplay.tictactoe.playerfile import arch_int, player_document
+from evoplay.playerfile import arch_int, player_document
 from evoplay.tictactoe.players import make_player, provide_files
 from evoplay.tictactoe.trained import GreedyPlayer, Trained, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 

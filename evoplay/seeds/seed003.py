@@ -275,7 +275,7 @@ def train_player(out, games: int = GAMES, seed: int = 0, progress: bool = False,
     from pathlib import Path
 
     from evoplay import __version__
-    from evoplay.tictactoe.playerfile import save_player
+    from evoplay.playerfile import save_player
     from evoplay.tictactoe.trained import outcome_net as O
 
     out = Path(out)
@@ -320,7 +320,7 @@ def _fullboard(x_table, o_table, first) -> dict:
 
 def evoplay_outcome_net(path):
     """evoplay's correct outcome-net read from its player file, with the program's move rule."""
-    from evoplay.tictactoe.playerfile import read_document
+    from evoplay.playerfile import read_document
     from evoplay.tictactoe.trained import arch_sizes, mlp_from_weights
     from evoplay.tictactoe.trained import outcome_net as O
 
@@ -389,7 +389,7 @@ def gap(ours: dict, published: dict) -> float:
 
 def seed_spread(paths) -> list[dict]:
     """The two closest variants for nets trained with other seeds: how much training noise moves them."""
-    from evoplay.tictactoe.playerfile import load_player
+    from evoplay.playerfile import load_player
 
     rows = []
     for path in paths:
@@ -405,7 +405,7 @@ def seed_spread(paths) -> list[dict]:
 def report(player_path, evoplay_net_path, other_seeds=()) -> dict:
     """Everything written to results/seed003: random splits, the variants, the gaps, and
     the faithful model's results for nets trained with ``other_seeds`` (player files)."""
-    from evoplay.tictactoe.playerfile import load_player
+    from evoplay.playerfile import load_player
 
     player = load_player(player_path)
     rows = variants(player, evoplay_net_path)

@@ -92,7 +92,7 @@ def run_study(games: int = GAMES, seeds=SEEDS, names=tuple(SETTINGS), map_tasks=
 
 def write_results(runs: list[dict], out, command: str, environment: dict | None = None) -> dict:
     """Player files, study.json, table.md and the curve figures in ``out``."""
-    from evoplay.tictactoe.playerfile import save_player
+    from evoplay.playerfile import save_player
 
     out = Path(out)
     players = out / "players"

@@ -397,7 +397,7 @@ def make_player(spec: str) -> Player:
             _CACHE[spec] = TablePlayer(spec, user_table(spec))
         return _CACHE[spec]
     if spec.endswith(".json") or "/" in spec:
-        from evoplay.tictactoe.playerfile import build_player, load_player
+        from evoplay.playerfile import build_player, load_player
 
         check_path(spec, "player file", SpecError)
 

@@ -17,7 +17,7 @@ import numpy as np
 from evoplay.errors import SpecError
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
-from evoplay.tictactoe.playerfile import load_player
+from evoplay.playerfile import load_player
 from evoplay.tictactoe.players import MINIMAX_SCORES, REGISTRY, Player, parse_spec
 from evoplay.web.roots import ApiError
 

@@ -20,7 +20,7 @@ from evoplay.errors import PlayerFileError
 from evoplay.recipes.blondie24.network import check_genome, n_weights
 from evoplay.games import GameError, game_ref, resolve_data_game, resolve_game
 from evoplay.recipes.blondie24.play import CompiledNetPlayer, net_player
-from evoplay.tictactoe.playerfile import arch_int, player_document, weight_array
+from evoplay.playerfile import arch_int, player_document, weight_array
 
 KIND = "blondie24-network"
 #: The kinds the built-in games' files have always had (still written for them, and read).

@@ -332,7 +332,7 @@ def file_parts(net: FogelNet):
 
 def net_from_file(architecture: dict, weights: dict, hmax: int = 10) -> FogelNet:
     """Rebuild a network from player-file parts, checking every shape."""
-    from evoplay.tictactoe.playerfile import arch_int, weight_array
+    from evoplay.playerfile import arch_int, weight_array
 
     if architecture.get("inputs") != 9 or architecture.get("outputs") != 9:
         raise PlayerFileError("architecture must have 9 inputs and 9 outputs")

@@ -32,7 +32,7 @@ from evoplay.recipes.fogel.detail import Generation, format_generation
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine, exact
-from evoplay.tictactoe.playerfile import player_document, player_path, read_document
+from evoplay.playerfile import player_document, player_path, read_document
 from evoplay.tictactoe.players import TablePlayer, make_player, provide_files, sample_moves
 from evoplay.tictactoe.userplayer import split_user_spec
 
@@ -518,7 +518,7 @@ class FogelRecipe(Recipe):
     def champion_analysis(self, champion: dict) -> dict:
         """Exact facts about a champion: expected payoff per 32 games against the evaluation
         opponent, whether any line of play beats it as X, its hidden units."""
-        from evoplay.tictactoe.playerfile import build_player
+        from evoplay.playerfile import build_player
 
         player = build_player(champion, "champion")
         return {

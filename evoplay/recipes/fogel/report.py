@@ -15,7 +15,7 @@ from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
 from evoplay.atomic import write_text
 from evoplay.tictactoe.players import make_player
-from evoplay.tictactoe.playerfile import build_player, read_document
+from evoplay.playerfile import build_player, read_document
 from evoplay.framework.rundir import RunDir
 
 GAMES = 32

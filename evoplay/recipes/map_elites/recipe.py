@@ -37,7 +37,7 @@ from evoplay.recipes.map_elites.symmetry import canonical
 from evoplay.recipes.map_elites.descriptors import DESCRIPTORS, cell_labels, describe, shape
 from evoplay.recipes.selfadaptive import MUTATION_SCHEMA, init_sa_population, mut_selfadaptive, n_weights, sa_from_dict, sa_to_dict, step_sizes
 from evoplay.tictactoe import board as B
-from evoplay.tictactoe.playerfile import player_document
+from evoplay.playerfile import player_document
 
 
 def _descriptor_names(v):

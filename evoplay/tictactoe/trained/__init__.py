@@ -16,7 +16,7 @@ from evoplay.tictactoe import board as B
 from evoplay.errors import PlayerFileError
 from evoplay.tictactoe.mlp import MLP
 from evoplay.tictactoe.players import Player, TablePlayer, make_player, onehot_table
-from evoplay.tictactoe.playerfile import weight_array
+from evoplay.playerfile import weight_array
 
 #: Every board where the side to move has a legal move (reachable or not).
 MOVE_CODES = np.flatnonzero(B.LEGAL.any(1))
@@ -180,7 +180,7 @@ def write(trained: Trained, out, provenance: dict):
     from pathlib import Path
 
     from evoplay import __version__
-    from evoplay.tictactoe.playerfile import save_player
+    from evoplay.playerfile import save_player
 
     out = Path(out)
     plot_path = out.with_suffix(".png")
