@@ -9,7 +9,7 @@ path (``.json``, or a run directory) is a player file of that game.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
+import os
 
 from evoplay.arena.mcts import SCHEMA as MCTS_SCHEMA
 from evoplay.arena.mcts import MCTSPlayer
@@ -34,7 +34,7 @@ def registry(game) -> dict:
 def is_path(spec: str) -> bool:
     """Whether a spec names a player file or a run directory rather than a built-in player."""
     s = spec.strip()
-    return s.endswith(".json") or "/" in s or Path(s).is_dir()
+    return s.endswith(".json") or "/" in s or os.path.isdir(s)  # False, not OSError, for a name too long
 
 
 def make_player(game, spec: str):
