@@ -180,7 +180,8 @@ def _load(text: str):
             raise GameError(f"game {text!r}: loading entry point {entry.value} failed: {type(e).__name__}: {e}") from None
         return (obj() if isinstance(obj, type) else obj), text
     known = ", ".join([*BUILTIN_GAMES, *sorted(_entry_points())])
-    raise GameError(f"unknown game {text!r} (known: {known}; or openspiel:NAME, package.module:OBJ, path/to/file.py:OBJ)")
+    shown = repr(text) if len(text) <= 60 else f"{text[:60]!r}... ({len(text)} characters)"  # one line, not a page
+    raise GameError(f"unknown game {shown} (known: {known}; or openspiel:NAME, package.module:OBJ, path/to/file.py:OBJ)")
 
 
 def _entry_points() -> dict:

@@ -81,7 +81,7 @@ def test_a_resume_refuses_before_it_writes_anything(env, damage):
     proc = subprocess.run([str(EVOPLAY), "evolve", str(run / "config.toml"), "--out", str(run), "--resume", "-q"],
                           capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert problem(proc.returncode, proc.stdout, proc.stderr) is None, proc.stderr[-2000:]
-    assert time.perf_counter() - t < 10, "refused only after starting the work"
+    assert time.perf_counter() - t < 30, "refused only after starting the work (Ray, trials)"
     assert tree_digest(run) == before, "the refused resume changed the run directory"
 
 
