@@ -22,7 +22,8 @@ from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.recipes.blondie24.network import SPATIAL_SIZES, Evaluator, forward, n_weights
 from evoplay.recipes.blondie24.operators import Net, default_tau, draw_opponents, init_population, mut_selfadaptive, sel_best
-from evoplay.recipes.blondie24.play import NetSearchPlayer, play, ttt_move_table
+from evoplay.arena.players import SearchPlayer
+from evoplay.recipes.blondie24.play import play, ttt_move_table
 from evoplay.recipes.blondie24.playerfile import network_document
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe, points_of
 from evoplay.search import search
@@ -194,7 +195,7 @@ def test_network_player_equals_plain_minimax_with_the_same_evaluator(game, sizes
     for state in random_positions(game, 10, seed=22):
         for depth in depths:
             _, move = minimax(game, state, depth, evaluate)
-            assert NetSearchPlayer(game, evaluate, depth).choose(state) == move
+            assert SearchPlayer(game, evaluate, depth).choose(state) == move
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
@@ -258,9 +259,9 @@ def test_compiled_checkers_search_gives_the_generic_searchs_value_and_move(quies
 
 def test_games_stop_as_draws_after_the_ply_limit_and_score_the_first_player():
     evaluate = Evaluator(random_genome((32, 4, 1), 31), (32, 4, 1), 2.0)
-    a, b = NetSearchPlayer(CHECKERS, evaluate, 1), NetSearchPlayer(CHECKERS, evaluate, 2)
+    a, b = SearchPlayer(CHECKERS, evaluate, 1), SearchPlayer(CHECKERS, evaluate, 2)
     assert play(CHECKERS, a, b, CHECKERS.initial(), 10) == (0, 10)
-    score, plies = play(TICTACTOE, *[NetSearchPlayer(TICTACTOE, lambda v: np.zeros(len(v)), 1)] * 2, 0, 9)
+    score, plies = play(TICTACTOE, *[SearchPlayer(TICTACTOE, lambda v: np.zeros(len(v)), 1)] * 2, 0, 9)
     assert (score, plies) == (1, 7)  # lowest squares first: X takes 0, 2, 4 ... and wins on the diagonal 2-4-6
 
 
@@ -369,7 +370,7 @@ def test_player_files_load_as_players_of_their_game_and_tampering_is_refused(tmp
     path.write_text(json.dumps(doc))
     player = checkers_player(str(path))
     state = random_positions(CHECKERS, 1, seed=41)[0]
-    assert player.choose(state, None) == NetSearchPlayer(CHECKERS, Evaluator(genome, CHECKERS_SIZES, 1.3), 2).choose(state)
+    assert player.choose(state, None) == SearchPlayer(CHECKERS, Evaluator(genome, CHECKERS_SIZES, 1.3), 2).choose(state)
     with pytest.raises(PlayerFileError, match="checkers player"):
         ttt_player(str(path)).probs(np.arange(3))
     small = (9, 4, 1)

@@ -37,7 +37,7 @@ class SearchPlayer:
 
     deterministic = True
 
-    def __init__(self, game, evaluate, depth: int, spec: str, quiescence: bool = False):
+    def __init__(self, game, evaluate, depth: int, spec: str = "search", quiescence: bool = False):
         self.game, self.evaluate, self.depth, self.spec, self.quiescence = game, evaluate, depth, spec, quiescence
 
     def best(self, state):
@@ -46,7 +46,7 @@ class SearchPlayer:
     def distribution(self, state) -> list:
         return [(self.best(state).move, 1.0)]
 
-    def choose(self, state, rng):
+    def choose(self, state, rng=None):
         return self.best(state).move
 
 

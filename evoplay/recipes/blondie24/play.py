@@ -16,7 +16,7 @@ import numpy as np
 
 from evoplay.games import capability, resolve_game
 from evoplay.recipes.blondie24.network import Evaluator
-from evoplay.search import search
+from evoplay.arena.players import SearchPlayer
 
 #: K's stand-in where a game has no kings: views' values enter unchanged (2 reads as 2).
 NO_KINGS = 2.0
@@ -40,24 +40,6 @@ class TableMover:
 
     def choose(self, state, rng=None):
         return int(self.moves[state])
-
-
-class NetSearchPlayer:
-    """Alpha-beta to ``depth`` with a network at the leaves: the first best move in legal order."""
-
-    deterministic = True
-
-    def __init__(self, game, evaluate, depth: int, spec: str = "blondie24", quiescence: bool = False):
-        self.game, self.evaluate, self.depth, self.spec, self.quiescence = game, evaluate, depth, spec, quiescence
-
-    def best(self, state):
-        return search(self.game, state, self.depth, self.evaluate, self.quiescence)
-
-    def distribution(self, state) -> list:
-        return [(self.best(state).move, 1.0)]
-
-    def choose(self, state, rng=None):
-        return self.best(state).move
 
 
 class CompiledNetPlayer:
@@ -94,7 +76,7 @@ def net_player(game, genome, sizes, king: float, depth: int, quiescence: bool = 
         return TableMover(table(Evaluator(genome, sizes, king), depth), spec)
     if capability(game, "network_search") is not None:
         return CompiledNetPlayer(game, genome, sizes, king, depth, quiescence, spec)
-    return NetSearchPlayer(game, Evaluator(genome, sizes, king), depth, spec, quiescence)
+    return SearchPlayer(game, Evaluator(genome, sizes, king), depth, spec, quiescence)
 
 
 def play(game, first, second, state, max_plies: int) -> tuple[int, int]:
