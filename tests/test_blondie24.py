@@ -371,8 +371,8 @@ def test_player_files_load_as_players_of_their_game_and_tampering_is_refused(tmp
     player = checkers_player(str(path))
     state = random_positions(CHECKERS, 1, seed=41)[0]
     assert player.choose(state, None) == SearchPlayer(CHECKERS, Evaluator(genome, CHECKERS_SIZES, 1.3), 2).choose(state)
-    with pytest.raises(PlayerFileError, match="checkers player"):
-        ttt_player(str(path)).probs(np.arange(3))
+    with pytest.raises(SpecError, match="plays checkers, not tic-tac-toe"):  # refused where it is built
+        ttt_player(str(path))
     small = (9, 4, 1)
     t_genome = random_genome(small, 42)
     tpath = tmp_path / "ttt.json"
