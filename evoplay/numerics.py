@@ -347,7 +347,7 @@ def dense_tables(genome, rest, pos, W, B):
     return pos
 
 
-@numba.njit(**JIT)
+@numba.njit(**JIT, inline="always")
 def network_tail(accs, p, v, floats, pd, exact, scale, rest, W, B, pd_weight, a, b):
     """The network's output from its first layer's sums: ``accs[p, v]`` (exact networks, on the
     units' grids) or ``floats`` (inexact ones), and the piece difference ``pd``; ``a``, ``b``

@@ -9,6 +9,7 @@ minimax's (the generic search with the network's ``Evaluator``).
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -197,3 +198,19 @@ def test_a_network_of_huge_or_nan_weights_searches_to_a_legal_move_without_crash
     so that a crash fails this test instead of killing pytest."""
     run = subprocess.run([sys.executable, "-c", CRASH], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0 and run.stdout.strip() == "ok", (run.returncode, run.stderr[-2000:])
+
+
+def test_a_run_with_the_spatial_network_evolves_its_5047_weights_and_is_the_same_in_chunks():
+    from evoplay.framework import config as C
+    from evoplay.framework.trial import TrialRun
+    from evoplay.recipes.blondie24.recipe import Blondie24Recipe
+    from test_blondie24 import TINY
+
+    cfg = C.load(TINY)
+    cfg["network"]["spatial"], cfg["network"]["hidden"] = True, [40, 10]
+    recipe = Blondie24Recipe(cfg)
+    assert recipe.sizes == SPATIAL_SIZES and recipe.n_weights == 5047
+    one, three = (TrialRun(Blondie24Recipe(cfg), 0, chunks=c).run(2) for c in (1, 3))
+    assert json.dumps(one.to_data()) == json.dumps(three.to_data())
+    parents = one.trial.state.parents
+    assert len(parents) == 3 and all(len(p.genome) == 5047 for p in parents)

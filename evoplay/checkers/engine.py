@@ -71,7 +71,7 @@ def _allowed(d, king, turn):
     return king or (d >= 2 if turn == BLACK else d < 2)
 
 
-@numba.njit(**JIT)
+@numba.njit(**JIT, inline="always")
 def _jumps(own, other, kings, turn, s, paths, plen, caps, p, n, stack_sq, stack_dir, stack_cap, stack_ext):
     """Every jump path of the piece on ``s``, appended to ply ``p``'s moves from row ``n``; the new count."""
     king = (kings >> s) & 1 == 1
@@ -146,7 +146,7 @@ def generate(black, white, kings, turn, paths, plen, caps):
                        caps.reshape((1, caps.size)), 0, stack[0], stack[1], stack[2], stack[3])
 
 
-@numba.njit(**JIT)
+@numba.njit(**JIT, inline="always")
 def generate_at(black, white, kings, turn, paths, plen, caps, p, stack_sq, stack_dir, stack_cap, stack_ext):
     """``generate`` into ply ``p`` of (plies, MAX_MOVES, ...) arrays, with its jump stack given
     (four MAX_PATH int64 rows): no allocation, no array views."""

@@ -86,7 +86,7 @@ def _fill(accs, p, b, w, k, q, qbias):
                     accs[p, view, j] += q[r, i, j]
 
 
-@numba.njit(**JIT)
+@numba.njit(**JIT, inline="always")
 def _update(accs, p, c, k, t, frm, to, cap, q):
     """The first-layer sums of ply ``c`` from ply ``p``'s, for the move ``frm``-``to`` capturing
     ``cap`` (the parent's kings ``k``, side ``t``): only the squares the move changes."""
@@ -249,7 +249,7 @@ def _negamax(base, alpha, beta, kind, king, quiescence, quiet_limit, net, nodes,
                     killers[lvl, 0, 0], killers[lvl, 0, 1] = frm, to
 
 
-@numba.njit(**JIT)
+@numba.njit(**JIT, inline="always")
 def _child(lvl, i, nodes, hist, paths, plen, caps, incremental, accs, q):
     """Write the child of move ``i`` of the node at ``lvl`` into ``lvl + 1`` (and its first-layer sums)."""
     b, w, k, t = nodes[lvl, 0], nodes[lvl, 1], nodes[lvl, 2], nodes[lvl, 3]

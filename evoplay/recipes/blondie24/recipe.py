@@ -50,7 +50,7 @@ from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import INIT, MUTATE, SELECT
 from evoplay.games import capability, game_ref, resolve_game
 from evoplay.recipes.blondie24 import yardstick
-from evoplay.recipes.blondie24.network import check_genome, n_weights
+from evoplay.recipes.blondie24.network import SPATIAL_UNITS, check_genome, n_weights
 from evoplay.recipes.blondie24.operators import Net, draw_openings, draw_opponents, init_population, mut_selfadaptive, sel_best
 from evoplay.recipes.blondie24.play import play_chunk
 from evoplay.recipes.blondie24.playerfile import network_document
@@ -75,6 +75,7 @@ SCHEMA = {
     },
     "network": {
         "hidden": (object, [40, 10], (_hidden, "a list of 1-4 hidden layer sizes in 1..256")),
+        "spatial": (object, False, C.BOOLEAN),
         "init_scale": (float, 0.2, C.in_range(0.0, 1e3)),
         "king_init": (float, 2.0, C.in_range(0.0, 1e3)),
         "king_min": (float, 1.0, C.in_range(0.0, 1e3)),
@@ -129,8 +130,14 @@ def input_size(ref: str) -> int:
 
 
 def layer_sizes(cfg: dict) -> tuple:
-    """(inputs, hidden..., 1) of a config's networks."""
-    return (input_size(cfg["game"]["name"]), *cfg["network"]["hidden"], 1)
+    """(inputs, hidden..., 1) of a config's networks; with ``network.spatial`` (checkers) the 2001
+    network's (32, -91, hidden..., 1): the 91 regions of the board before the hidden layers."""
+    inputs = input_size(cfg["game"]["name"])
+    if cfg["network"].get("spatial", False):
+        if inputs != 32:
+            raise ConfigError("config key 'network.spatial' needs a game of 32 board inputs (checkers)")
+        return (inputs, -SPATIAL_UNITS, *cfg["network"]["hidden"], 1)
+    return (inputs, *cfg["network"]["hidden"], 1)
 
 
 def credited(pairs: np.ndarray, opponent_scores: bool, both_seats: bool) -> np.ndarray:
