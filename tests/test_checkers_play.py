@@ -116,7 +116,7 @@ def test_tournament_for_checkers():
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["match", "logic", "random", "--game", "checkers"], "'logic' is not a checkers player"),
+        (["match", "logic", "random", "--game", "checkers"], "unknown player 'logic': not a checkers player"),
         (["match", "random", "random", "--game", "checkers", "--exact"], "--exact is for tic-tac-toe"),
         (["match", "random", "random", "--game", "checkers", "--games", "200000"], "--games must be in"),
         (["match", "random", "piece-difference:depth=99", "--game", "checkers"], "depth must be in"),

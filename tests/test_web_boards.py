@@ -128,7 +128,7 @@ def test_the_computer_move_is_the_players_move(site):
     assert got["move"] == R.move_text(compiled.search(state, 5, 2.0).move)
     refused(url, f"{G}/ai-move", {"player": "human"}, fragment="'human' moves by clicking")
     refused(url, f"{G}/ai-move", {"player": "piece-difference:depth=99"}, fragment="depth must be in [1, 12]")
-    refused(url, f"{G}/ai-move", {"player": "minimax"}, fragment="'minimax' is not a checkers player")
+    refused(url, f"{G}/ai-move", {"player": "minimax"}, fragment="unknown player 'minimax': not a checkers player")
     refused(url, f"{G}/ai-move", {"player": "random", "seed": -1}, fragment="seed must be a non-negative integer")
 
 
@@ -287,7 +287,7 @@ def test_tictactoe_analysis_brings_the_exact_facts_of_the_old_analyze(site):
     assert won["result"] == "win" and won["winner"] == "X" and won["facts"]["line"] == [0, 1, 2]
     # checkers has no exact facts; the players are checked all the same, each named by its side
     assert ok(url, f"{G}/analysis", {"players": ["human", "piece-difference:depth=2"]})["facts"] is None
-    refused(url, f"{G}/analysis", {"players": ["human", "minimax"]}, fragment="White player: 'minimax' is not a checkers player")
+    refused(url, f"{G}/analysis", {"players": ["human", "minimax"]}, fragment="White player: unknown player 'minimax': not a checkers player")
     refused(url, f"{T}/analysis", {"players": ["softmax:t=0", "random"]}, fragment="X player: softmax t must be in")
     refused(url, f"{T}/analysis", {"players": ["random"]}, fragment="players must be a list of two player specs (X and O)")
     refused(url, f"{T}/analysis", {"players": ["random", "random"], "human_model": "human"}, fragment="human model: must be a computer")

@@ -8,6 +8,7 @@ Spec strings read ``NAME`` or ``NAME:key=value,...`` against a game's registry.
 from __future__ import annotations
 
 import inspect
+import os
 
 import numpy as np
 
@@ -89,6 +90,14 @@ class TerminalHuman:
         raise GaveUp(f"{self.max_bad} answers in a row named no legal move; game abandoned")
 
 
+def quoted(text, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters with its length said when longer."""
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def format_spec(name: str, params: dict) -> str:
     """Canonical spec string: ``name:key=value,...`` in the factory's parameter order."""
     if not params:
@@ -96,27 +105,32 @@ def format_spec(name: str, params: dict) -> str:
     return name + ":" + ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
 
 
-def parse_spec(spec: str, registry: dict, game_name: str) -> tuple[str, dict]:
+def parse_spec(spec: str, registry: dict, game_name: str, also: tuple = ("human",)) -> tuple[str, dict]:
     """Name and typed parameters of ``NAME:key=value,...``; ``registry`` maps names to
-    ``(factory, {param: (type, check)})``."""
+    ``(factory, {param: (type, check)})``, ``also`` names what else a spec may be (listed
+    in the message of an unknown name)."""
     name, _, rest = spec.strip().partition(":")
     if name not in registry:
-        raise SpecError(f"{name!r} is not a {game_name} player (known: {', '.join([*registry, 'human'])})")
+        hint = f"; a run directory is named by a path: ./{name}" if not rest and os.path.isdir(name) else ""
+        raise SpecError(f"unknown player {quoted(name)}: not a {game_name} player "
+                        f"(known: {', '.join([*registry, *also])}){hint}")
     _, schema = registry[name]
     params = {}
     for item in filter(None, rest.split(",")):
-        key, eq, value = (p.strip() for p in item.partition("="))
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
         if not eq:
-            raise SpecError(f"player {name}: parameter {item!r} is not key=value")
+            raise SpecError(f"player {name}: parameter {quoted(item)} is not key=value")
         if key not in schema:
-            raise SpecError(f"player {name}: unknown parameter {key!r} (allowed: {', '.join(schema) or 'none'})")
+            raise SpecError(f"player {name}: unknown parameter {quoted(key)} (allowed: {', '.join(schema) or 'none'})")
         kind, check = schema[key]
         try:
             typed = kind(value)
         except ValueError:
-            raise SpecError(f"player {name}: {key} must be {'an integer' if kind is int else 'a number'}, got {value!r}") from None
+            raise SpecError(f"player {name}: {key} must be {'an integer' if kind is int else 'a number'}, "
+                            f"got {quoted(value)}") from None
         if kind is float and not np.isfinite(typed):
-            raise SpecError(f"player {name}: {key} must be finite, got {value!r}")
+            raise SpecError(f"player {name}: {key} must be finite, got {quoted(value)}")
         params[key] = check(typed)
     return name, params
 

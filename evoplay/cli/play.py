@@ -13,7 +13,8 @@ from evoplay.tictactoe import exact
 from evoplay.errors import SpecError
 from evoplay.tictactoe.human import HumanPlayer, play_interactive
 from evoplay.tictactoe.players import INTERACTIVE, make_player
-from evoplay.tictactoe.tournament import MAX_GAMES, pair_result, round_robin, seeded_rng, wilson_interval
+from evoplay.arena.match import keyed_rng
+from evoplay.tictactoe.tournament import MAX_GAMES, pair_result, round_robin, wilson_interval
 from evoplay.cli import gameplay
 from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt
@@ -98,7 +99,7 @@ def match_results(a, b, games: int | None, seed: int, seats: str, progress=None)
     results = []
     for first in SEATS[seats]:
         x, o = (a, b) if first == "a" else (b, a)
-        rng = None if games is None else seeded_rng(seed, SEAT_KEY[first])
+        rng = None if games is None else keyed_rng(seed, SEAT_KEY[first])
         r = pair_result(x, o, games, rng, progress)
         a_win, b_win = (r["x_win"], r["o_win"]) if first == "a" else (r["o_win"], r["x_win"])
         results.append(

@@ -30,7 +30,8 @@ from evoplay.atomic import write_text
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import engine, exact
 from evoplay.tictactoe import players as P
-from evoplay.tictactoe.tournament import seeded_rng, wilson_interval
+from evoplay.arena.match import keyed_rng
+from evoplay.tictactoe.tournament import wilson_interval
 
 #: O's temperatures: 10 ** (-2 + k / 10) for k = 0..30.
 T_O = tuple(float(f"{10 ** (-2 + k / 10):.6g}") for k in range(31))
@@ -71,12 +72,12 @@ def exact_point(t_x: float, t_o: float) -> dict:
 def sampled_point(t_x: float, t_o: float, games: int, seed: int, key: tuple) -> dict:
     """The same figures from ``games`` sampled games each (stream ``seed``/``key``)."""
     x, o = players(t_x, t_o)
-    counts = engine.tally(engine.play(x, o, seeded_rng(seed, *key, 0).random((games, 9))))
+    counts = engine.tally(engine.play(x, o, keyed_rng(seed, *key, 0).random((games, 9))))
     out = {k: counts[k] / games for k in ("x_win", "draw", "o_win")}
     out["interval"] = {k: wilson_interval(counts[k], games) for k in ("x_win", "draw", "o_win")}
     out["score"], out["score_interval"] = {}, {}
     for j, (name, sq) in enumerate(FIRST_MOVES.items(), start=1):
-        res = engine.tally(engine.play(opening(sq, x), o, seeded_rng(seed, *key, j).random((games, 9))))
+        res = engine.tally(engine.play(opening(sq, x), o, keyed_rng(seed, *key, j).random((games, 9))))
         scores = np.repeat([1.0, 0.0, -1.0], [res["x_win"], res["draw"], res["o_win"]])
         mean, half = scores.mean(), 1.96 * scores.std(ddof=1) / math.sqrt(games)
         out["score"][name] = float(mean)

@@ -21,6 +21,8 @@ import numpy as np
 from evoplay.tictactoe import board as B
 from evoplay.paths import check_path
 from evoplay.tictactoe.userplayer import split_user_spec, user_table
+from evoplay.arena.players import format_spec, quoted
+from evoplay.arena.players import parse_spec as arena_parse_spec
 from evoplay.errors import SpecError
 from evoplay.numerics import exp_array
 
@@ -320,47 +322,10 @@ REGISTRY: dict[str, tuple] = {
 INTERACTIVE = ("human",)
 
 
-def quoted(text, limit: int = 40) -> str:
-    """``text`` quoted for a message, cut to ``limit`` characters with its length said when longer."""
-    text = str(text)
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text)} characters)"
-
-
-def format_spec(name: str, params: dict) -> str:
-    """Canonical spec string: ``name:key=value,...`` with parameters in a fixed order."""
-    if not params:
-        return name
-    return name + ":" + ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
-
-
 def parse_spec(spec: str) -> tuple[str, dict]:
-    """Split and check ``NAME`` or ``NAME:key=value,...``; return the name and typed params."""
-    name, _, rest = spec.strip().partition(":")
-    if name not in REGISTRY:
-        known = ", ".join([*REGISTRY, *INTERACTIVE, "PATH.json", "RUN_DIR"])
-        hint = f"; a run directory is named by a path: ./{name}" if not rest and os.path.isdir(name) else ""
-        raise SpecError(f"unknown player {quoted(name)} (known: {known}){hint}")
-    _, schema = REGISTRY[name]
-    params = {}
-    for item in filter(None, rest.split(",")):
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq:
-            raise SpecError(f"player {name}: parameter {quoted(item)} is not key=value")
-        if key not in schema:
-            allowed = ", ".join(schema) or "none"
-            raise SpecError(f"player {name}: unknown parameter {quoted(key)} (allowed: {allowed})")
-        kind, check = schema[key]
-        try:
-            typed = kind(value.strip())
-        except ValueError:
-            raise SpecError(f"player {name}: {key} must be a number, got {quoted(value.strip())}") from None
-        if kind is float and not np.isfinite(typed):
-            raise SpecError(f"player {name}: {key} must be finite, got {quoted(value.strip())}")
-        params[key] = check(typed)
-    return name, params
+    """Split and check ``NAME`` or ``NAME:key=value,...`` against the tic-tac-toe players
+    (``evoplay.arena.players.parse_spec``, which every game's specs go through)."""
+    return arena_parse_spec(spec, REGISTRY, "tictactoe", also=(*INTERACTIVE, "PATH.json", "RUN_DIR"))
 
 
 _CACHE: dict[str, Player] = {}

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from evoplay.arena.match import keyed_rng
 from evoplay.errors import EvoplayError
 from evoplay.tictactoe import engine
 from evoplay.tictactoe import exact
@@ -26,11 +27,6 @@ def check_games(games: int | None) -> None:
     """Refuse a number of games outside 1..MAX_GAMES (None, exact, is fine)."""
     if games is not None and not 1 <= games <= MAX_GAMES:
         raise EvoplayError(f"games must be between 1 and {MAX_GAMES:.0e} per pairing, got {games}")
-
-
-def seeded_rng(seed: int, *key: int) -> np.random.Generator:
-    """The generator of one keyed stream derived from ``seed``."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
 def pair_result(x_player: Player, o_player: Player, games: int | None = None, rng=None, progress=None) -> dict:
@@ -64,7 +60,7 @@ def round_robin(players, games: int | None = None, seed: int = 0, progress=None)
     rows = []
     for i, x_player in enumerate(built):
         for j, o_player in enumerate(built):
-            rng = None if games is None else seeded_rng(seed, i, j)
+            rng = None if games is None else keyed_rng(seed, i, j)
             rows.append({"x": specs[i], "o": specs[j], **pair_result(x_player, o_player, games, rng, progress)})
     return {
         "players": specs,
