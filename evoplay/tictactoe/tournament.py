@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from evoplay.arena.match import keyed_rng
 from evoplay.errors import EvoplayError
