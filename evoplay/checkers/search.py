@@ -374,17 +374,28 @@ def incremental_leaves(b, w, k, t, depth, net, out, values):
 _PREPARED: dict = {}
 
 
+@numba.njit(**JIT)
+def _same(a, b):
+    if a.shape != b.shape:
+        return False
+    for i in range(a.size):
+        if not (a[i] == b[i] or (a[i] != a[i] and b[i] != b[i])):
+            return False
+    return True
+
+
 def _prepared(genome, sizes, king: float) -> tuple:
-    """``prepare``'s tables of a network, kept for the last few networks (a player searches
-    many times with one network)."""
+    """``prepare``'s tables of a network, kept for the last few genome arrays searched with (a
+    player searches many times with one network): found by the array's identity, then
+    checked against the copy the tables were made from."""
     genome = np.ascontiguousarray(genome, dtype=np.float64)
-    key = (tuple(int(s) for s in sizes), king, genome.tobytes())
-    net = _PREPARED.pop(key, None)
-    if net is None:
+    key = (id(genome), tuple(int(s) for s in sizes), king)
+    net = _PREPARED.get(key)
+    if net is None or not _same(genome, net[0]):
         net = prepare(genome, sizes, king)
-        if len(_PREPARED) >= 32:
+        if len(_PREPARED) >= 64:
             _PREPARED.pop(next(iter(_PREPARED)))
-    _PREPARED[key] = net  # the most recent last
+        _PREPARED[key] = net
     return net
 
 
