@@ -188,3 +188,48 @@ def test_cluster_manifests_are_valid_yaml():
     assert job["spec"]["entrypoint"].startswith("evoplay evolve configs/fogel1993.toml")
     spec = job["spec"]["rayClusterSpec"]
     assert spec["headGroupSpec"]["template"]["spec"]["containers"] and spec["workerGroupSpecs"]
+
+
+USER_GAME_DRIVER = """
+import json, os, sys
+from pathlib import Path
+import evoplay
+from evoplay.games import resolve_game
+game_file, out, address = Path(sys.argv[1]), sys.argv[2], sys.argv[3] or None
+ref = f"{game_file}:ConnectFour"
+resolve_game(ref)          # the driver reads the file once ...
+game_file.unlink()         # ... and then it is gone: every node gets its source with the job
+cfg = {"recipe": "blondie24", "name": "c4-cluster", "seed": 5, "trials": 2, "generations": 2,
+       "run": {"checkpoint_every": 1, "eval_chunks": 2},
+       "game": {"name": ref, "depth": 1, "max_plies": 42}, "network": {"hidden": [3]},
+       "population": {"parents": 2}, "evaluation": {"games": 1, "random_plies": 2},
+       "yardstick": {"every": 2, "openings": 1, "mcts_sims": 5}}
+kw = {"address": address} if address else {"workers": 1}
+evoplay.run(cfg, out, **kw)
+print(json.dumps({"ok": True}))
+"""
+
+
+@pytest.mark.cluster
+def test_a_user_game_reaches_the_worker_node_with_the_job(cluster, tmp_path):
+    """Blondie24 on the example Connect Four through the cluster: the game's file is deleted
+    once the driver has read it, so the worker node can play it only from the shipped source;
+    the results equal a local run's."""
+    source = (ROOT / "examples" / "games" / "connect_four.py").read_text()
+    local_env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    local_env["RAY_USAGE_STATS_ENABLED"] = "0"
+    outs = []
+    for name, address, env in (("cluster", cluster.address, cluster.env), ("local", "", local_env)):
+        folder = tmp_path / f"{name}-code"
+        folder.mkdir()
+        (folder / "c4game.py").write_text(source)  # the same path's module name on every node
+        run = subprocess.run([sys.executable, "-c", USER_GAME_DRIVER, str(folder / "c4game.py"), str(tmp_path / name), address],
+                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+        assert run.returncode == 0, run.stderr[-3000:]
+        assert not (folder / "c4game.py").exists()
+        outs.append(results_of(tmp_path / name))
+    assert "trials/trial_01/champion.json" in outs[0]
+    strip = lambda files: {k: v for k, v in files.items() if k != "summary.json"}  # noqa: E731
+    assert strip(outs[0]) != {} and len(json.loads((tmp_path / "cluster" / "environment.json").read_text())["ray"]["nodes"]) == 2
+    for f in ("trials/trial_00/logbook.csv", "trials/trial_01/logbook.csv"):
+        assert outs[0][f] == outs[1][f], f

@@ -361,7 +361,9 @@ def _settle(refs):
 
 
 def _by_value(fn):
-    """Put ``fn`` in the object store, user modules pickled by value (workers may lack their files)."""
+    """Put ``fn`` in the object store, user modules pickled by value (workers may lack their
+    files), with the sources of the user code loaded here: a task may load user code by
+    reference (a game named in its arguments), not only call it."""
     import sys
 
     from evoplay import usercode
@@ -372,7 +374,21 @@ def _by_value(fn):
         modules.append(own)
     for module in modules:
         ray.cloudpickle.register_pickle_by_value(module)
-    return ray.put(fn)
+    code = usercode.shipment()
+    return ray.put(_WithCode(fn, code) if code else fn)
+
+
+class _WithCode:
+    """``fn`` with the user code it may load by reference, made loadable before each call."""
+
+    def __init__(self, fn, code: dict):
+        self.fn, self.code = fn, code
+
+    def __call__(self, *args):
+        from evoplay import usercode
+
+        usercode.provide(self.code)
+        return self.fn(*args)
 
 
 def _ensure_ray():
