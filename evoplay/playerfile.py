@@ -21,13 +21,12 @@ import hashlib
 import importlib
 import json
 import os
-import stat
 from pathlib import Path
 
 import numpy as np
 
 from evoplay.errors import PlayerFileError
-from evoplay.paths import check_path
+from evoplay.paths import check_path, read_regular
 from evoplay.atomic import write_text
 
 FORMAT = "evoplay-player"
@@ -83,24 +82,7 @@ def read_json(path, what: str, max_bytes: int = MAX_FILE_BYTES, error=PlayerFile
     """The JSON value in ``path``; a missing, special, oversized or malformed file raises
     ``error`` with one line naming ``what`` and the problem."""
     path = check_path(path, what, error)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise error(f"{what} not found: {path}") from None
-    except OSError as e:
-        raise error(f"{what} {path}: {e.strerror}") from None
-    if not stat.S_ISREG(st.st_mode):
-        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise error(f"{what} {path} is {kind}")
-    if st.st_size > max_bytes:
-        raise error(f"{what} {path} is {st.st_size} bytes, more than the {max_bytes} allowed")
-    try:
-        with open(path, "rb") as f:
-            data = f.read(max_bytes + 1)
-    except OSError as e:
-        raise error(f"{what} {path}: {e.strerror}") from None
-    if len(data) > max_bytes:
-        raise error(f"{what} {path} is more than the {max_bytes} bytes allowed")
+    data = read_regular(path, what, max_bytes, error)
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:

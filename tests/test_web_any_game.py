@@ -5,15 +5,15 @@
 from __future__ import annotations
 
 import contextlib
-import threading
 import urllib.parse
 from pathlib import Path
 
 import pytest
 from test_web_api import ok, refused, request
+from test_web_api import serving as api_serving
 
 from evoplay.web import boards
-from evoplay.web.app import make_app, make_server
+from evoplay.web.app import make_app
 from evoplay.web.roots import Roots
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,17 +21,12 @@ USER_GAME = f"{ROOT / 'examples' / 'games' / 'connect_four.py'}:ConnectFour"
 
 
 @contextlib.contextmanager
-def serving(games, paths=(), base=None):
-    server = make_server(make_app(Roots(paths, base=base), games), "127.0.0.1", 0, quiet=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
-        boards.serve_games(())
+def serving(games):
+    with api_serving(games=games) as url:
+        try:
+            yield url
+        finally:
+            boards.serve_games(())
 
 
 def path(name: str, what: str) -> str:

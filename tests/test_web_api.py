@@ -71,8 +71,8 @@ def make_run(root: Path, trials: int = 2, curve: bool = True) -> Path:
 
 
 @contextmanager
-def serving(paths=(), base=None):
-    server = make_server(make_app(Roots(paths, base=base)), "127.0.0.1", 0, quiet=True)
+def serving(paths=(), base=None, games=()):
+    server = make_server(make_app(Roots(paths, base=base), games), "127.0.0.1", 0, quiet=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

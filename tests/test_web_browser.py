@@ -47,21 +47,26 @@ FLAGS = [
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=ENABLE)
 
 
-@pytest.fixture(scope="module")
-def server():
-    """`evoplay serve RUN --port 0` as a subprocess in the repository; its base URL."""
+def serve(*args):
+    """`evoplay serve ARGS --port 0` as a subprocess in the repository: yields its base URL."""
     proc = subprocess.Popen(
-        [EVOPLAY, "serve", RUN, "--port", "0", "--quiet"], cwd=ROOT,
+        [EVOPLAY, "serve", *args, "--port", "0", "--quiet"], cwd=ROOT,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
         line = proc.stdout.readline()
         m = re.match(r"evoplay serve: (http://127\.0\.0\.1:\d+)/", line)
-        assert m, f"unexpected first line {line!r}"
+        assert m, f"unexpected first line {line!r}: {proc.stderr.read() if proc.poll() is not None else ''}"
         yield m.group(1)
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`evoplay serve RUN`: its base URL."""
+    yield from serve(RUN)
 
 
 @pytest.fixture(scope="module")
@@ -473,18 +478,7 @@ def test_run_page_shows_the_archive_and_plays_an_elite_clicked_in_it(elite_serve
 def any_game_server():
     """`evoplay serve --game openspiel:connect_four --game <the example user game>`: games beyond the built-in two."""
     pytest.importorskip("pyspiel")
-    proc = subprocess.Popen(
-        [EVOPLAY, "serve", "--game", "openspiel:connect_four", "--game", "examples/games/connect_four.py:ConnectFour",
-         "--port", "0", "--quiet"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        line = proc.stdout.readline()
-        m = re.match(r"evoplay serve: (http://127\.0\.0\.1:\d+)/", line)
-        assert m, f"unexpected first line {line!r}: {proc.stderr.read() if proc.poll() is not None else ''}"
-        yield m.group(1)
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    yield from serve("--game", "openspiel:connect_four", "--game", "examples/games/connect_four.py:ConnectFour")
 
 
 @pytest.mark.parametrize("game", ["openspiel:connect_four", "connect-four"])
