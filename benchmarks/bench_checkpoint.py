@@ -1,4 +1,4 @@
-"""Checkpoint cost: `.venv/bin/python benchmarks/bench_checkpoint.py [--json] [--repeats N]`.
+"""Checkpoint cost: `.venv/bin/python benchmarks/bench_checkpoint.py [--json] [--repeats N] [--run]`.
 
 What a checkpoint costs the driver at each landing of the Fogel run (`configs/fogel1993.toml`:
 trial 0's real state at generations 200, 400, 600 and 800, where its segments end), in
@@ -11,6 +11,9 @@ written the trial's previous checkpoint as the driver has; the parts of version 
 atomic file write); the bytes; the time to read it back (parse, check, unpack). Then the
 same for a state of the size of Blondie24's 2001 population (30 networks x 5,046 weights
 and as many step sizes, drawn at random: the size, not a run).
+
+`--run`: the full Fogel run instead (`evoplay.run`, embedded Ray, in this process), every
+`RunDir.write_checkpoint` of its 80 landings timed (wall, and CPU of the driver's thread).
 """
 
 from __future__ import annotations
@@ -120,8 +123,38 @@ def blondie24_2001_state(rng: np.random.Generator, networks=30, weights=5046) ->
     return {"next_id": networks, "parents": [net(i) for i in range(networks)], "best": net(0), "yard": {}, "earlier": [], "versus": []}
 
 
+def full_run_landings() -> dict:
+    """Every checkpoint write of the full Fogel run, timed where the driver makes it."""
+    import evoplay
+
+    walls, cpus = [], []
+    original = RunDir.write_checkpoint
+
+    def timed_write(self, data, key):
+        w, c = time.perf_counter(), time.thread_time()
+        original(self, data, key)
+        cpus.append(time.thread_time() - c)
+        walls.append(time.perf_counter() - w)
+
+    RunDir.write_checkpoint = timed_write
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            evoplay.run(ROOT / "configs" / "fogel1993.toml", Path(tmp) / "run")
+    finally:
+        RunDir.write_checkpoint = original
+    return {"landings": len(walls), "wall_ms_median": round(1e3 * statistics.median(walls), 3),
+            "cpu_ms_median": round(1e3 * statistics.median(cpus), 3), "cpu_ms_mean": round(1e3 * statistics.mean(cpus), 3),
+            "cpu_s_total": round(sum(cpus), 3)}
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if "--run" in argv:
+        report = full_run_landings()
+        print(json.dumps(report, indent=1) if "--json" in argv else
+              f"full Fogel run: {report['landings']} checkpoints, each {report['wall_ms_median']:.2f} ms wall and "
+              f"{report['cpu_ms_median']:.2f} ms of the driver's CPU (medians), {report['cpu_s_total']:.2f} CPU s in all")
+        return 0
     repeats = int(argv[argv.index("--repeats") + 1]) if "--repeats" in argv else REPEATS
     cfg = config.load(ROOT / "configs" / "fogel1993.toml")
     recipe = config.recipe_class("fogel")(cfg)
