@@ -14,8 +14,11 @@ import numpy as np
 import pytest
 
 from evoplay.tictactoe import board as B
-from evoplay.tictactoe.human import HumanPlayer, parse_square, play_interactive
-from evoplay.tictactoe.players import make_player
+from evoplay.arena.match import play_game
+from evoplay.arena.players import GaveUp, TerminalHuman
+from evoplay.games import resolve_game
+
+TTT = resolve_game("tictactoe")
 
 EVOPLAY = str(Path(sys.executable).with_name("evoplay"))
 
@@ -170,16 +173,20 @@ def test_human_opponent_is_refused(terminals):
 )
 def test_parse_square(text, square, message):
     code = B.parse("X . . / . . . / . . .")
-    got, said = parse_square(text, code)
-    assert got == square and said.startswith(message)
+    if square is not None:
+        assert TTT.parse_move(code, text) == square
+    else:
+        with pytest.raises(ValueError) as e:
+            TTT.parse_move(code, text)
+        assert str(e.value).startswith(message)
 
 
 def test_scripted_human_against_minimax():
     typed = iter(["oops"] + [str(s) for s in range(9)] * 5)
     shown = []
-    human = HumanPlayer(read=lambda prompt: shown.append(prompt) or next(typed), write=shown.append)
-    outcome = play_interactive(human, make_player("minimax"), np.random.default_rng(0), shown.append)
-    assert outcome in (B.DRAW, B.O_WIN)  # minimax never loses
+    human = TerminalHuman(TTT, read=lambda prompt: shown.append(prompt) or next(typed), write=shown.append)
+    score, _, _ = play_game(TTT, human, TTT.make_player("minimax"), TTT.initial(), np.random.default_rng(0))
+    assert score in (0, -1)  # minimax never loses
     assert any("'oops' is not a square number" in line for line in shown)
 
 
@@ -190,18 +197,16 @@ def test_a_stream_of_blank_lines_ends_the_game_with_one_line():
     seconds = time.monotonic() - t0
     err = proc.stderr.decode()
     assert proc.returncode == 2 and err.count("\n") == 1, err
-    assert err.startswith("evoplay: error: 20 answers in a row named no free square")
+    assert err.startswith("evoplay: error: 20 answers in a row named no legal move")
     assert proc.stdout.decode().count("Type a square number") == 20
     assert seconds < 20, seconds
 
 
 def test_answers_that_name_no_square_are_bounded_and_quoted_short():
-    from evoplay.tictactoe.human import GaveUp
-
     typed = iter(["9", "x" * 100_000, "", "0", "0"] + ["junk"] * 10)
     shown = []
-    human = HumanPlayer(read=lambda prompt: next(typed), write=shown.append, max_bad=5)
-    assert human.ask(B.parse(". . . / . . . / . . .")) == 0
+    human = TerminalHuman(TTT, read=lambda prompt: next(typed), write=shown.append, max_bad=5)
+    assert human.choose(B.parse(". . . / . . . / . . ."), None) == 0
     assert max(map(len, shown)) < 200  # the 100,000-character answer is quoted cut short
     with pytest.raises(GaveUp, match="5 answers in a row"):
-        human.ask(B.parse("X . . / . . . / . . ."))  # "0" is taken, then junk
+        human.choose(B.parse("X . . / . . . / . . ."), None)  # "0" is taken, then junk

@@ -51,8 +51,8 @@ class SearchPlayer:
         return self.best(state).move
 
 
-#: Unusable answers in a row after which a game at the terminal is abandoned (as tic-tac-toe's
-#: ``evoplay.tictactoe.human.MAX_BAD_ANSWERS``): no person answers like that, a stream of junk does.
+#: Unusable answers in a row after which a game at the terminal is abandoned: no person
+#: answers like that, a stream of junk does.
 MAX_BAD_ANSWERS = 20
 
 
@@ -79,10 +79,10 @@ class TerminalHuman:
     def choose(self, state, rng):
         g = self.game
         side = g.side_names[g.to_move(state)]
-        example = g.move_text(state, g.legal_moves(state)[0])
+        hint = getattr(g, "move_prompt", None) or f"e.g. {g.move_text(state, g.legal_moves(state)[0])}"
         self.write("\n" + g.render(state, numbers=True))
         for _ in range(self.max_bad):
-            text = self.read(f"Your move ({side}), e.g. {example}: ")
+            text = self.read(f"Your move ({side}), {hint}: ")
             try:
                 return g.parse_move(state, text)
             except ValueError as e:

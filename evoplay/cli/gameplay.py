@@ -102,12 +102,14 @@ def tournament(game, specs, games, seed):
 
 
 def play(game, vs, first, seed):
-    """One game against a computer player at the terminal, from the initial position."""
+    """One game against a computer player at the terminal, from the initial position: the
+    game's own ``make_player`` builds the computer player where it has one (tic-tac-toe's
+    table players), the same loop and the same terminal human for every game."""
     _, _, default_vs = domain(game)
     vs = default_vs if vs is None else vs
     if vs.strip() == "human":
         raise SpecError("--vs needs a computer player, not 'human'")
-    ai = make_player(game, vs)
+    ai = (capability(game, "make_player") or (lambda spec: make_player(game, spec)))(vs)
     human = TerminalHuman(game, write=click.echo)
     players = (human, ai) if first == "human" else (ai, human)
     mine = 0 if first == "human" else 1

@@ -6,13 +6,11 @@ import json
 import sys
 
 import click
-import numpy as np
 
 from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
 from evoplay.errors import SpecError
-from evoplay.tictactoe.human import HumanPlayer, play_interactive
-from evoplay.tictactoe.players import INTERACTIVE, make_player
+from evoplay.tictactoe.players import make_player
 from evoplay.arena.match import keyed_rng
 from evoplay.tictactoe.tournament import MAX_GAMES, pair_result, round_robin, wilson_interval
 from evoplay.cli import gameplay
@@ -268,27 +266,4 @@ def analyze(player, opponent, as_json):
 def game(vs, first, seed, game_name):
     """Play one game against a computer player at the terminal."""
     game = gameplay.choose_game(game_name, (vs,) if vs else ())
-    if not capability(game, "exact", False):
-        return gameplay.play(game, vs, first, seed)
-    vs = "logic" if vs is None else vs  # --vs '' is an empty spec, refused by make_player
-    if vs.strip() in INTERACTIVE:
-        raise SpecError("--vs needs a computer player, not 'human'")
-    ai = make_player(vs)
-    human = HumanPlayer(write=click.echo)
-    x_player, o_player = (human, ai) if first == "human" else (ai, human)
-    human_mark = B.X if first == "human" else B.O
-    click.echo(f"You play {'X' if human_mark == B.X else 'O'} against {vs}. Ctrl-D or Ctrl-C quits.")
-    try:
-        outcome = play_interactive(x_player, o_player, np.random.default_rng(seed), click.echo, vs)
-    except EOFError:
-        click.echo("\nEnd of input: game abandoned.")
-        return
-    except KeyboardInterrupt:
-        click.echo("\nInterrupted: game abandoned.")
-        sys.exit(130)  # not click's Exit: cli.main(standalone_mode=False) returns its code
-    if outcome == B.DRAW:
-        click.echo("Draw.")
-    elif outcome == (B.X_WIN if human_mark == B.X else B.O_WIN):
-        click.echo("You win!")
-    else:
-        click.echo(f"{vs} wins.")
+    return gameplay.play(game, vs, first, seed)

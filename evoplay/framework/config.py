@@ -201,7 +201,10 @@ def find(path) -> Path:
         shipped = shipped_configs().get(path.name.removesuffix(".toml"))
         if shipped is not None:
             return shipped
-    names = ", ".join(shipped_configs()) or "none"
+    shipped = list(shipped_configs())
+    names = ", ".join(shipped) or "none"
+    if len(names) > 200:  # one short line however many configs come with evoplay
+        names = names[:200].rpartition(", ")[0] + f", ... ({len(shipped)} in all)"
     raise ConfigError(f"config file not found: {path} (configs that come with evoplay: {names})")
 
 

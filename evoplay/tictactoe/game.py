@@ -22,6 +22,23 @@ class TicTacToe:
     yardstick = "exact"
     #: Matches are played in batches over move tables, or computed exactly (``--exact``).
     exact = True
+    #: What a person at the terminal is asked for.
+    move_prompt = "square 0-8"
+    #: ``evoplay game``'s computer player when --vs is not given.
+    default_opponent = "logic"
+
+    def make_player(self, spec: str):
+        """The player a spec names, as a player of the game interface: tic-tac-toe's own
+        (table players, files, user code) where the spec names one, else every game's
+        (``mcts``)."""
+        from evoplay.arena.specs import common
+        from evoplay.arena.specs import make_player as any_game_player
+        from evoplay.tictactoe.players import REGISTRY, as_game_player, make_player
+
+        name = spec.strip().partition(":")[0].strip()
+        if name not in REGISTRY and name in common(self):
+            return any_game_player(self, spec)
+        return as_game_player(make_player(spec))
 
     def search_table(self, evaluate, depth: int):
         """The search player's move on every board code at once (``searchtable.move_table``)."""
@@ -61,12 +78,22 @@ class TicTacToe:
         return str(move)
 
     def parse_move(self, state, text: str) -> int:
+        """The square typed, or ValueError saying what is wrong and what to type instead."""
+        from evoplay.arena.players import quoted
+
         text = str(text).strip()
-        if not text.isdigit() or not 0 <= int(text) < B.N_SQUARES:
-            raise ValueError(f"{text!r} is not a square 0-8")
-        if not B.LEGAL[state, int(text)]:
-            raise ValueError(f"square {text} is not free")
-        return int(text)
+        if not text:
+            raise ValueError("Type a square number from 0 to 8 (Ctrl-D quits).")
+        try:
+            square = int(text)
+        except ValueError:
+            raise ValueError(f"{quoted(text)} is not a square number: type a number from 0 to 8.") from None
+        if not 0 <= square < B.N_SQUARES:
+            raise ValueError(f"There is no square {square}: type a number from 0 to 8.")
+        if not B.LEGAL[state, square]:
+            free = ", ".join(map(str, B.legal_moves(state)))
+            raise ValueError(f"Square {square} is taken: choose one of {free}.")
+        return square
 
     def render(self, state, numbers: bool = False) -> str:
         return B.render(state, numbers)

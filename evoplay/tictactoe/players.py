@@ -377,3 +377,23 @@ def make_player(spec: str) -> Player:
     if key not in _CACHE:
         _CACHE[key] = factory(**params)
     return _CACHE[key]
+
+
+class GamePlayer:
+    """A tic-tac-toe player (move distributions over board codes) as a player of the game
+    interface: ``choose(state, rng)`` draws its move with one uniform of ``rng``, as the
+    batched engine draws one per board, so a seeded game repeats."""
+
+    def __init__(self, player: Player):
+        self.player, self.spec, self.deterministic = player, player.spec, player.deterministic
+
+    def distribution(self, state) -> list:
+        row = self.player.probs(np.array([state]))[0]
+        return [(int(m), float(row[m])) for m in np.flatnonzero(row > 0)]
+
+    def choose(self, state, rng):
+        return int(self.player.choose(np.array([state]), rng.random(1))[0])
+
+
+def as_game_player(player: Player) -> GamePlayer:
+    return GamePlayer(player)
