@@ -33,7 +33,8 @@ import numpy as np  # noqa: E402
 from evoplay.tictactoe import exact  # noqa: E402
 from evoplay.atomic import write_text  # noqa: E402
 from evoplay.tictactoe.players import make_player  # noqa: E402
-from evoplay.tictactoe.tournament import round_robin  # noqa: E402
+from evoplay.arena.match import round_robin  # noqa: E402
+from evoplay.games import resolve_game  # noqa: E402
 from evoplay.tictactoe.trained import MODULES, module, save_figure, write  # noqa: E402
 
 DEFAULT_OUT = "results/baselines"
@@ -186,7 +187,9 @@ def build(out, seed: int, value_games, retrain: bool, command: str) -> list[Path
             "settings": prov.get("settings"), "train_seconds": prov.get("train_seconds"),
             "metrics": {k: v for k, v in prov.get("metrics", {}).items() if k not in ("exact", "settings")},
         }
-    table = round_robin(list(names.values()))
+    specs = list(names.values())
+    ttt = resolve_game("tictactoe")
+    table = round_robin(ttt, [make_player(s) for s in specs], specs, [ttt.initial()], None, 0)
     cells = outcome_cells(table["rows"], names)
     summary = summarize(names, cells)
     write_text(out / "tournament.md", markdown(names, cells, summary, trained_info, command))

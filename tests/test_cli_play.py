@@ -13,7 +13,9 @@ from evoplay.tictactoe import exact
 from evoplay.cli import cli
 from evoplay.playerfile import save_player
 from evoplay.tictactoe.players import make_player
-from evoplay.tictactoe.tournament import round_robin, wilson_interval
+from evoplay.arena.match import round_robin
+from evoplay.games import resolve_game
+from evoplay.tictactoe.tournament import wilson_interval
 
 EVOPLAY = str(Path(sys.executable).with_name("evoplay"))
 
@@ -104,9 +106,15 @@ def test_tournament_json_is_exact_round_robin():
 
 
 def test_round_robin_sampled_is_seeded():
-    one = round_robin(["random", "logic"], games=200, seed=5)
-    assert one == round_robin(["random", "logic"], games=200, seed=5)
-    assert one != round_robin(["random", "logic"], games=200, seed=6)
+    ttt = resolve_game("tictactoe")
+
+    def table(seed):
+        specs = ["random", "logic"]
+        return round_robin(ttt, [make_player(s) for s in specs], specs, [ttt.initial()], 200, seed)
+
+    one = table(5)
+    assert one == table(5)
+    assert one != table(6)
     assert len(one["rows"]) == 4 and all(r["games"] == 200 for r in one["rows"])
     assert one["seed"] == 5 and one["exact"] is False
 

@@ -1,4 +1,4 @@
-"""Games and matches between players of one game, from a list of opening states.
+"""Games, matches and round robins between players of one game, from a list of opening states.
 
 A match plays game ``i`` of a seating from opening ``i mod len(openings)`` with the
 random stream keyed ``(seat, i)`` of the seed, so deterministic players meet in varied
@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.errors import EvoplayError
+from evoplay.games import capability, game_ref
 
 
 def keyed_rng(seed: int, *key: int) -> np.random.Generator:
@@ -32,12 +33,28 @@ def play_game(game, first, second, state, rng, on_move=None) -> tuple[int, int, 
     return (r if game.to_move(state) == 0 else -r), plies, state
 
 
-def pair_result(game, first, second, openings: list, games: int, seed: int, key: tuple = ()) -> dict:
-    """Fractions of first-player wins, draws and second-player wins over ``games`` games."""
+def pair_result(game, first, second, openings: list, games: int | None, seed: int, key: tuple = (),
+                progress=None) -> dict:
+    """Fractions of first-player wins, draws and second-player wins over ``games`` games
+    (exact probabilities with ``games=None`` where the game can compute them).
+
+    A game that plays matches faster than one game at a time offers ``pair_result(first,
+    second, games, rng, progress)`` (tic-tac-toe: batched over its move tables, or exact);
+    it gets the same keyed stream and may decline (None) players it cannot batch.
+    """
+    batched = capability(game, "pair_result")
+    if batched is not None:
+        r = batched(first, second, games, None if games is None else keyed_rng(seed, *key), progress)
+        if r is not None:
+            return r
+    if games is None:
+        raise EvoplayError(f"{game_ref(game)} has no exact analysis for these players: give a number of games")
     if not 1 <= games <= MAX_GAMES:
         raise EvoplayError(f"games must be between 1 and {MAX_GAMES} per pairing here, got {games}")
     scores = [play_game(game, first, second, openings[i % len(openings)], keyed_rng(seed, *key, i))[0]
               for i in range(games)]
+    if progress is not None:
+        progress(games)
     scores = np.array(scores)
     return {"games": games, "x_win": float(np.mean(scores == 1)), "draw": float(np.mean(scores == 0)),
             "o_win": float(np.mean(scores == -1)), "x_payoff": None}
@@ -47,10 +64,12 @@ def pair_result(game, first, second, openings: list, games: int, seed: int, key:
 MAX_GAMES = 100_000
 
 
-def round_robin(game, players: list, specs: list, openings: list, games: int, seed: int) -> dict:
-    """Every player first against every player second, itself included (the tic-tac-toe table's shape)."""
+def round_robin(game, players: list, specs: list, openings: list, games: int | None, seed: int, progress=None) -> dict:
+    """Every player first against every player second, itself included; pairing ``(i, j)``
+    plays from the stream keyed ``(i, j)`` of the seed."""
     rows = []
     for i, a in enumerate(players):
         for j, b in enumerate(players):
-            rows.append({"x": specs[i], "o": specs[j], **pair_result(game, a, b, openings, games, seed, (i, j))})
-    return {"game": game.name, "players": specs, "exact": False, "games": games, "seed": seed, "rows": rows}
+            rows.append({"x": specs[i], "o": specs[j], **pair_result(game, a, b, openings, games, seed, (i, j), progress)})
+    return {"game": game_ref(game), "players": specs, "exact": games is None, "games": games,
+            "seed": None if games is None else seed, "rows": rows}

@@ -11,13 +11,14 @@ from evoplay.tictactoe import board as B
 from evoplay.tictactoe import exact
 from evoplay.errors import SpecError
 from evoplay.tictactoe.players import make_player
-from evoplay.arena.match import keyed_rng
-from evoplay.tictactoe.tournament import MAX_GAMES, pair_result, round_robin, wilson_interval
+from evoplay.arena.match import pair_result, round_robin
+from evoplay.tictactoe.tournament import MAX_GAMES, wilson_interval
 from evoplay.cli import gameplay
 from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt
-from evoplay.games import capability, game_ref
+from evoplay.games import capability, game_ref, resolve_game
 
+TICTACTOE = resolve_game("tictactoe")
 #: --seats choice -> which player moves first in each reported result.
 SEATS = {"a-first": ("a",), "b-first": ("b",), "both": ("a", "b")}
 #: Stream key of each seating, so ``--seats b-first`` repeats the b-first half of ``both``.
@@ -97,8 +98,7 @@ def match_results(a, b, games: int | None, seed: int, seats: str, progress=None)
     results = []
     for first in SEATS[seats]:
         x, o = (a, b) if first == "a" else (b, a)
-        rng = None if games is None else keyed_rng(seed, SEAT_KEY[first])
-        r = pair_result(x, o, games, rng, progress)
+        r = pair_result(TICTACTOE, x, o, [TICTACTOE.initial()], games, seed, (SEAT_KEY[first],), progress)
         a_win, b_win = (r["x_win"], r["o_win"]) if first == "a" else (r["o_win"], r["x_win"])
         results.append(
             {
@@ -149,7 +149,7 @@ def match(player_a, player_b, games, seed, seats, exact, as_json, game_name):
         _no_exact(exact, game)
         return gameplay.match(game, player_a, player_b, games, seed, seats, as_json, SEATS[seats], _echo_json, _match_text)
     games = games or TICTACTOE_GAMES
-    a, b = make_player(player_a), make_player(player_b)
+    a, b = TICTACTOE.make_player(player_a), TICTACTOE.make_player(player_b)  # mcts too: one game at a time
     games = None if exact else games
     with _Progress(games and games * len(SEATS[seats])) as progress:
         results = match_results(a, b, games, seed, seats, progress)
@@ -199,7 +199,8 @@ def tournament(players, games, seed, exact, as_json, game_name):
         games = games or TICTACTOE_GAMES
         sampled = None if exact else games
         with _Progress(sampled and sampled * len(players) ** 2) as progress:
-            table = round_robin(list(players), sampled, seed, progress)
+            table = round_robin(TICTACTOE, [TICTACTOE.make_player(p) for p in players], list(players), [TICTACTOE.initial()],
+                                sampled, seed, progress)
     if as_json:
         _echo_json(table)
         return

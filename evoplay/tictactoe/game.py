@@ -27,6 +27,18 @@ class TicTacToe:
     #: ``evoplay game``'s computer player when --vs is not given.
     default_opponent = "logic"
 
+    def pair_result(self, first, second, games, rng, progress=None):
+        """A pairing's results over batched games on the move tables, or exact with
+        ``games=None`` (``tournament.pair_result``), for players with move tables; None for
+        others (mcts), which play one game at a time."""
+        from evoplay.tictactoe.players import GamePlayer, Player
+        from evoplay.tictactoe.tournament import pair_result
+
+        tables = [p.player if isinstance(p, GamePlayer) else p for p in (first, second)]
+        if not all(isinstance(p, Player) for p in tables):
+            return None
+        return pair_result(*tables, games, rng, progress)
+
     def make_player(self, spec: str):
         """The player a spec names, as a player of the game interface: tic-tac-toe's own
         (table players, files, user code) where the spec names one, else every game's

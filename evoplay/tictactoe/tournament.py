@@ -1,4 +1,5 @@
-"""Head-to-head results between players, sampled or exact: single pairings and round robins.
+"""Head-to-head results between tic-tac-toe players, sampled in batches or exact: the game's
+``pair_result``, which ``evoplay.arena.match`` (pairings and round robins for every game) asks.
 
 Every pairing is reported from the side of the player moving first (X): fractions of
 X wins, draws and O wins, and X's mean Fogel payoff per game. Sampled pairings draw their
@@ -11,11 +12,10 @@ from __future__ import annotations
 import math
 
 
-from evoplay.arena.match import keyed_rng
 from evoplay.errors import EvoplayError
 from evoplay.tictactoe import engine
 from evoplay.tictactoe import exact
-from evoplay.tictactoe.players import Player, make_player
+from evoplay.tictactoe.players import Player
 
 #: Most games one pairing may sample: at about 10^7 games/s a pairing of 10^10 games
 #: takes some twenty minutes on one core (memory stays flat, see ``engine.BATCH``).
@@ -43,31 +43,6 @@ def pair_result(x_player: Player, o_player: Player, games: int | None = None, rn
     x_win, draw, o_win = fractions
     payoff = exact.Outcome(x_win, draw, o_win).payoff()
     return {"games": games, "x_win": x_win, "draw": draw, "o_win": o_win, "x_payoff": payoff}
-
-
-def round_robin(players, games: int | None = None, seed: int = 0, progress=None) -> dict:
-    """Every ordered pairing (each player as X against each as O, itself included).
-
-    ``players`` holds spec strings or Player objects; ``games=None`` computes exact
-    probabilities. Rows run over X players, then O players, in the order given; the
-    pairing ``(i, j)`` samples from the stream keyed ``(i, j)``. ``progress(n)`` is told
-    of every batch of ``n`` sampled games played.
-    """
-    check_games(games)
-    built = [make_player(p) if isinstance(p, str) else p for p in players]
-    specs = [p if isinstance(p, str) else p.spec for p in players]
-    rows = []
-    for i, x_player in enumerate(built):
-        for j, o_player in enumerate(built):
-            rng = None if games is None else keyed_rng(seed, i, j)
-            rows.append({"x": specs[i], "o": specs[j], **pair_result(x_player, o_player, games, rng, progress)})
-    return {
-        "players": specs,
-        "exact": games is None,
-        "games": games,
-        "seed": None if games is None else seed,
-        "rows": rows,
-    }
 
 
 def wilson_interval(count: int, n: int, z: float = 1.96) -> tuple[float, float]:
