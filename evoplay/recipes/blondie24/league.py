@@ -11,6 +11,11 @@ first in the checkpoint) is the league's champion; it is written as a player fil
 like the run's champion, measured against ``piece-difference`` over all the yardstick's
 ballots from both colours. The league's games and the measurement run on Ray (embedded,
 or the cluster at ``--address``), one task per pair and per slice of the ballots.
+
+The same league can be the run's own rule for its champion, fixed in the config before the
+run (``champion.rule = "league"``, ``champion.ballots = N``): the recipe plays it at the end
+of the last generation (``play_league``, through its ``toolbox.map``) and the league's
+winner is the champion written to ``champion.json``; no pick is made after the fact.
 """
 
 from __future__ import annotations
@@ -62,6 +67,22 @@ def winner(rows: list[dict]) -> int:
     return max(range(len(rows)), key=lambda k: (rows[k]["points"], -k))
 
 
+def words(openings: int) -> str:
+    """How a league champion was chosen, for its player file's provenance."""
+    return f"round robin of the last parents over {openings} ballots from both colours"
+
+
+def play_league(recipe, nets: list, openings: int) -> tuple[list[dict], int]:
+    """(table, winner) of a league among ``nets`` over the first ``openings`` ballots from both colours,
+    its games through ``recipe.toolbox.map`` (one job per pair): each network's row of ``standings``
+    with its place in ``nets``, id and king value; the winner by ``winner``."""
+    pairs, jobs = league_jobs(recipe, nets, openings)
+    rows = standings(len(nets), pairs, list(recipe.toolbox.map(yardstick.checkers_chunk, jobs)), recipe.points)
+    for k, (net, row) in enumerate(zip(nets, rows)):
+        row.update(rank_in_checkpoint=k, network_id=net.ident, king=net.king)
+    return rows, winner(rows)
+
+
 def check(recipe, run_dir, openings: int) -> list:
     """The last parents of every trial, once the league is known to be possible (one-line errors otherwise)."""
     from evoplay.checkers.openings import ballots
@@ -83,11 +104,7 @@ def run_league(recipe, run_dir, openings: int) -> dict:
     out = {"run": recipe.cfg[""]["name"], "seed": recipe.cfg[""]["seed"], "depth": recipe.depth, "openings": openings,
            "points": list(recipe.points), "trials": []}
     for t, nets in enumerate(trials):
-        pairs, jobs = league_jobs(recipe, nets, openings)
-        rows = standings(len(nets), pairs, list(recipe.toolbox.map(yardstick.checkers_chunk, jobs)), recipe.points)
-        for k, (net, row) in enumerate(zip(nets, rows)):
-            row.update(rank_in_checkpoint=k, network_id=net.ident, king=net.king)
-        best = winner(rows)
+        rows, best = play_league(recipe, nets, openings)
         champ = nets[best]
         measured = yardstick.summarize(yardstick.checkers_scores(recipe, champ, bounds)[0], recipe.cfg[""]["generations"])
         out["trials"].append({"trial": t, "games_per_pair": 2 * openings, "table": rows, "champion": best,
@@ -95,7 +112,7 @@ def run_league(recipe, run_dir, openings: int) -> dict:
                               "vs_piece_difference": {k.removeprefix("yard_"): v for k, v in measured.items() if k != "yard_gen"}})
         provenance = {"config": recipe.cfg[""]["name"], "seed": recipe.cfg[""]["seed"], "trial": t,
                       "generation": recipe.cfg[""]["generations"], "network_id": champ.ident,
-                      "league": f"round robin of the last parents over {openings} ballots from both colours"}
+                      "league": words(openings)}
         doc = network_document(recipe.game, recipe.sizes, recipe.depth, champ.genome, champ.king, provenance)
         (rd.root / "league-champions").mkdir(exist_ok=True)
         rd.write_json(rd.root / "league-champions" / f"trial_{t:02d}.json", doc)

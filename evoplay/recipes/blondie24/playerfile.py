@@ -6,7 +6,8 @@ player (``blondie24.play.net_player``: the fastest exact form the game offers). 
 built-in games keep the kinds their files had (``blondie24-tictactoe`` loads as a
 tic-tac-toe table player for the exact analysis, ``blondie24-checkers`` as a checkers
 player with the compiled search), so committed files keep their bytes.
-Architecture ``{"game", "layers": [inputs, hidden..., 1], "hidden": [hidden...], "depth"}``; weights
+Architecture ``{"game", "layers": [inputs, hidden..., 1], "hidden": [hidden...], "depth"}`` (checkers'
+2001 network: ``layers`` ``[32, -91, hidden..., 1]``, the spatial layer first); weights
 ``{"genome": [...], "king": [K]}``. Every field is checked on load (and by ``evoplay
 resign``): every weight within +-``network.MAX_WEIGHT`` (1e100), so that every
 evaluation is a finite number, and K in [0, 100].
@@ -17,7 +18,7 @@ from __future__ import annotations
 import math
 
 from evoplay.errors import PlayerFileError
-from evoplay.recipes.blondie24.network import check_genome, n_weights
+from evoplay.recipes.blondie24.network import SPATIAL_UNITS, check_genome, n_weights
 from evoplay.games import GameError, game_ref, resolve_data_game, resolve_game
 from evoplay.recipes.blondie24.play import CompiledNetPlayer, net_player
 from evoplay.playerfile import arch_int, player_document, weight_array
@@ -43,10 +44,13 @@ def network_parts(architecture: dict, weights: dict):
     except GameError as e:
         raise PlayerFileError(f"architecture 'game': {e}") from None
     layers = architecture.get("layers")
-    if (not isinstance(layers, list) or not 3 <= len(layers) <= 6
+    # checkers' 2001 network: the spatial layer (-91) before 1-4 hidden sizes
+    spatial = int(game == "checkers" and isinstance(layers, list) and len(layers) > 3 and layers[1] == -SPATIAL_UNITS)
+    if (not isinstance(layers, list) or not 3 + spatial <= len(layers) <= 6 + spatial
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in layers)
-            or layers[0] != inputs or layers[-1] != 1 or not all(1 <= x <= 256 for x in layers[1:-1])):
-        raise PlayerFileError(f"architecture 'layers' must be [{inputs}, 1-4 hidden sizes in 1..256, 1], got {str(layers)[:60]}")
+            or layers[0] != inputs or layers[-1] != 1 or not all(1 <= x <= 256 for x in layers[1 + spatial:-1])):
+        spatial_words = f" (checkers: [{inputs}, -{SPATIAL_UNITS}, 1-4 hidden sizes, 1] for the 2001 network)" if game == "checkers" else ""
+        raise PlayerFileError(f"architecture 'layers' must be [{inputs}, 1-4 hidden sizes in 1..256, 1]{spatial_words}, got {str(layers)[:60]}")
     if architecture.get("hidden", layers[1:-1]) != layers[1:-1]:
         raise PlayerFileError("architecture 'hidden' must be the hidden sizes of 'layers'")
     depth = arch_int(architecture, "depth", 1, MAX_DEPTH)

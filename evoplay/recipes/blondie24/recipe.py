@@ -33,10 +33,20 @@ results. Yardsticks selection never sees: on tic-tac-toe every generation the be
 network's exact strength (``yardstick.ttt_facts``); on checkers every
 ``yardstick.every`` generations the best network against ``piece-difference`` at the
 same depth over the committed three-move ballots from both colours.
+
+The champion of a trial, by a rule fixed in the config before the run (``champion.rule``):
+``best``, the best network by points of the last generation (the default, as published);
+``league`` (checkers), the winner of the last parents' league, played at the end of the
+last generation (``league.play_league``: every pair of the surviving parents over the first
+``champion.ballots`` ballots from both colours, both players scoring the points table, ties
+to the parent listed first) through ``toolbox.map``; the league's table goes into the
+checkpoint and the summary, and its winner is measured against piece difference and the
+earlier champions like the best network would be.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from dataclasses import dataclass, field
@@ -53,6 +63,7 @@ from evoplay.recipes.blondie24 import yardstick
 from evoplay.recipes.blondie24.network import SPATIAL_UNITS, check_genome, n_weights
 from evoplay.recipes.blondie24.operators import Net, draw_openings, draw_opponents, init_population, mut_selfadaptive, sel_best
 from evoplay.recipes.blondie24.play import play_chunk
+from evoplay.recipes.blondie24.league import words
 from evoplay.recipes.blondie24.playerfile import network_document
 
 #: Stream purposes of the pairing and of the games' random openings (after the framework's INIT..VARIATE).
@@ -60,6 +71,8 @@ PAIRING, OPENING = 5, 6
 #: Work of a game whose game object does not say (``work_per_game``), in Fogel-game equivalents.
 DEFAULT_GAME_WORK = 20_000
 _POINTS = C.in_range(-1e6, 1e6)
+#: ``champion.rule``: the last generation's best network, or the winner of the last parents' league.
+CHAMPION_RULES = ("best", "league")
 
 
 def _hidden(v):
@@ -98,6 +111,10 @@ SCHEMA = {
         "both_seats": (object, False, C.BOOLEAN),
         "round_robin": (object, False, C.BOOLEAN),
         "hall_of_fame": (int, 0, C.in_range(0, 1000)),
+    },
+    "champion": {
+        "rule": (str, "best", (lambda v: v in CHAMPION_RULES, "best or league")),
+        "ballots": (int, 8, C.in_range(1, 157)),
     },
     "yardstick": {
         "every": (int, 10, C.in_range(1, 1_000_000)),
@@ -187,6 +204,11 @@ def hall_games(n: int, h: int, pairs: np.ndarray, credit: np.ndarray) -> tuple[n
     return np.concatenate([pairs, extra]), np.concatenate([credit, extra_credit])
 
 
+def json_copy(obj):
+    """A deep copy of plain data (tables, lists, numbers)."""
+    return json.loads(json.dumps(obj))
+
+
 def _numbers(row) -> bool:
     """A table of names to plain numbers (a row of checkpoint data)."""
     return isinstance(row, dict) and all(isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
@@ -222,7 +244,9 @@ def net_from_dict(d: dict, n: int, king_range) -> Net:
 class B24State:
     """A trial between generations: the parents, the next id, the last generation's best network, the last
     yardstick; on checkers the best network of every measuring generation so far (``earlier``: gen, genome,
-    king) and, after the last generation, the final champion's games against them (``versus``)."""
+    king) and, after the last generation, the final champion's games against them (``versus``); with
+    ``champion.rule = "league"``, after the last generation the last parents' league (``league``: its
+    table, winner and the winner's yardstick)."""
 
     parents: list
     next_id: int
@@ -231,6 +255,7 @@ class B24State:
     earlier: list = field(default_factory=list)
     versus: list = field(default_factory=list)
     hall: list = field(default_factory=list)
+    league: dict = field(default_factory=dict)
 
 
 class Blondie24Recipe(Recipe):
@@ -266,6 +291,8 @@ class Blondie24Recipe(Recipe):
         net = cfg["network"]
         if not net["king_min"] <= net["king_init"] <= net["king_max"]:
             raise ConfigError("config key 'network.king_init' must lie in [network.king_min, network.king_max]")
+        if cfg["champion"]["rule"] == "league" and capability(resolve_game(cfg["game"]["name"]), "yardstick", "baselines") != "piece-difference":
+            raise ConfigError("config key 'champion.rule' = \"league\" is for checkers (the league plays the ballots)")
 
     def games_per_generation(self) -> int:
         """Games of a generation once the hall of fame (if any) is full."""
@@ -351,21 +378,38 @@ class Blondie24Recipe(Recipe):
         }
         st.yard = yardstick.measure(self, best, ctx, st.yard)
         record.update(st.yard)
-        if yardstick.kind(self) == "piece-difference" and yardstick.measuring(self, ctx.generation):
-            if ctx.generation == self.cfg[""]["generations"]:
-                st.versus = yardstick.against_earlier(self, best, st.earlier, ctx)
-            else:
-                st.earlier.append({"gen": ctx.generation, "genome": best.genome.tolist(), "king": best.king})
+        last = ctx.generation == self.cfg[""]["generations"]
+        if yardstick.kind(self) == "piece-difference" and yardstick.measuring(self, ctx.generation) and not last:
+            st.earlier.append({"gen": ctx.generation, "genome": best.genome.tolist(), "king": best.king})
         st.best = best
         if ev["hall_of_fame"]:
             st.hall = (st.hall + [{"genome": best.genome.copy(), "king": best.king}])[-ev["hall_of_fame"]:]
         st.parents = [pool[i] for i in selected]
         st.next_id += len(children)
+        if last and yardstick.kind(self) == "piece-difference":
+            champ = best
+            if self.cfg["champion"]["rule"] == "league":
+                st.league = self.league(st, best, ctx)
+                champ = st.parents[st.league["champion"]]
+            st.versus = yardstick.against_earlier(self, champ, st.earlier, ctx)
         event = {"record": record, "pool": pool, "pairs": pairs, "results": results, "selected": selected,
                  "seconds": {"evaluation": t1 - t0, "total": time.perf_counter() - t0}}
         for hook in self.hooks:  # timings go to hooks (benchmarks, tests), never into the logbook
             hook(event)
         return record
+
+    def league(self, st: B24State, best: Net, ctx: Context) -> dict:
+        """The last parents' league (``champion.rule = "league"``): its table, winner, and the winner against
+        piece difference over the yardstick's games (the generation's measurement when the winner is ``best``)."""
+        from evoplay.recipes.blondie24.league import play_league
+
+        ballots = self.cfg["champion"]["ballots"]
+        rows, k = play_league(self, st.parents, ballots)
+        champ = st.parents[k]
+        yard = dict(st.yard) if champ is best else yardstick.summarize(
+            yardstick.checkers_scores(self, champ, ctx.bounds(yardstick.n_games(self)))[0], ctx.generation)
+        return {"ballots": ballots, "games_per_pair": 2 * ballots, "table": rows, "champion": k,
+                "champion_id": champ.ident, "yard": yard}
 
     # -- plain data
     def to_data(self, st: B24State) -> dict:
@@ -374,10 +418,16 @@ class Blondie24Recipe(Recipe):
                 "earlier": [dict(e) for e in st.earlier], "versus": [dict(v) for v in st.versus]}
         if self.cfg["evaluation"]["hall_of_fame"]:  # only then: checkpoints without a hall keep their bytes
             data["hall"] = [{"genome": h["genome"].tolist(), "king": h["king"]} for h in st.hall]
+        if self._league_rule():  # likewise
+            data["league"] = json_copy(st.league)
         return data
 
+    def _league_rule(self) -> bool:
+        return self.cfg["champion"]["rule"] == "league"
+
     def from_data(self, d: dict) -> B24State:
-        keys = {"next_id", "parents", "best", "yard", "earlier", "versus"} | ({"hall"} if self.cfg["evaluation"]["hall_of_fame"] else set())
+        keys = ({"next_id", "parents", "best", "yard", "earlier", "versus"} | ({"hall"} if self.cfg["evaluation"]["hall_of_fame"] else set())
+                | ({"league"} if self._league_rule() else set()))
         if not isinstance(d, dict) or set(d) != keys:
             raise EvoplayError(f"the checkpoint's state does not hold exactly {', '.join(sorted(keys))}")
         n = self.cfg["population"]["parents"]
@@ -397,7 +447,20 @@ class Blondie24Recipe(Recipe):
             raise EvoplayError("the checkpoint's hall of fame is not a list of at most evaluation.hall_of_fame networks")
         hall = [self._hall_from_dict(h) for h in hall]
         return B24State(parents, d["next_id"], net_from_dict(d["best"], self.n_weights, self.king_range), yard,
-                        earlier, [dict(v) for v in d["versus"]], hall)
+                        earlier, [dict(v) for v in d["versus"]], hall, self._league_from_dict(d.get("league", {}), parents))
+
+    def _league_from_dict(self, d, parents: list) -> dict:
+        """The last parents' league from checkpoint data ({} before the last generation), checked."""
+        if d == {}:
+            return {}
+        keys = {"ballots", "games_per_pair", "table", "champion", "champion_id", "yard"}
+        ok = (isinstance(d, dict) and set(d) == keys and isinstance(d["table"], list) and len(d["table"]) == len(parents)
+              and all(isinstance(r, dict) and _numbers(r) for r in d["table"]) and _numbers(d["yard"])
+              and isinstance(d["champion"], int) and not isinstance(d["champion"], bool) and 0 <= d["champion"] < len(parents)
+              and d["champion_id"] == parents[d["champion"]].ident)
+        if not ok:
+            raise EvoplayError("the checkpoint's league of the last parents is malformed")
+        return json_copy(d)
 
     def _hall_from_dict(self, h) -> dict:
         """A hall of fame network (genome, king) from checkpoint data, checked like a network."""
@@ -416,14 +479,27 @@ class Blondie24Recipe(Recipe):
 
     # -- the end of a trial
     def finish(self, st: B24State, trial: int, logbook: list[dict]) -> tuple[dict, dict]:
-        champ = st.best
+        """(champion document, facts): the champion by ``champion.rule``; with ``league``, the league's winner,
+        its table and the last generation's best network (the ``best`` rule's pick) in the facts."""
+        champ, yard, extra, more = st.best, st.yard, {}, {}
+        if self._league_rule():
+            if not st.league:
+                raise EvoplayError("champion.rule = \"league\": the league is played at the run's last generation, not reached")
+            lg = st.league
+            champ, yard = st.parents[lg["champion"]], lg["yard"]
+            extra = {"rule": "league", "league": words(lg["ballots"]), "league_points": lg["table"][lg["champion"]]["points"]}
+            more = {"champion_rule": "league",
+                    "league": {k: json_copy(lg[k]) for k in ("ballots", "games_per_pair", "table", "champion")},
+                    "last_best_id": st.best.ident,
+                    **{"last_best_" + k.removeprefix("yard_"): v for k, v in st.yard.items()}}
         provenance = {"config": self.cfg[""]["name"], "seed": self.cfg[""]["seed"], "trial": trial,
                       "generation": logbook[-1]["gen"], "network_id": champ.ident, "points": champ.points,
-                      "games": self.cfg["evaluation"]["games"]}
+                      "games": self.cfg["evaluation"]["games"], **extra}
         facts = {"champion_id": champ.ident, "champion_points": champ.points, "champion_king": champ.king,
                  **yardstick.champion_facts(self, champ),
-                 **({"champion_" + k.removeprefix("yard_"): v for k, v in st.yard.items()} if yardstick.by_matches(self) else {}),
+                 **({"champion_" + k.removeprefix("yard_"): v for k, v in yard.items()} if yardstick.by_matches(self) else {}),
                  **({"champion_vs_earlier": [dict(v) for v in st.versus]} if st.versus else {}),
+                 **more,
                  "final_max": logbook[-1]["max"], "final_mean": logbook[-1]["mean"]}
         return network_document(self.game, self.sizes, self.depth, champ.genome, champ.king, provenance), facts
 

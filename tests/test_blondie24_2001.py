@@ -1,0 +1,194 @@
+"""Blondie24 2001 (the spatial network) as configuration of the same recipe, and the champion rule
+fixed before the run (``champion.rule = "league"``): the last parents' league at the run's end."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evoplay.errors import ConfigError, EvoplayError
+from evoplay.framework import config as C
+from evoplay.framework.trial import TrialRun
+from evoplay.recipes.blondie24 import league, yardstick
+from evoplay.recipes.blondie24.network import PAPER_SPATIAL_WEIGHTS, SPATIAL_SIZES, n_weights
+from evoplay.recipes.blondie24.recipe import Blondie24Recipe
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ROOT / "configs" / "blondie24-2001-tiny.toml"
+FULL = ROOT / "configs" / "blondie24-2001.toml"
+ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+
+
+def evoplay_cli(*args):
+    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True, cwd=ROOT, env=ENV)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out
+
+
+def tiny(seed=None, **sections) -> dict:
+    cfg = C.load(TINY)
+    if seed is not None:
+        cfg[""]["seed"] = seed
+    for key, values in sections.items():
+        cfg[key].update(values)
+    return cfg
+
+
+# ---------------------------------------------------------------- the champion rule
+
+
+def test_the_champion_rule_on_a_hand_worked_table():
+    """Four networks A, B, C, D, two games a pair, points +1 / 0 / -2 for both players. By hand:
+    A-B (+1, -1): A -1, B -1; A-C (0, 0): 0, 0; A-D (+1, +1): A +2, D -4; B-C (+1, 0): B +1, C -2;
+    B-D (0, +1): B +1, D -2; C-D (+1, +1): C +2, D -4. A 1 (3 W, 2 D, 1 L), B 1 (3 W, 2 D, 1 L),
+    C 0 (2 W, 3 D, 1 L), D -10: A and B tie, and the tie goes to the one listed first (the checkpoint's order)."""
+    pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    scores = [np.array(s) for s in ([1, -1], [0, 0], [1, 1], [1, 0], [0, 1], [1, 1])]
+    rows = league.standings(4, pairs, scores, (1.0, 0.0, -2.0))
+    assert [(r["points"], r["win"], r["draw"], r["loss"]) for r in rows] == [(1, 3, 2, 1), (1, 3, 2, 1), (0, 2, 3, 1), (-10, 0, 1, 5)]
+    assert league.winner(rows) == 0
+    # B listed first (B, A, C, D): the same games seen from the new order; now B wins the tie
+    order = [1, 0, 2, 3]
+    where = {old: new for new, old in enumerate(order)}
+    moved = [((where[i], where[j]), s) if where[i] < where[j] else ((where[j], where[i]), -s) for (i, j), s in zip(pairs, scores)]
+    rows = league.standings(4, [p for p, _ in moved], [s for _, s in moved], (1.0, 0.0, -2.0))
+    assert [r["points"] for r in rows] == [1, 1, 0, -10] and league.winner(rows) == 0
+    # under +1 / 0 / -1 the table changes, not the rule: A 2, B 2, C 1, D -5
+    rows = league.standings(4, pairs, scores, (1.0, 0.0, -1.0))
+    assert [r["points"] for r in rows] == [2, 2, 1, -5] and league.winner(rows) == 0
+
+
+def test_the_league_rule_makes_the_last_parents_league_winner_the_champion():
+    """Seed 2004: trial 0's league winner is not the last generation's best network, trial 1's league is all
+    draws and goes to the parent listed first. The league's games are the yardstick's own games, replayed here."""
+    recipe = Blondie24Recipe(tiny(seed=2004))
+    ends = []
+    for t in (0, 1):
+        run = TrialRun(recipe, t).run(3)
+        st = run.trial.state
+        pairs, jobs = league.league_jobs(recipe, st.parents, 1)
+        rows = league.standings(3, pairs, [yardstick.checkers_chunk(j) for j in jobs], recipe.points)
+        assert [{k: r[k] for k in ("points", "win", "draw", "loss")} for r in st.league["table"]] == rows
+        k = league.winner(rows)
+        champ = st.parents[k]
+        assert st.league["champion"] == k and st.league["champion_id"] == champ.ident
+        doc, facts = run.finish()
+        assert doc["weights"]["genome"] == champ.genome.tolist() and doc["weights"]["king"] == [champ.king]
+        assert doc["provenance"]["rule"] == "league" and doc["provenance"]["network_id"] == champ.ident
+        assert facts["champion_id"] == champ.ident and facts["last_best_id"] == st.best.ident
+        assert facts["league"]["table"] == st.league["table"] and facts["champion_rule"] == "league"
+        # the champion's yardstick and its games against the earlier champions are the league winner's
+        [scores] = yardstick.checkers_scores(recipe, champ, [(0, 4)])
+        assert (facts["champion_win"], facts["champion_draw"], facts["champion_loss"]) == tuple(int((scores == s).sum()) for s in (1, 0, -1))
+        e = st.earlier[0]
+        again = yardstick.checkers_chunk((champ.genome, champ.king, recipe.sizes, 1, False, ("network", np.array(e["genome"]), e["king"]), 0, 4, 40))
+        assert facts["champion_vs_earlier"][0]["score"] == again.mean()
+        # the same across a resume at the last generation, in chunks
+        half = TrialRun(recipe, t, chunks=2).run(2).to_data()
+        resumed = TrialRun(recipe, t, data=json.loads(json.dumps(half)), chunks=3).run(3)
+        assert json.dumps(resumed.to_data()) == json.dumps(run.to_data())
+        assert TrialRun(recipe, t, data=json.loads(json.dumps(run.to_data()))).finish() == (doc, facts)
+        ends.append((facts, st))
+    (f0, s0), (f1, s1) = ends
+    assert f0["champion_id"] != f0["last_best_id"] and f0["league"]["champion"] == 1
+    assert {r["points"] for r in f1["league"]["table"]} == {0.0} and f1["league"]["champion"] == 0
+    assert f1["champion_id"] == s1.parents[0].ident != f1["last_best_id"]
+
+
+def test_the_best_rule_is_the_default_and_keeps_the_state_as_it_was():
+    cfg = tiny(champion={"rule": "best"})
+    assert C.load(ROOT / "configs" / "blondie24.toml")["champion"] == {"rule": "best", "ballots": 8}
+    run = TrialRun(Blondie24Recipe(cfg), 0).run(3)
+    assert "league" not in run.to_data()["state"]
+    doc, facts = run.finish()
+    assert facts["champion_id"] == run.trial.state.best.ident and "league" not in facts and "rule" not in doc["provenance"]
+
+
+def test_the_league_rule_is_refused_where_it_cannot_be_played_and_a_damaged_league_is_refused():
+    with pytest.raises(ConfigError, match="champion.rule"):
+        C.resolve({"recipe": "blondie24", "game": {"name": "tictactoe"}, "champion": {"rule": "league"}})
+    with pytest.raises(ConfigError, match="champion.rule"):
+        C.resolve({"recipe": "blondie24", "champion": {"rule": "median"}})
+    with pytest.raises(ConfigError, match="champion.ballots"):
+        C.resolve({"recipe": "blondie24", "champion": {"ballots": 158}})
+    recipe = Blondie24Recipe(tiny())
+    run = TrialRun(recipe, 0).run(3)
+    with pytest.raises(EvoplayError, match="not reached"):
+        TrialRun(recipe, 0).run(2).finish()
+    for damage in (lambda lg: lg.update(champion=3), lambda lg: lg.update(champion_id=-1), lambda lg: lg["table"].pop(),
+                   lambda lg: lg["table"][0].update(points="many"), lambda lg: lg.pop("yard")):
+        data = json.loads(json.dumps(run.to_data()["state"]))
+        damage(data["league"])
+        with pytest.raises(EvoplayError, match="league of the last parents is malformed"):
+            recipe.from_data(data)
+
+
+# ---------------------------------------------------------------- the 2001 setting
+
+
+def test_the_2001_config_is_the_spatial_network_with_the_papers_weights_and_the_league_rule():
+    cfg = C.load(FULL)
+    recipe = Blondie24Recipe(cfg)
+    assert recipe.sizes == SPATIAL_SIZES and recipe.n_weights == n_weights(SPATIAL_SIZES) == PAPER_SPATIAL_WEIGHTS + 1 == 5047
+    assert (cfg[""]["generations"], cfg["game"]["depth"], cfg["champion"]["rule"]) == (840, 4, "league")
+    assert recipe.games_per_generation() == 150
+
+
+STOPPER = """
+import sys
+import evoplay
+
+class Stop(Exception):
+    pass
+
+class StopAtFirstLanding:  # a progress bar that stops the run once a segment has landed
+    def reset(self, total):
+        self.calls = 0
+    def update(self, n):
+        self.calls += 1
+        if self.calls > 1:
+            raise Stop
+    def set_postfix_str(self, text):
+        pass
+
+try:
+    evoplay.run(sys.argv[1], sys.argv[2], workers=2, progress=StopAtFirstLanding())
+except Stop:
+    print("stopped")
+"""
+
+FILES = ("summary.json", "champion.json", "trials/trial_00/logbook.csv", "trials/trial_01/logbook.csv",
+         "trials/trial_00/champion.json", "trials/trial_01/champion.json", "checkpoints/trial_00.json", "checkpoints/trial_01.json")
+
+
+def test_a_tiny_2001_run_is_the_same_on_one_worker_and_on_two_across_a_stop_and_resume(tmp_path):
+    """One worker straight through; two workers stopped after the first landing, then resumed: the same bytes
+    (the generations' games in 2 chunks both times). The champion is the league's, and plays."""
+    toml = tmp_path / "tiny.toml"
+    toml.write_text(TINY.read_text().replace("[run]\n", "[run]\neval_chunks = 2\n"))
+    evoplay_cli("evolve", toml, "--out", tmp_path / "one", "--workers", "1", "--quiet")
+    stopped = tmp_path / "stopped"
+    run = subprocess.run([sys.executable, "-c", STOPPER, toml, stopped], capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=300)
+    assert run.stdout.strip() == "stopped", run.stderr[-3000:]
+    assert not (stopped / "summary.json").exists()
+    assert {json.loads(p.read_text())["generation"] for p in (stopped / "checkpoints").glob("*.json")} == {1}
+    evoplay_cli("evolve", toml, "--out", stopped, "--resume", "--workers", "2", "--quiet")
+    for f in FILES:
+        assert (tmp_path / "one" / f).read_bytes() == (stopped / f).read_bytes(), f
+    summary = json.loads((tmp_path / "one" / "summary.json").read_text())
+    assert summary["weights"] == 1319 and all(t["champion_rule"] == "league" for t in summary["per_trial"])
+    # the league built into the run is the one `evoplay report --league` plays afterwards from the checkpoints
+    evoplay_cli("report", stopped, "--league", "1", "--workers", "2")
+    played = json.loads((stopped / "league.json").read_text())
+    for facts, t in zip(summary["per_trial"], played["trials"]):
+        assert facts["league"]["table"] == t["table"] and facts["champion_id"] == t["champion_id"]
+        assert (stopped / "league-champions" / f"trial_{facts['trial']:02d}.json").exists()
+    champion = json.loads((stopped / "champion.json").read_text())
+    assert champion["architecture"]["layers"] == [32, -91, 4, 1]
+    out = evoplay_cli("match", "--game", "checkers", stopped / "champion.json", "piece-difference:depth=1", "--games", "2", "--json")
+    assert json.loads(out.stdout)["results"][0]["games"] == 2
