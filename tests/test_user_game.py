@@ -203,3 +203,18 @@ def test_bench_reports_any_game(tmp_path):
                           "--quiet"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     facts = json.loads(run.stdout)
     assert facts["game"] == "openspiel:connect_four" and facts["raw_moves_per_s"] > 0 and facts["adapter_moves_per_s"] > 0
+
+
+def test_an_installed_package_offers_a_game_by_entry_point(tmp_path, monkeypatch):
+    """A package installed with an entry point in the group ``evoplay.games`` names its game
+    (a dist-info folder on the path is what pip leaves)."""
+    (tmp_path / "fourgame.py").write_text(GAME_FILE.read_text())
+    info = tmp_path / "fourgame-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fourgame\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[evoplay.games]\nfour = fourgame:ConnectFour\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = resolve_game("four")
+    assert game.ref == "four" and game.title == "Connect Four" and resolve_game("four") is game
+    with pytest.raises(EvoplayError, match="known: tictactoe, checkers, four"):
+        resolve_game("five")
