@@ -55,7 +55,7 @@ def leaves_per_second(sizes=(32, 40, 10, 1), depth: int = 4, positions: int = 20
 
     from evoplay.checkers.game import CHECKERS
     from evoplay.checkers.search import search
-    from evoplay.recipes.blondie24.network import n_weights, prepare
+    from evoplay.evalnet import n_weights, prepare
 
     net = None if sizes is None else prepare(np.random.default_rng(0).uniform(-0.2, 0.2, n_weights(sizes)), sizes, 2.0)
     states = random_positions(CHECKERS, positions, seed=1)
@@ -83,7 +83,7 @@ def committed_generation(generations: int) -> dict:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     gens = int(argv[argv.index("--generations") + 1]) if "--generations" in argv else 3
-    from evoplay.recipes.blondie24.network import SPATIAL_SIZES
+    from evoplay.evalnet import SPATIAL_SIZES
 
     out = {"load_average": os.getloadavg(),
            "leaves": leaves_per_second(),  # the 1999 network, 32-40-10-1

@@ -243,7 +243,7 @@ def tanh_lanes(a, n):
 #
 # A network is a first layer of units that each read some of the inputs (all of them in the
 # 1999 network, one square region of the board in the 2001 one), then dense tanh layers, and
-# the piece difference wired to the output. ``evoplay.recipes.blondie24.network`` lays the
+# the piece difference wired to the output. ``evoplay.evalnet`` lays the
 # genome out and builds the prepared form these kernels take (``net``, a tuple):
 #
 #   (genome, king, exact, first, first_bias, q, qbias, scale, rest, W, B, pd_weight)

@@ -20,7 +20,7 @@ from evoplay.framework.recipe import Context
 from evoplay.framework.streams import Streams, stream
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24 import yardstick
-from evoplay.recipes.blondie24.network import SPATIAL_SIZES, Evaluator, forward, n_weights
+from evoplay.evalnet import SPATIAL_SIZES, Evaluator, forward, n_weights
 from evoplay.recipes.blondie24.operators import Net, default_tau, draw_opponents, init_population, mut_selfadaptive, sel_best
 from evoplay.arena.players import SearchPlayer
 from evoplay.recipes.blondie24.play import play, ttt_move_table
@@ -47,7 +47,7 @@ def twin_forward(view, genome, sizes, king) -> float:
     first-layer unit's terms rounded to the unit's grid and summed exactly, then scaled; the
     other layers' units their bias, then their inputs in order; tanh; the piece difference
     (men + K kings) times its weight added to the output's sum last."""
-    from evoplay.recipes.blondie24.network import topology
+    from evoplay.evalnet import topology
 
     first, first_bias, rest, pos = topology(tuple(sizes))
     inputs = len(view)

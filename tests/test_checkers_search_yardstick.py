@@ -25,7 +25,7 @@ import numpy as np
 
 from evoplay.checkers import rules as R
 from evoplay.checkers.game import CHECKERS
-from evoplay.recipes.blondie24.network import n_weights
+from evoplay.evalnet import n_weights
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_search import random_positions  # noqa: E402

@@ -744,7 +744,7 @@ def gen_checkers_spec(rng, env):
 
 def network_doc(rng, game: str) -> dict:
     """A valid Blondie24 network document of ``game`` (small), as plain data."""
-    from evoplay.recipes.blondie24.network import n_weights
+    from evoplay.evalnet import n_weights
     from evoplay.recipes.blondie24.playerfile import network_document
 
     sizes = (32 if game == "checkers" else 9, rng.randrange(1, 6), 1)

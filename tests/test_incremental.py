@@ -24,7 +24,7 @@ from evoplay.checkers import rules as R
 from evoplay.checkers.game import CHECKERS
 from evoplay.checkers.search import incremental_leaves
 from evoplay.checkers.search import search as compiled_search
-from evoplay.recipes.blondie24.network import (PAPER_SPATIAL_WEIGHTS, SPATIAL_SIZES, SPATIAL_UNITS, Evaluator, forward,
+from evoplay.evalnet import (PAPER_SPATIAL_WEIGHTS, SPATIAL_SIZES, SPATIAL_UNITS, Evaluator, forward,
                                                n_weights, prepare, regions, spatial_connections)
 from evoplay.search import search
 
@@ -177,7 +177,7 @@ from test_search import random_positions
 from evoplay.checkers import rules as R
 from evoplay.checkers.game import CHECKERS
 from evoplay.checkers.search import search
-from evoplay.recipes.blondie24.network import SPATIAL_SIZES, n_weights
+from evoplay.evalnet import SPATIAL_SIZES, n_weights
 states = [R.initial(), R.from_fen("W:WK10,K11,27:B2,K19,K20")] + random_positions(CHECKERS, 6, seed=3)
 for sizes in ((32, 40, 10, 1), SPATIAL_SIZES):
     n = n_weights(sizes)

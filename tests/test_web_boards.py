@@ -16,7 +16,7 @@ from evoplay.checkers import search as compiled
 from evoplay.checkers.players import piece_difference
 from evoplay.games import get_game
 from evoplay.recipes.blondie24.playerfile import network_document
-from evoplay.recipes.blondie24.network import Evaluator, n_weights
+from evoplay.evalnet import Evaluator, n_weights
 from evoplay.search import move_scores, principal_variation
 
 CHECKERS = get_game("checkers")

@@ -7,7 +7,7 @@ leaves a second rather than tens of thousands. Moves are tried best-first from a
 table of the previous iteration's best moves.
 
 The leaf evaluator is a kind (``MATERIAL`` or ``NETWORK``) and a network in its prepared
-form (``evoplay.recipes.blondie24.network.prepare``: either topology; kings weigh
+form (``evoplay.evalnet.prepare``: either topology; kings weigh
 ``king`` in both), so one kernel serves both and numba's on-disk cache holds it. A
 network's inputs are the board from the side to move's view (White's view turns the
 board: input ``i`` is square ``32 - i``). Its first layer is kept incrementally, NNUE-style:
@@ -34,7 +34,7 @@ import numpy as np
 from evoplay.checkers import engine as E
 from evoplay.checkers import rules as R
 from evoplay.numerics import JIT, network_tail, network_value, piece_difference
-from evoplay.recipes.blondie24.network import n_weights, prepare
+from evoplay.evalnet import n_weights, prepare
 from evoplay.search import MAX_QUIESCENCE, WIN, SearchResult
 
 TABLE_BITS = 14  # the most: a search of depth d uses 2**min(TABLE_BITS, d + 6) slots, allocated anew each time
@@ -403,7 +403,7 @@ def search(state: R.State, depth: int, king: float = 1.5, quiescence: bool = Fal
            quiet_limit: int = R.QUIET_LIMIT, network=None) -> SearchResult:
     """Alpha-beta to ``depth`` plies from an unfinished state, with piece difference at the
     leaves, or with a Blondie24 network given as ``network=(genome, sizes)`` (kings +-king;
-    either topology of ``evoplay.recipes.blondie24.network``) or in its prepared form
+    either topology of ``evoplay.evalnet``) or in its prepared form
     (``prepare(genome, sizes, king)``, whose king is then the king)."""
     if depth < 1:
         raise ValueError(f"search depth must be at least 1, got {depth}")

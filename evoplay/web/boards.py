@@ -60,7 +60,7 @@ class WebGame:
 def _checkers() -> WebGame:
     from evoplay.checkers import players as P
     from evoplay.checkers import rules as R
-    from evoplay.recipes.blondie24.network import Evaluator
+    from evoplay.evalnet import Evaluator
     from evoplay.recipes.blondie24.play import CompiledNetPlayer
 
     def cells(state):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.games import capability, resolve_game
-from evoplay.recipes.blondie24.network import Evaluator
+from evoplay.evalnet import Evaluator
 from evoplay.arena.players import SearchPlayer
 
 #: K's stand-in where a game has no kings: views' values enter unchanged (2 reads as 2).

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 from evoplay.errors import PlayerFileError
-from evoplay.recipes.blondie24.network import SPATIAL_UNITS, check_genome, n_weights
+from evoplay.evalnet import SPATIAL_UNITS, check_genome, n_weights
 from evoplay.games import GameError, game_ref, resolve_data_game, resolve_game
 from evoplay.recipes.blondie24.play import CompiledNetPlayer, net_player
 from evoplay.playerfile import arch_int, player_document, weight_array

@@ -60,7 +60,7 @@ from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import INIT, MUTATE, SELECT
 from evoplay.games import capability, game_ref, resolve_game
 from evoplay.recipes.blondie24 import yardstick
-from evoplay.recipes.blondie24.network import SPATIAL_UNITS, check_genome, n_weights
+from evoplay.evalnet import SPATIAL_UNITS, check_genome, n_weights
 from evoplay.recipes.blondie24.operators import Net, draw_openings, draw_opponents, init_population, mut_selfadaptive, sel_best
 from evoplay.recipes.blondie24.play import play_chunk
 from evoplay.recipes.blondie24.league import words

@@ -30,7 +30,7 @@ import numpy as np
 
 from evoplay.framework.stats import mean_ci
 from evoplay.games import capability, resolve_game
-from evoplay.recipes.blondie24.network import Evaluator
+from evoplay.evalnet import Evaluator
 from evoplay.recipes.blondie24.play import play, ttt_move_table
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.players import TablePlayer, make_player, onehot_table

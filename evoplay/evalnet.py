@@ -1,4 +1,7 @@
-"""Blondie24's evaluation networks as one flat genome, evaluated by fixed-order compiled kernels.
+"""Evaluation networks (Blondie24's) as one flat genome, evaluated by fixed-order compiled kernels.
+
+Shared by the Blondie24 recipe, which evolves them, and a game's compiled search, which
+evaluates them at its leaves (checkers'): a game package never imports a recipe.
 
 Two topologies, both with tanh on every hidden unit and on the output, a piece-difference
 input wired straight to the output, and a board seen by the side to move (``Game.views``:
