@@ -15,7 +15,7 @@ from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as C
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24 import league, yardstick
-from evoplay.recipes.blondie24.network import PAPER_SPATIAL_WEIGHTS, SPATIAL_SIZES, n_weights
+from evoplay.evalnet import PAPER_SPATIAL_WEIGHTS, SPATIAL_SIZES, n_weights
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
 
 ROOT = Path(__file__).resolve().parents[1]
