@@ -80,3 +80,12 @@ def test_games_are_named():
         get_game("chess")
     for name in GAMES:
         assert get_game(name).name == name
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_conformance_suite_every_game_runs(name):
+    """The same suite as the example user game's and every OpenSpiel game's."""
+    from game_conformance import conformance
+
+    facts = conformance(get_game(name), np.random.default_rng(3), playouts=4, max_plies=300)
+    assert facts["states"] > 20 and facts["finished"] >= 1

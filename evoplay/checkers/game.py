@@ -84,5 +84,17 @@ class Checkers:
     def render(self, state, numbers: bool = False) -> str:
         return R.render(state, numbers)
 
+    def cells(self, state) -> list[str]:
+        """One text per square of the 8x8 board, row by row from Black's side ('' where empty
+        or light): 'b', 'w' for men, 'B', 'W' for kings."""
+        out = []
+        for r in range(8):
+            for c in range(8):
+                s = 4 * r + c // 2
+                dark = (r + c) % 2 == 1
+                on = dark and (state.black >> s & 1 or state.white >> s & 1)
+                out.append(R.SYMBOLS[R.BLACK if state.black >> s & 1 else R.WHITE, bool(state.kings >> s & 1)] if on else "")
+        return out
+
 
 CHECKERS = Checkers()

@@ -110,5 +110,9 @@ class TicTacToe:
     def render(self, state, numbers: bool = False) -> str:
         return B.render(state, numbers)
 
+    def cells(self, state) -> list[str]:
+        """One text per square, row by row: 'X', 'O' or ''."""
+        return ["X" if m == B.X else "O" if m == B.O else "" for m in B.decode(state)]
+
 
 TICTACTOE = TicTacToe()
