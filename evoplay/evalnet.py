@@ -168,9 +168,20 @@ def _forward(views, net, out, acc, floats, a, b):
         out[r] = network_value(views[r], net, acc, floats, a, b)
 
 
+def as_codes(views) -> np.ndarray:
+    """Views as int8 codes where every value is a small integer (boards), else as float64
+    (an OpenSpiel observation tensor with fractions, such as chess's move counters), never
+    cut short."""
+    v = np.asarray(views)
+    if v.dtype == np.int8:
+        return np.ascontiguousarray(v)
+    codes = v.astype(np.int8)
+    return np.ascontiguousarray(codes if np.array_equal(codes, v) else v.astype(np.float64))
+
+
 def forward(views, genome, sizes, king: float) -> np.ndarray:
-    """Scores in [-1, 1] of ``(n, inputs)`` boards (int8 views) for the side to move."""
-    views = np.ascontiguousarray(views, dtype=np.int8)
+    """Scores in [-1, 1] of ``(n, inputs)`` boards (int8 views, or any numbers) for the side to move."""
+    views = as_codes(views)
     net = prepare(genome, sizes, king)
     out = np.empty(len(views))
     _forward(views, net, out, *scratch(net))
@@ -188,7 +199,7 @@ class Evaluator:
         self._scratch = scratch(self.net)
 
     def __call__(self, views) -> np.ndarray:
-        views = np.ascontiguousarray(views, dtype=np.int8)
+        views = as_codes(views)
         out = np.empty(len(views))
         _forward(views, self.net, out, *self._scratch)
         return out

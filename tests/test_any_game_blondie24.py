@@ -76,3 +76,18 @@ def eligible():
 @pytest.mark.parametrize("name", eligible())
 def test_every_eligible_openspiel_game(name):
     two_generations(f"openspiel:{name}")
+
+
+def test_fractional_views_reach_the_network_whole():
+    """An OpenSpiel tensor with fractions (chess's move counters) is not cut to integers:
+    a network reading only a fractional input sees it."""
+    from evoplay.evalnet import Evaluator, n_weights
+
+    views = np.zeros((2, 4))
+    views[0, 3], views[1, 3] = 0.25, 0.75
+    sizes = (4, 1, 1)
+    genome = np.zeros(n_weights(sizes))
+    genome[3] = 1.0  # the hidden unit reads input 3
+    genome[5] = 1.0  # the output reads the hidden unit
+    a, b = Evaluator(genome, sizes, 2.0)(views)
+    assert 0 < a < b  # tanh(tanh(0.25) + ...) < tanh(tanh(0.75) + ...): both non-zero
