@@ -111,6 +111,26 @@ def test_a_checkers_blondie24_run_through_the_cluster_matches_a_local_run(cluste
 
 
 @pytest.mark.cluster
+def test_a_tiny_blondie24_2001_run_through_the_cluster_matches_a_local_run(cluster, tmp_path):
+    """The 2001 setting in small (the spatial layer, the champion by the last parents' league), its
+    generations' games and its league in 2 chunks: through the 2-node cluster as on one local worker."""
+    toml = tmp_path / "tiny2001.toml"
+    toml.write_text((ROOT / "configs" / "blondie24-2001-tiny.toml").read_text().replace("[run]\n", "[run]\neval_chunks = 2\n"))
+    local_env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    local_env["RAY_USAGE_STATS_ENABLED"] = "0"
+    outs = []
+    for name, where, env in (("cluster", ("--address", cluster.address), cluster.env), ("local", ("--workers", "1"), local_env)):
+        run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", str(toml), "--out", str(tmp_path / name), "--quiet", *where],
+                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+        assert run.returncode == 0, run.stderr[-3000:]
+        outs.append(results_of(tmp_path / name))
+    assert outs[0] == outs[1]
+    summary = outs[0]["summary.json"]
+    assert summary["weights"] == 1319 and all(t["champion_rule"] == "league" for t in summary["per_trial"])
+    assert len(json.loads((tmp_path / "cluster" / "environment.json").read_text())["ray"]["nodes"]) == 2
+
+
+@pytest.mark.cluster
 def test_nodes_of_different_machines_give_the_committed_bytes(cluster, tmp_path):
     """Two trials of a committed self-adaptive exact run, one per node (each node its own BLAS kernel)."""
     out = tmp_path / "sa"
