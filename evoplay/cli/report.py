@@ -37,7 +37,7 @@ def report(run_dir, league, address, workers):
     if league:
         _play_league(recipe, run_dir, league, address, workers)
     with runfiles.writing(run_dir):
-        if recipe is not None and recipe.game != "tictactoe":  # no exact analysis: the recipe reports its games
+        if recipe is not None and not _exact(recipe):  # no exact analysis: the recipe reports its games
             lines = recipe.report(run_dir)
         else:
             lines = summary_lines(run_dir, analyze_run(run_dir, summary)) + (recipe.report(run_dir) if recipe is not None else [])
@@ -50,8 +50,10 @@ def _play_league(recipe, run_dir, openings: int, address, workers):
     from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
     from evoplay.recipes.blondie24.league import check, run_league
 
-    if recipe is None or recipe.name != "blondie24" or recipe.game != "checkers":
-        raise EvoplayError(f"--league is for Blondie24 checkers runs; {run_dir} is not one")
+    from evoplay.recipes.blondie24 import yardstick
+
+    if recipe is None or recipe.name != "blondie24" or yardstick.kind(recipe) != "piece-difference":
+        raise EvoplayError(f"--league is for Blondie24 checkers runs (judged against piece difference); {run_dir} is not one")
     check(recipe, run_dir, openings)  # a league that cannot be played is refused before Ray starts
     init_ray(address, workers)
     try:
@@ -95,3 +97,10 @@ def resign(player_file):
         click.echo(f"{player_file}: signature already matches its contents; unchanged")
     else:
         click.echo(f"{player_file}: re-signed (sha256 {old[:12]}... -> {new[:12]}...)")
+
+
+def _exact(recipe) -> bool:
+    """Whether a run's game analyses its champions exactly (tic-tac-toe)."""
+    from evoplay.games import capability, resolve_game
+
+    return capability(resolve_game(getattr(recipe, "game", "tictactoe")), "yardstick", None) == "exact"

@@ -87,8 +87,9 @@ def check(recipe, run_dir, openings: int) -> list:
     """The last parents of every trial, once the league is known to be possible (one-line errors otherwise)."""
     from evoplay.checkers.openings import ballots
 
-    if recipe.game != "checkers":
-        raise EvoplayError(f"--league is for checkers runs; this run plays {recipe.game} (its champions are analysed exactly)")
+    if yardstick.kind(recipe) != "piece-difference":
+        raise EvoplayError(f"--league is for runs judged against piece difference over ballots (checkers); this run "
+                           f"plays {recipe.game[:60]} (its champions have their own yardstick)")
     if not 1 <= openings <= len(ballots()):
         raise EvoplayError(f"--league takes 1 to {len(ballots())} ballots, got {openings}")
     return final_parents(recipe, RunDir(run_dir))

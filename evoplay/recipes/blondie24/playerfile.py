@@ -19,7 +19,7 @@ import math
 
 from evoplay.errors import PlayerFileError
 from evoplay.evalnet import SPATIAL_UNITS, check_genome, n_weights
-from evoplay.games import GameError, game_ref, resolve_data_game, resolve_game
+from evoplay.games import GameError, capability, game_ref, resolve_data_game, resolve_game
 from evoplay.recipes.blondie24.play import CompiledNetPlayer, net_player
 from evoplay.playerfile import arch_int, player_document, weight_array
 
@@ -44,12 +44,13 @@ def network_parts(architecture: dict, weights: dict):
     except GameError as e:
         raise PlayerFileError(f"architecture 'game': {e}") from None
     layers = architecture.get("layers")
-    # checkers' 2001 network: the spatial layer (-91) before 1-4 hidden sizes
-    spatial = int(game == "checkers" and isinstance(layers, list) and len(layers) > 3 and layers[1] == -SPATIAL_UNITS)
+    # the 2001 network: the spatial layer (-91) before 1-4 hidden sizes, on an 8x8 board's 32 playable squares
+    board = inputs == 32 and capability(resolve_data_game(game), "board_shape", None) == (8, 8)
+    spatial = int(board and isinstance(layers, list) and len(layers) > 3 and layers[1] == -SPATIAL_UNITS)
     if (not isinstance(layers, list) or not 3 + spatial <= len(layers) <= 6 + spatial
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in layers)
             or layers[0] != inputs or layers[-1] != 1 or not all(1 <= x <= 256 for x in layers[1 + spatial:-1])):
-        spatial_words = f" (checkers: [{inputs}, -{SPATIAL_UNITS}, 1-4 hidden sizes, 1] for the 2001 network)" if game == "checkers" else ""
+        spatial_words = f" (or [{inputs}, -{SPATIAL_UNITS}, 1-4 hidden sizes, 1] for the 2001 network)" if board else ""
         raise PlayerFileError(f"architecture 'layers' must be [{inputs}, 1-4 hidden sizes in 1..256, 1]{spatial_words}, got {str(layers)[:60]}")
     if architecture.get("hidden", layers[1:-1]) != layers[1:-1]:
         raise PlayerFileError("architecture 'hidden' must be the hidden sizes of 'layers'")
