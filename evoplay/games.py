@@ -136,14 +136,21 @@ def resolve_game(ref) -> Game:
 get_game = resolve_game
 
 
+def is_code_ref(text: str) -> bool:
+    """Whether a game reference names code to load (``module:OBJ``, ``file.py:OBJ``), not a
+    built-in, an OpenSpiel game or an entry point."""
+    from evoplay import usercode
+
+    text = text.strip()
+    return not text.startswith(OPENSPIEL_PREFIX) and text not in BUILTIN_GAMES and usercode.is_ref(text)
+
+
 def resolve_data_game(ref: str) -> Game:
     """The game a data file (a player file, a checkpoint) names, without running new code:
     a built-in, an OpenSpiel game or an installed entry point, or user code only when this
     process has already resolved that reference (named by a config or ``--game``)."""
-    from evoplay import usercode
-
     text = ref.strip() if isinstance(ref, str) else ref
-    if isinstance(text, str) and usercode.is_ref(text) and text not in _RESOLVED:
+    if isinstance(text, str) and is_code_ref(text) and text not in _RESOLVED:
         raise GameError(f"names the game {text!r}, user code that a data file may not load by itself "
                         "(name the game first, e.g. --game)")
     return resolve_game(text)

@@ -218,3 +218,14 @@ def test_an_installed_package_offers_a_game_by_entry_point(tmp_path, monkeypatch
     assert game.ref == "four" and game.title == "Connect Four" and resolve_game("four") is game
     with pytest.raises(EvoplayError, match="known: tictactoe, checkers, four"):
         resolve_game("five")
+
+
+def test_a_player_file_names_an_openspiel_game_without_game():
+    """An OpenSpiel reference in a player file is no user code: the game is read off the file."""
+    pytest.importorskip("pyspiel")
+    from evoplay.cli.gameplay import choose_game
+
+    run = ROOT / "results" / "blondie24-connect-four"
+    if not (run / "champion.json").exists():
+        pytest.skip("no committed Connect Four run")
+    assert choose_game(None, [str(run)]).ref == "openspiel:connect_four"

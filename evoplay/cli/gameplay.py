@@ -18,9 +18,8 @@ import numpy as np
 from evoplay.arena.match import MAX_GAMES, pair_result, play_game, round_robin
 from evoplay.arena.players import TerminalHuman
 from evoplay.arena.specs import is_path, make_player
-from evoplay import usercode
 from evoplay.errors import EvoplayError, SpecError
-from evoplay.games import capability, game_ref, resolve_game
+from evoplay.games import capability, game_ref, is_code_ref, resolve_game
 
 #: Games per pairing when neither --games nor the game (``match_games``) says.
 DEFAULT_GAMES = 20
@@ -53,7 +52,7 @@ def file_game(spec: str) -> str | None:
     game = doc["architecture"].get("game")
     if not isinstance(game, str):
         return "tictactoe"
-    if usercode.is_ref(game):  # a data file never makes evoplay load code by itself
+    if is_code_ref(game):  # a data file never makes evoplay load code by itself
         raise SpecError(f"player file {spec} plays the user game {game}: name it with --game {game}")
     return game
 
