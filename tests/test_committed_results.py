@@ -31,3 +31,37 @@ def test_committed_summary_agrees_with_its_logbooks_and_champion():
     assert summary["curve"]["mean_max"][-1] == pytest.approx(sum(last) / 20)
     analysis = json.loads((RESULTS / "analysis.json").read_text())
     assert analysis["references"]["best_response_32_vs_logic"] == pytest.approx(32 * 0.9307291666666668)
+
+
+CONNECT_FOUR = RESULTS.parent / "blondie24-connect-four"
+
+
+@pytest.mark.skipif(not (CONNECT_FOUR / "summary.json").exists(), reason="no committed Connect Four run")
+def test_the_committed_connect_four_run_reproduces_its_first_generations():
+    """Blondie24 on openspiel:connect_four: the first generations of the committed trial,
+    made again in this process, give the committed logbook's rows bit for bit (a row is
+    written with repr, which reads back to the same float)."""
+    pytest.importorskip("pyspiel")
+    from evoplay.framework import config as C
+    from evoplay.framework.trial import TrialRun
+    from evoplay.recipes.blondie24.recipe import Blondie24Recipe
+
+    cfg = C.load(CONNECT_FOUR / "config.toml")
+    rows = (CONNECT_FOUR / "trials" / "trial_00" / "logbook.csv").read_text().splitlines()
+    header = rows[0].split(",")
+    run = TrialRun(Blondie24Recipe(cfg), 0).run(2)
+    for gen, line in zip((1, 2), rows[1:3]):
+        committed = dict(zip(header, map(float, line.split(","))))
+        made = {k: float(v) for k, v in run.logbook[gen - 1].items()}
+        assert made == committed, gen
+
+
+@pytest.mark.skipif(not (CONNECT_FOUR / "match-random.json").exists(), reason="no committed Connect Four run")
+def test_the_committed_connect_four_champion_beats_random_from_both_seats_as_committed(tmp_path):
+    """`evoplay match results/blondie24-connect-four random --games 200 --json` is the committed
+    table: at least 95% wins from each seat."""
+    pytest.importorskip("pyspiel")
+    out = evoplay("match", "results/blondie24-connect-four", "random", "--games", 200, "--json")
+    made = json.loads(out.stdout)
+    assert made == json.loads((CONNECT_FOUR / "match-random.json").read_text())
+    assert all(r["a_win"] >= 0.95 for r in made["results"])
