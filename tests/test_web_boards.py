@@ -188,7 +188,7 @@ def test_tictactoe_through_the_same_endpoints(site):
     url, _ = site
     got = ok(url, "/api/games/tictactoe/move", {"moves": ["4", "0"], "move": "8"})
     assert got["position"] == "O...X...X" and got["to_move"] == "O"
-    refused(url, "/api/games/tictactoe/move", {"moves": ["4"], "move": "4"}, fragment="square 4 is not free")
+    refused(url, "/api/games/tictactoe/move", {"moves": ["4"], "move": "4"}, fragment="Square 4 is taken")
     reply = ok(url, "/api/games/tictactoe/ai-move", {"moves": ["4", "0", "8"], "player": "minimax"})
     assert reply["move"] in [c["square"] for row in got["cells"] for c in row if c["piece"] == ""]
 

@@ -182,6 +182,10 @@ def resolve(raw: dict, base=None) -> dict:
     return cfg
 
 
+#: The config that comes first in the list of shipped ones: the reference reproduction.
+DEFAULT_CONFIG = "fogel1993"
+
+
 def shipped_configs() -> dict[str, Path]:
     """The configs that come with evoplay, by name: the checkout's configs/ or an installed copy."""
     found = {}
@@ -201,7 +205,7 @@ def find(path) -> Path:
         shipped = shipped_configs().get(path.name.removesuffix(".toml"))
         if shipped is not None:
             return shipped
-    shipped = list(shipped_configs())
+    shipped = sorted(shipped_configs(), key=lambda n: (n != DEFAULT_CONFIG, n))  # the reference run's first
     names = ", ".join(shipped) or "none"
     if len(names) > 200:  # one short line however many configs come with evoplay
         names = names[:200].rpartition(", ")[0] + f", ... ({len(shipped)} in all)"
