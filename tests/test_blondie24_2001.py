@@ -164,8 +164,8 @@ except Stop:
 
 FILES = ("summary.json", "champion.json", "trials/trial_00/logbook.csv", "trials/trial_01/logbook.csv",
          "trials/trial_00/champion.json", "trials/trial_01/champion.json", "checkpoints/trial_00.json", "checkpoints/trial_01.json")
-
-
+# slow: the default run covers the same property: the spatial run is the same in chunks in-process (test_incremental), and worker counts and resumes give the same bytes for the recipe (test_blondie24's tiny run) and the framework (test_evolve_run, test_checkpoint_v2)
+@pytest.mark.slow
 def test_a_tiny_2001_run_is_the_same_on_one_worker_and_on_two_across_a_stop_and_resume(tmp_path):
     """One worker straight through; two workers stopped after the first landing, then resumed: the same bytes
     (the generations' games in 2 chunks both times). The champion is the league's, and plays."""

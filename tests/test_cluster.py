@@ -110,6 +110,8 @@ def test_a_checkers_blondie24_run_through_the_cluster_matches_a_local_run(cluste
     assert len(json.loads((tmp_path / "cluster" / "environment.json").read_text())["ray"]["nodes"]) == 2
 
 
+# slow: the same recipe and code path through the cluster is checked by the 1999 checkers run above; the 2001 network differs in its evaluation only, checked in-process
+@pytest.mark.slow
 @pytest.mark.cluster
 def test_a_tiny_blondie24_2001_run_through_the_cluster_matches_a_local_run(cluster, tmp_path):
     """The 2001 setting in small (the spatial layer, the champion by the last parents' league), its
