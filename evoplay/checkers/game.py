@@ -36,6 +36,8 @@ class Checkers:
 
     side_names = ("Black", "White")
     title = "Checkers"
+    #: Its own page in ``evoplay serve`` (richer than the board drawn from ``cells``).
+    web_board = "evoplay.web.boards:checkers_board"
     board_shape = (8, 8)
     #: Views hold kings as +-2: a Blondie24 network reads them as +-K, K evolved.
     king_inputs = True

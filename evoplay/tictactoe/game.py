@@ -15,6 +15,8 @@ class TicTacToe:
     name = "tictactoe"
     side_names = ("X", "O")
     title = "Tic-tac-toe"
+    #: Its own page in ``evoplay serve`` (richer than the board drawn from ``cells``).
+    web_board = "evoplay.web.boards:tictactoe_board"
     board_shape = (3, 3)
     #: Work of one game, the unit the runner's chunking is measured in (a Fogel game).
     work_per_game = 1

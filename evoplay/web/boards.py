@@ -13,6 +13,7 @@ board page included, is shared.
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import threading
 from dataclasses import dataclass, field
@@ -57,7 +58,8 @@ class WebGame:
 # ---------------------------------------------------------------- checkers
 
 
-def _checkers() -> WebGame:
+def checkers_board() -> WebGame:
+    """Checkers' board page: FEN starts, its players and files, the search's analysis."""
     from evoplay.checkers import players as P
     from evoplay.checkers import rules as R
     from evoplay.evalnet import Evaluator
@@ -93,7 +95,8 @@ def _checkers() -> WebGame:
 # ---------------------------------------------------------------- tic-tac-toe
 
 
-def _tictactoe() -> WebGame:
+def tictactoe_board() -> WebGame:
+    """Tic-tac-toe's board page: exact facts of the position, temperature sliders, elites."""
     from evoplay.tictactoe.players import REGISTRY
     from evoplay.web import tictactoe as T
 
@@ -139,8 +142,6 @@ def _any(game) -> WebGame:
                    default_players=("human", capability(game, "default_opponent", "mcts:sims=1000")))
 
 
-#: Games with a board page of their own; every other game gets ``_any``'s.
-ADAPTERS = {"tictactoe": _tictactoe, "checkers": _checkers}
 #: URL name -> reference of the games this server plays beyond the built-in ones
 #: (``evoplay serve --game REF``); a request never names a game the server was not given.
 SERVED: dict[str, str] = {}
@@ -170,7 +171,14 @@ def _resolve(name: str):
 
 @functools.lru_cache(maxsize=None)
 def web_game(name: str) -> WebGame:
-    return ADAPTERS[name]() if name in ADAPTERS else _any(_resolve(name))
+    """The board page of a game: the one it names as its ``web_board`` ("module:function"), else
+    ``_any``'s, drawn from what the game offers."""
+    game = _resolve(name)
+    own = capability(game, "web_board")
+    if own is None:
+        return _any(game)
+    module, _, attr = own.partition(":")
+    return getattr(importlib.import_module(module), attr)()
 
 
 def game_named(name: str):
