@@ -17,6 +17,7 @@ from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24 import league, yardstick
 from evoplay.evalnet import PAPER_SPATIAL_WEIGHTS, SPATIAL_SIZES, n_weights
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
+from stopping import STOPPER
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "configs" / "blondie24-2001-tiny.toml"
@@ -139,29 +140,6 @@ def test_the_2001_config_is_the_spatial_network_with_the_papers_weights_and_the_
     assert recipe.games_per_generation() == 150
 
 
-STOPPER = """
-import sys
-import evoplay
-
-class Stop(Exception):
-    pass
-
-class StopAtFirstLanding:  # a progress bar that stops the run once a segment has landed
-    def reset(self, total):
-        self.calls = 0
-    def update(self, n):
-        self.calls += 1
-        if self.calls > 1:
-            raise Stop
-    def set_postfix_str(self, text):
-        pass
-
-try:
-    evoplay.run(sys.argv[1], sys.argv[2], workers=2, progress=StopAtFirstLanding())
-except Stop:
-    print("stopped")
-"""
-
 FILES = ("summary.json", "champion.json", "trials/trial_00/logbook.csv", "trials/trial_01/logbook.csv",
          "trials/trial_00/champion.json", "trials/trial_01/champion.json", "checkpoints/trial_00.json", "checkpoints/trial_01.json")
 # slow: the default run covers the same property: the spatial run is the same in chunks in-process (test_incremental), and worker counts and resumes give the same bytes for the recipe (test_blondie24's tiny run) and the framework (test_evolve_run, test_checkpoint_v2)
@@ -173,7 +151,7 @@ def test_a_tiny_2001_run_is_the_same_on_one_worker_and_on_two_across_a_stop_and_
     toml.write_text(TINY.read_text().replace("[run]\n", "[run]\neval_chunks = 2\n"))
     evoplay_cli("evolve", toml, "--out", tmp_path / "one", "--workers", "1", "--quiet")
     stopped = tmp_path / "stopped"
-    run = subprocess.run([sys.executable, "-c", STOPPER, toml, stopped], capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=300)
+    run = subprocess.run([sys.executable, "-c", STOPPER, toml, stopped, "2"], capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=300)
     assert run.stdout.strip() == "stopped", run.stderr[-3000:]
     assert not (stopped / "summary.json").exists()
     assert {json.loads(p.read_text())["generation"] for p in (stopped / "checkpoints").glob("*.json")} == {1}

@@ -25,6 +25,7 @@ from evoplay.framework import config as C
 from evoplay.framework import packing
 from evoplay.framework.rundir import RunDir, digest
 from evoplay.framework.trial import TrialRun
+from stopping import STOPPER
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "RAY_USAGE_STATS_ENABLED": "0"}
@@ -200,33 +201,9 @@ def test_a_run_cut_part_way_resumes_to_the_bytes_of_the_uninterrupted_run(tiny, 
     assert tree(cut) == whole  # the resumed run's checkpoints are version 2, as the uninterrupted run's
 
 
-STOPPER = """
-import sys
-import evoplay
-
-class Stop(Exception):
-    pass
-
-class StopAtFirstLanding:  # a progress bar that stops the run once a segment has landed
-    def reset(self, total):
-        self.calls = 0
-    def update(self, n):
-        self.calls += 1
-        if self.calls > 1:
-            raise Stop
-    def set_postfix_str(self, text):
-        pass
-
-try:
-    evoplay.run(sys.argv[1], sys.argv[2], workers=1, progress=StopAtFirstLanding())
-except Stop:
-    print("stopped")
-"""
-
-
 def test_a_run_stopped_after_its_first_landing_resumes_to_the_same_bytes(tiny):
     out = tiny / "stopped"
-    run = subprocess.run([sys.executable, "-c", STOPPER, tiny / "tiny.toml", out], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-c", STOPPER, tiny / "tiny.toml", out, "1"], capture_output=True, text=True,
                          cwd=ROOT, env=ENV, timeout=300)
     assert run.stdout.strip() == "stopped", run.stderr[-3000:]
     assert not (out / "summary.json").exists()

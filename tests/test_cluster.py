@@ -96,8 +96,15 @@ def test_evolve_through_the_cluster_matches_local_runs(cluster, tmp_path):
 @pytest.mark.cluster
 def test_a_checkers_blondie24_run_through_the_cluster_matches_a_local_run(cluster, tmp_path):
     """The tiny Blondie24 checkers run, its generations' games in 2 chunks: one on each node."""
-    toml = tmp_path / "tiny.toml"
-    toml.write_text((ROOT / "configs" / "blondie24-tiny.toml").read_text().replace("[run]\n", "[run]\neval_chunks = 2\n"))
+    outs = cluster_and_local(cluster, tmp_path, "blondie24-tiny.toml")
+    assert "trials/trial_01/champion.json" in outs[0] and outs[0] == outs[1]
+
+
+def cluster_and_local(cluster, tmp_path, config: str) -> list:
+    """The results of a config from configs/ (its games in 2 chunks) through the 2-node cluster and on one
+    local worker; the cluster run's environment says it had both nodes."""
+    toml = tmp_path / config
+    toml.write_text((ROOT / "configs" / config).read_text().replace("[run]\n", "[run]\neval_chunks = 2\n"))
     local_env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     local_env["RAY_USAGE_STATS_ENABLED"] = "0"
     outs = []
@@ -106,8 +113,8 @@ def test_a_checkers_blondie24_run_through_the_cluster_matches_a_local_run(cluste
                              capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
         assert run.returncode == 0, run.stderr[-3000:]
         outs.append(results_of(tmp_path / name))
-    assert "trials/trial_01/champion.json" in outs[0] and outs[0] == outs[1]
     assert len(json.loads((tmp_path / "cluster" / "environment.json").read_text())["ray"]["nodes"]) == 2
+    return outs
 
 
 # slow: the same recipe and code path through the cluster is checked by the 1999 checkers run above; the 2001 network differs in its evaluation only, checked in-process
@@ -116,20 +123,10 @@ def test_a_checkers_blondie24_run_through_the_cluster_matches_a_local_run(cluste
 def test_a_tiny_blondie24_2001_run_through_the_cluster_matches_a_local_run(cluster, tmp_path):
     """The 2001 setting in small (the spatial layer, the champion by the last parents' league), its
     generations' games and its league in 2 chunks: through the 2-node cluster as on one local worker."""
-    toml = tmp_path / "tiny2001.toml"
-    toml.write_text((ROOT / "configs" / "blondie24-2001-tiny.toml").read_text().replace("[run]\n", "[run]\neval_chunks = 2\n"))
-    local_env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    local_env["RAY_USAGE_STATS_ENABLED"] = "0"
-    outs = []
-    for name, where, env in (("cluster", ("--address", cluster.address), cluster.env), ("local", ("--workers", "1"), local_env)):
-        run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", str(toml), "--out", str(tmp_path / name), "--quiet", *where],
-                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
-        assert run.returncode == 0, run.stderr[-3000:]
-        outs.append(results_of(tmp_path / name))
+    outs = cluster_and_local(cluster, tmp_path, "blondie24-2001-tiny.toml")
     assert outs[0] == outs[1]
     summary = outs[0]["summary.json"]
     assert summary["weights"] == 1319 and all(t["champion_rule"] == "league" for t in summary["per_trial"])
-    assert len(json.loads((tmp_path / "cluster" / "environment.json").read_text())["ray"]["nodes"]) == 2
 
 
 @pytest.mark.cluster
