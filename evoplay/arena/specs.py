@@ -48,6 +48,6 @@ def make_player(game, spec: str):
         own = getattr(player, "game", None)
         if own is None or game_ref(own) != game_ref(game):
             theirs = game_ref(own) if own is not None else "tictactoe"
-            raise SpecError(f"player file {spec.strip()} plays {theirs}, not {game_ref(game)}")
+            raise SpecError(f"player file {spec.strip()} plays {theirs}: not a {game_ref(game)} player")
         return player
     return build(spec, registry(game), game_ref(game))

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.arena.players import RandomPlayer, build, format_spec, in_range
+from evoplay.arena import specs
+from evoplay.arena.players import RandomPlayer, format_spec, in_range
 from evoplay.checkers import search as compiled
 from evoplay.checkers.game import CHECKERS
 from evoplay.errors import SpecError
@@ -68,13 +69,6 @@ REGISTRY = {
 
 
 def make_player(spec: str):
-    """The checkers player named by ``spec``, saved in a player file (``PATH.json``) or a run
-    directory's best champion (a path: ``results/blondie24``)."""
-    if isinstance(spec, str) and (spec.strip().endswith(".json") or "/" in spec):
-        from evoplay.playerfile import load_player
-
-        player = load_player(spec.strip())
-        if getattr(player, "game", None) is not CHECKERS:
-            raise SpecError(f"player file {spec.strip()} is not a checkers player")
-        return player
-    return build(spec, REGISTRY, "checkers")
+    """The checkers player named by ``spec``: every game's (``random``, ``mcts``), checkers' own,
+    or a checkers player file or run directory (``evoplay.arena.specs``)."""
+    return specs.make_player(CHECKERS, spec)

@@ -62,11 +62,6 @@ class CompiledNetPlayer:
         return self.best(state).move
 
 
-def CheckersNetPlayer(genome, sizes, king: float, depth: int, quiescence: bool = False, spec: str = "blondie24"):
-    """A checkers network with the compiled search (the name older code knows)."""
-    return CompiledNetPlayer(resolve_game("checkers"), genome, sizes, king, depth, quiescence, spec)
-
-
 def net_player(game, genome, sizes, king: float, depth: int, quiescence: bool = False, spec: str = "blondie24"):
     """The player of a network searching ``depth`` plies, in the fastest exact form ``game`` offers."""
     game = resolve_game(game)

@@ -20,7 +20,7 @@ import math
 from evoplay.errors import PlayerFileError
 from evoplay.evalnet import SPATIAL_UNITS, check_genome, n_weights
 from evoplay.games import GameError, capability, game_ref, resolve_data_game, resolve_game
-from evoplay.recipes.blondie24.play import CompiledNetPlayer, net_player
+from evoplay.recipes.blondie24.play import net_player
 from evoplay.playerfile import arch_int, player_document, weight_array
 
 KIND = "blondie24-network"
@@ -82,19 +82,13 @@ def tictactoe_player_from_file(architecture: dict, weights: dict):
     return ttt_player(genome, sizes, king, depth)
 
 
-class FileCheckersPlayer(CompiledNetPlayer):
-    """A checkers network player from a file; asked for tic-tac-toe move tables it says what it is."""
-
-    def probs(self, codes):
-        raise PlayerFileError(f"{getattr(self, 'spec', 'this file')} is a checkers player: use it with --game checkers")
-
-
 def checkers_player_from_file(architecture: dict, weights: dict):
-    """A ``blondie24-checkers`` file as a checkers player (alpha-beta with the network)."""
-    game, sizes, depth, genome, king = network_parts(architecture, weights)
-    if game != "checkers":
+    """A ``blondie24-checkers`` file as a checkers player (alpha-beta with the network): a
+    ``blondie24-network`` file whose game must be checkers."""
+    player = player_from_file(architecture, weights)
+    if game_ref(player.game) != "checkers":
         raise PlayerFileError("not a checkers network")
-    return FileCheckersPlayer(resolve_game("checkers"), genome, sizes, king, depth)
+    return player
 
 
 def player_from_file(architecture: dict, weights: dict):

@@ -63,21 +63,20 @@ def checkers_chunk(args):
     after the ballot) when ``c = 0``, second when ``c = 1``. The opponent is
     ``("piece-difference", king value)`` or ``("network", genome, king)``, searching as deep.
     """
-    from evoplay.checkers.openings import ballots
     from evoplay.checkers.players import make_piece_difference
-    from evoplay.recipes.blondie24.play import CheckersNetPlayer
+    from evoplay.recipes.blondie24.play import net_player
 
     genome, king, sizes, depth, quiescence, opponent, first, last, max_plies = args
-    game = resolve_game("checkers")
-    net = CheckersNetPlayer(genome, sizes, king, depth, quiescence)
+    game = resolve_game("checkers")  # the piece-difference yardstick is checkers' own
+    net = net_player(game, genome, sizes, king, depth, quiescence)
     if opponent[0] == "piece-difference":
         other = make_piece_difference(depth, opponent[1])
     else:
-        other = CheckersNetPlayer(opponent[1], sizes, opponent[2], depth, quiescence)
-    openings = ballots()
+        other = net_player(game, opponent[1], sizes, opponent[2], depth, quiescence)
+    openings = game.openings()
     out = []
     for g in range(first, last):
-        state = openings[g // 2][1]
+        state = openings[g // 2]
         if g % 2 == 0:
             out.append(play(game, net, other, state, max_plies)[0])
         else:
