@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from evoplay.errors import EvoplayError
@@ -72,3 +73,10 @@ def read_regular(path, what: str, max_bytes: int, error: type[EvoplayError] = Ev
     if len(data) > max_bytes:
         raise error(f"{what} {path} is more than the {max_bytes} bytes allowed")
     return data
+
+
+def probe_writable(folder) -> None:
+    """Make and remove a file in ``folder``: OSError if nothing can be written there."""
+    fd, probe = tempfile.mkstemp(dir=folder, prefix=".evoplay-probe-")
+    os.close(fd)
+    os.unlink(probe)

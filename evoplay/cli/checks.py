@@ -12,14 +12,13 @@ import errno
 import math
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 import click
 
 from evoplay.errors import EvoplayError
-from evoplay.paths import check_path, path_problem
-from evoplay.tictactoe.players import quoted as shorten
+from evoplay.paths import check_path, path_problem, probe_writable
+from evoplay.arena.players import quoted as shorten
 
 #: Free bytes an output location needs at least (a curve or a player file is well below).
 MIN_FREE_BYTES = 4 << 20
@@ -114,9 +113,7 @@ def check_output(path, what: str = "--out", suffixes=None, need_bytes: int = MIN
     if not base.is_dir():
         raise EvoplayError(f"{where}: {base} is not a directory")
     try:
-        fd, probe = tempfile.mkstemp(dir=base, prefix=".evoplay-probe-")
-        os.close(fd)
-        os.unlink(probe)
+        probe_writable(base)
     except OSError as e:
         raise EvoplayError(f"{where}: cannot write in {base}: {e.strerror}") from None
     try:

@@ -54,7 +54,6 @@ import itertools
 import json
 import os
 import re
-import tempfile
 import time
 import tomllib
 from pathlib import Path
@@ -69,7 +68,7 @@ from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.runner import RunJob, _prepare, finish_jobs, make_recipe, run_pool
 from evoplay.framework.stats import cliffs_delta, holm, mean_band, mean_ci, permutation_test
-from evoplay.paths import read_regular
+from evoplay.paths import read_regular, probe_writable
 
 STUDY_KEYS = {"name", "base", "baseline", "trials", "generations", "seed", "variants", "grid"}
 MARKER = ".evoplay-study"
@@ -253,9 +252,7 @@ def _check_makeable(out: Path):
     if not base.is_dir():
         raise EvoplayError(f"cannot write to {out}: {base} is not a directory (choose another --out)")
     try:
-        fd, probe = tempfile.mkstemp(dir=base, prefix=".evoplay-probe-")
-        os.close(fd)
-        os.unlink(probe)
+        probe_writable(base)
     except OSError as e:
         raise EvoplayError(f"cannot write to {out}: {e.strerror or e} (choose another --out)") from None
 
