@@ -70,32 +70,32 @@ class _Search:
             seq.insert(0, first)
         return seq
 
-    def sign(self, state, kid) -> int:
-        """-1 when the side to move changes from ``state`` to ``kid``, else +1."""
-        return -1 if self.game.to_move(kid) != self.game.to_move(state) else 1
-
-    def child_value(self, state, kid, depth: int, alpha: float, beta: float, ply: int) -> float:
-        """The searched value of ``kid`` for the side to move at ``state``."""
-        if self.sign(state, kid) < 0:
+    def child_value(self, kid, sign: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The searched value of ``kid`` for the side that moved into it (``sign`` -1 when the
+        side to move changed, +1 when that side moves again)."""
+        if sign < 0:
             return -self.value(kid, depth, -beta, -alpha, ply)
         return self.value(kid, depth, alpha, beta, ply)
 
     def children(self, state, moves, depth: int, ply: int) -> list:
-        """Per move: the child, and its value for the mover when known without search."""
+        """Per move: the child, its value for the mover when known without search, and the
+        sign a child's value takes for the mover."""
         g = self.game
+        mover = g.to_move(state)
         kids = [g.apply(state, m) for m in moves]
+        signs = [-1 if g.to_move(kid) != mover else 1 for kid in kids]
         known: list = [None] * len(kids)
         quiet = []
         for i, kid in enumerate(kids):
             r = g.result(kid)
             if r is not None:
-                known[i] = self.sign(state, kid) * terminal_score(r, ply + 1)
+                known[i] = signs[i] * terminal_score(r, ply + 1)
             elif not self.expands(kid, depth - 1):
                 quiet.append(i)
         if quiet:
             for i, score in zip(quiet, self.evaluate([kids[i] for i in quiet])):
-                known[i] = self.sign(state, kids[i]) * score
-        return list(zip(kids, known))
+                known[i] = signs[i] * score
+        return list(zip(kids, known, signs))
 
     def value(self, state, depth: int, alpha: float, beta: float, ply: int) -> float:
         """Fail-soft negamax value of an unfinished state that ``expands``."""
@@ -111,9 +111,9 @@ class _Search:
                     return best
             moves = captures
         moves = self.ordered(state, moves)
-        for move, (kid, v) in zip(moves, self.children(state, moves, depth, ply)):
+        for move, (kid, v, sign) in zip(moves, self.children(state, moves, depth, ply)):
             if v is None:
-                v = self.child_value(state, kid, depth - 1, max(alpha, best), beta, ply + 1)
+                v = self.child_value(kid, sign, depth - 1, max(alpha, best), beta, ply + 1)
             if v > best:
                 best, best_move = v, move
                 if best >= beta:
@@ -129,11 +129,11 @@ class _Search:
         index = {m: i for i, m in enumerate(legal)}
         moves = self.ordered(state, legal)
         best, best_move = -math.inf, None
-        for move, (kid, v) in zip(moves, self.children(state, moves, depth, 0)):
+        for move, (kid, v, sign) in zip(moves, self.children(state, moves, depth, 0)):
             if v is None:
                 # A move before the best one in legal order wins a tie: open the window a hair.
                 alpha = best if best_move is None or index[move] > index[best_move] else math.nextafter(best, -math.inf)
-                v = self.child_value(state, kid, depth - 1, alpha, math.inf, 1)
+                v = self.child_value(kid, sign, depth - 1, alpha, math.inf, 1)
             if v > best or (v == best and index[move] < index[best_move]):
                 best, best_move = v, move
         self.best_moves[g.key(state)] = best_move
@@ -165,9 +165,9 @@ def move_scores(game, state, depth: int, evaluate: Evaluator, quiescence: bool =
     s = _Search(game, evaluate, quiescence)
     moves = game.legal_moves(state)
     scored = []
-    for move, (kid, v) in zip(moves, s.children(state, moves, depth, 0)):
+    for move, (kid, v, sign) in zip(moves, s.children(state, moves, depth, 0)):
         if v is None:
-            v = s.child_value(state, kid, depth - 1, -math.inf, math.inf, 1)
+            v = s.child_value(kid, sign, depth - 1, -math.inf, math.inf, 1)
         scored.append((move, float(v) + 0.0))
     return scored
 
