@@ -86,7 +86,6 @@ BUILTIN_GAMES = {
     "tictactoe": "evoplay.tictactoe.game:TICTACTOE",
     "checkers": "evoplay.checkers.domain:CHECKERS",
 }
-GAMES = BUILTIN_GAMES  # the name older code and tests know
 #: Installed packages offer games under this entry-point group (name = "package.module:OBJ").
 ENTRY_POINT_GROUP = "evoplay.games"
 OPENSPIEL_PREFIX = "openspiel:"
@@ -215,14 +214,6 @@ def game_ref(game) -> str:
 def capability(game, name: str, default=None):
     """An optional part of a game (title, board_shape, players, ...), or ``default``."""
     return getattr(game, name, default)
-
-
-def title(game) -> str:
-    return capability(game, "title", None) or game_ref(game)
-
-
-def side_names(game) -> tuple[str, str]:
-    return tuple(capability(game, "side_names", ("first", "second")))
 
 
 def play_out(game: Game, state, rng: np.random.Generator, max_plies: int = 10_000) -> list:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from evoplay.errors import EvoplayError
-from evoplay.games import GAMES, get_game, play_out
+from evoplay.games import BUILTIN_GAMES as GAMES, get_game, play_out
 
 
 @pytest.fixture(params=sorted(GAMES))
