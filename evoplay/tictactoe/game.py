@@ -47,12 +47,12 @@ class TicTacToe:
         (``mcts``)."""
         from evoplay.arena.specs import common
         from evoplay.arena.specs import make_player as any_game_player
-        from evoplay.tictactoe.players import REGISTRY, as_game_player, make_player
+        from evoplay.tictactoe.players import REGISTRY, GamePlayer, make_player
 
         name = spec.strip().partition(":")[0].strip()
         if name not in REGISTRY and name in common(self):
             return any_game_player(self, spec)
-        return as_game_player(make_player(spec))
+        return GamePlayer(make_player(spec))
 
     def search_table(self, evaluate, depth: int):
         """The search player's move on every board code at once (``searchtable.move_table``)."""

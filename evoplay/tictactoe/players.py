@@ -393,7 +393,3 @@ class GamePlayer:
 
     def choose(self, state, rng):
         return int(self.player.choose(np.array([state]), rng.random(1))[0])
-
-
-def as_game_player(player: Player) -> GamePlayer:
-    return GamePlayer(player)
