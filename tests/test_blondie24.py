@@ -159,6 +159,23 @@ def test_king_value_is_set_back_into_its_range():
     assert (kings[0::2] == 1.0).mean() == pytest.approx(0.5, abs=0.1)  # from K = 1 half the draws go below
 
 
+def test_the_2001_king_rule_adds_minus_d_nothing_or_plus_d_with_equal_chance_within_the_range():
+    """``king_step = 0.1``: K' = K + d, d uniform on {-0.1, 0, +0.1}, set back into [1, 3]; the weights and
+    step sizes draw as before, and K's draw is one integer per network after them."""
+    parents = [Net(np.zeros(4), np.full(4, 0.05), king, i) for i, king in enumerate([2.0, 1.0, 3.0] * 3000)]
+    kids = mut_selfadaptive(parents, np.random.default_rng(6), king_step=0.1)
+    kings = np.array([k.king for k in kids])
+    steps = np.round((kings[0::3] - 2.0) / 0.1)
+    assert set(steps) == {-1.0, 0.0, 1.0} and np.allclose(kings[0::3], 2.0 + 0.1 * steps, rtol=0, atol=1e-15)
+    assert np.allclose(np.bincount((steps + 1).astype(int)) / 3000, 1 / 3, atol=0.03)
+    assert set(kings[1::3]) == {1.0, 1.1} and set(np.round(kings[2::3], 12)) == {2.9, 3.0}
+    rng = np.random.default_rng(6)
+    rng.normal(size=(9000, 4)), rng.normal(size=(9000, 4))
+    assert (kings[0::3] == 2.0 + (rng.integers(0, 3, size=9000)[0::3] - 1) * 0.1).all()
+    old = mut_selfadaptive(parents, np.random.default_rng(6))
+    assert [k.genome.tolist() for k in old] == [k.genome.tolist() for k in kids]
+
+
 def test_pairing_draws_others_with_replacement_from_the_stream_alone():
     a = draw_opponents(30, 5, stream(9, 0, 1, 5))
     assert (a == draw_opponents(30, 5, stream(9, 0, 1, 5))).all()

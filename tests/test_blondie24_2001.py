@@ -137,6 +137,7 @@ def test_the_2001_config_is_the_spatial_network_with_the_papers_weights_and_the_
     recipe = Blondie24Recipe(cfg)
     assert recipe.sizes == SPATIAL_SIZES and recipe.n_weights == n_weights(SPATIAL_SIZES) == PAPER_SPATIAL_WEIGHTS + 1 == 5047
     assert (cfg[""]["generations"], cfg["game"]["depth"], cfg["champion"]["rule"]) == (840, 4, "league")
+    assert (cfg["mutation"]["king_step"], cfg["network"]["king_min"], cfg["network"]["king_max"]) == (0.1, 1.0, 3.0)
     assert recipe.games_per_generation() == 150
 
 

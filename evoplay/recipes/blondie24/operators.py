@@ -4,7 +4,9 @@ Each network carries a step size per weight. A child first updates every step si
 log-normally, ``s' = s * exp(tau * N(0, 1))`` with ``tau = 1 / sqrt(2 sqrt(W))`` (``W``
 the number of weights, 1,742 for checkers), then moves every weight by ``s' * N(0, 1)``;
 its king value is ``K' = K * exp(N(0, 1) / sqrt(2))`` set back into ``[king_min,
-king_max]`` (Chellapilla and Fogel 1999, as Skycak's chapter spells it out). Parent ``i``
+king_max]`` (Chellapilla and Fogel 1999, as Skycak's chapter spells it out), or with a
+``king_step`` d, ``K' = K + delta``, delta uniform on ``{-d, 0, +d}``, set back likewise
+(the 2001 paper's rule, d = 0.1). Parent ``i``
 uses row ``i`` of every draw, so the children are a pure function of the stream.
 """
 
@@ -46,11 +48,13 @@ def init_population(n: int, rng: np.random.Generator, n_weights: int, init_scale
     return [Net(genomes[i], np.full(n_weights, float(sigma_init)), float(king_init), i) for i in range(n)]
 
 
-def mut_selfadaptive(parents: list[Net], rng: np.random.Generator, tau=0.0, king_range=(1.0, 3.0), ident0=0) -> list[Net]:
+def mut_selfadaptive(parents: list[Net], rng: np.random.Generator, tau=0.0, king_range=(1.0, 3.0), ident0=0, king_step=0.0) -> list[Net]:
     """One child per parent: step sizes log-normally, then every weight by its own step size, then K.
 
     ``tau = 0`` means ``1 / sqrt(2 sqrt(W))``. Draws, in order: the step-size normals
-    (networks x weights), the weight normals (the same shape), one king normal per network.
+    (networks x weights), the weight normals (the same shape), then per network one king
+    normal (``king_step = 0``, 1999's rule) or one integer in {0, 1, 2} picking
+    ``-king_step``, 0 or ``+king_step`` (2001's).
     """
     n, w = len(parents), len(parents[0].genome)
     t = default_tau(w) if tau == 0 else float(tau)
@@ -58,7 +62,11 @@ def mut_selfadaptive(parents: list[Net], rng: np.random.Generator, tau=0.0, king
     sigma = np.stack([p.sigma for p in parents])
     sigma = sigma * exp_array(t * rng.normal(size=(n, w)))
     genome = genome + sigma * rng.normal(size=(n, w))
-    kings = np.array([p.king for p in parents]) * exp_array(rng.normal(size=n) / math.sqrt(2.0))
+    kings = np.array([p.king for p in parents])
+    if king_step:
+        kings = kings + (rng.integers(0, 3, size=n) - 1) * float(king_step)
+    else:
+        kings = kings * exp_array(rng.normal(size=n) / math.sqrt(2.0))
     kings = np.clip(kings, *king_range)
     return [Net(genome[i], sigma[i], float(kings[i]), ident0 + i, parents[i].ident) for i in range(n)]
 

@@ -100,6 +100,7 @@ SCHEMA = {
     "mutation": {
         "sigma_init": (float, 0.05, C.in_range(1e-9, 1e3)),
         "tau": (float, 0.0, C.in_range(0.0, 10.0)),
+        "king_step": (float, 0.0, C.in_range(0.0, 10.0)),
     },
     "evaluation": {
         "games": (int, 5, C.in_range(1, 10_000)),
@@ -278,7 +279,7 @@ class Blondie24Recipe(Recipe):
         tb = base.Toolbox()
         tb.register("population", init_population, cfg["population"]["parents"], n_weights=self.n_weights,
                     init_scale=net["init_scale"], sigma_init=mut["sigma_init"], king_init=net["king_init"])
-        tb.register("mutate", mut_selfadaptive, tau=mut["tau"], king_range=self.king_range)
+        tb.register("mutate", mut_selfadaptive, tau=mut["tau"], king_range=self.king_range, king_step=mut["king_step"])
         tb.register("pair", draw_opponents, games=ev["games"])
         tb.register("evaluate", play_chunk)
         tb.register("select", sel_best)
