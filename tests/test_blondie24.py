@@ -453,6 +453,33 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
         assert player.genome.tolist() == nets[got["champion"]].genome.tolist() and player.king == nets[got["champion"]].king
     assert "league champion:" in report.stdout and "## The last parents' league" in (tmp_path / "one" / "analysis.md").read_text()
     assert json.loads((tmp_path / "one" / "analysis.json").read_text())["league"] == played
+    # the champion deeper and against another network (--depths, --versus), on Ray. At the run's own depth (1)
+    # the duel against piece difference is the run's yardstick of its champion; a network against an equal one
+    # over both colours scores exactly 0 (game 2b+1 is game 2b with the seats swapped)
+    from evoplay.recipes.blondie24 import duels
+
+    twin = tmp_path / "two" / "trials" / "trial_01" / "champion.json"
+    report = evoplay_cli("report", tmp_path / "one", "--depths", "1,2", "--versus", twin, "--workers", "2")
+    got = json.loads((tmp_path / "one" / "duels.json").read_text())
+    assert got["games"] == 4 and [t["trial"] for t in got["trials"]] == [0, 1]
+    for t, facts in zip(got["trials"], summary["per_trial"]):
+        d1, d2, vs = t["duels"]
+        assert (d1["opponent"], d1["depth"], d1["opponent_depth"]) == ("piece-difference:depth=1", 1, 1)
+        assert (d1["win"], d1["draw"], d1["loss"]) == tuple(facts[f"champion_{k}"] for k in ("win", "draw", "loss"))
+        champ = duels.network_of(tmp_path / "one" / "trials" / f"trial_{t['trial']:02d}" / "champion.json")
+        here = duels.duel_chunk((duels.net_spec(champ, 2, False), ("piece-difference", 2, 1.5), 0, 4, 40))
+        assert (d2["depth"], d2["win"], d2["draw"], d2["loss"]) == (2, int((here == 1).sum()), int((here == 0).sum()), int((here == -1).sum()))
+        assert vs["opponent"] == str(twin) and (vs["depth"], vs["opponent_depth"]) == (1, 1)
+        if t["trial"] == 1:
+            assert vs["score"] == 0.0 and vs["win"] == vs["loss"]
+    assert "## The champion deeper, and against other networks" in (tmp_path / "one" / "analysis.md").read_text()
+    assert "champion vs piece-difference:depth=2 (depth 2 / 2)" in report.stdout
+    for args, words in ((("--depths", "0"), "a depth must be in 1..12, got 0"), (("--depths", "4,x"), "--depths must be depths"),
+                        (("--versus", str(ROOT / "README.md")), "--versus"), (("--depths", "2,2"), "names a depth twice")):
+        refused = subprocess.run([sys.executable, "-m", "evoplay", "report", str(tmp_path / "two"), *args],
+                                 capture_output=True, text=True, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+        assert refused.returncode == 2 and words in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+        assert not (tmp_path / "two" / "duels.json").exists() and "Traceback" not in refused.stderr
     too_many = subprocess.run([sys.executable, "-m", "evoplay", "report", str(tmp_path / "two"), "--league", "158"],
                               capture_output=True, text=True, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
     assert too_many.returncode == 2 and "--league takes 1 to 157 ballots, got 158" in too_many.stderr

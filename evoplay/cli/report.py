@@ -17,9 +17,15 @@ from evoplay.errors import EvoplayError
 @click.option("--league", type=BoundedInt(1, 10_000), default=None, metavar="N",
               help="Checkers runs: the last parents play a round robin over N ballots from both colours; "
                    "its winner is written to league-champions/ and measured against piece difference (on Ray).")
-@click.option("--address", envvar="RAY_ADDRESS", help="--league: join this Ray cluster (default: embedded local Ray).")
-@click.option("--workers", type=BoundedInt(1, 4096), help="--league: CPUs of local Ray to use (default: all).")
-def report(run_dir, league, address, workers):
+@click.option("--depths", default=None, metavar="D,D,...",
+              help="Checkers runs: the champion against piece difference, both searching each depth, over all the "
+                   "ballots from both colours (on Ray; written to duels.json).")
+@click.option("--versus", multiple=True, type=PathArg(), metavar="FILE",
+              help="Checkers runs: the champion against this Blondie24 checkers network (player file or run "
+                   "directory) over all the ballots from both colours (repeatable; on Ray; written to duels.json).")
+@click.option("--address", envvar="RAY_ADDRESS", help="--league, --depths, --versus: join this Ray cluster (default: embedded local Ray).")
+@click.option("--workers", type=BoundedInt(1, 4096), help="--league, --depths, --versus: CPUs of local Ray to use (default: all).")
+def report(run_dir, league, depths, versus, address, workers):
     """Exact analysis of a finished run's champions (writes analysis.md and analysis.json in RUN_DIR).
 
     Champions of a game that cannot be analysed exactly (checkers) are reported from the
@@ -31,11 +37,26 @@ def report(run_dir, league, address, workers):
     summary = runfiles.read_summary(run_dir)
     for t in range(summary["trials"]):
         runfiles.champion_file(run_dir, summary, t)
-    for name in ("analysis.md", "analysis.json") + (("league.json",) if league else ()):
+    depths = _depths(depths)
+    duels = bool(depths or versus)
+    for name in ("analysis.md", "analysis.json") + (("league.json",) if league else ()) + (("duels.json",) if duels else ()):
         check_output(runfiles.RunDir(run_dir).root / name, what="report")
     recipe = runfiles.run_recipe(run_dir)
+    work = []
     if league:
-        _play_league(recipe, run_dir, league, address, workers)
+        from evoplay.recipes.blondie24.league import check as check_league, run_league
+
+        _checkers_run(recipe, run_dir, "--league")
+        check_league(recipe, run_dir, league)  # a league that cannot be played is refused before Ray starts
+        work.append(lambda: run_league(recipe, run_dir, league))
+    if duels:
+        from evoplay.recipes.blondie24.duels import check as check_duels, run_duels
+
+        _checkers_run(recipe, run_dir, "--depths and --versus")
+        check_duels(recipe, run_dir, depths, versus)  # likewise
+        work.append(lambda: run_duels(recipe, run_dir, depths, versus))
+    if work:
+        _on_ray(recipe, run_dir, address, workers, work)
     with runfiles.writing(run_dir):
         if recipe is not None and not _exact(recipe):  # no exact analysis: the recipe reports its games
             lines = recipe.report(run_dir)
@@ -44,24 +65,39 @@ def report(run_dir, league, address, workers):
     click.echo("\n".join(lines))
 
 
-def _play_league(recipe, run_dir, openings: int, address, workers):
-    """``report --league``: checked first (a checkers run with its last checkpoints), then played on Ray."""
-    from evoplay.cli import runfiles
-    from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
-    from evoplay.recipes.blondie24.league import check, run_league
-
+def _checkers_run(recipe, run_dir, options: str):
     from evoplay.recipes.blondie24 import yardstick
 
     if recipe is None or recipe.name != "blondie24" or yardstick.kind(recipe) != "piece-difference":
-        raise EvoplayError(f"--league is for Blondie24 checkers runs (judged against piece difference); {run_dir} is not one")
-    check(recipe, run_dir, openings)  # a league that cannot be played is refused before Ray starts
+        raise EvoplayError(f"{options} is for Blondie24 checkers runs (judged against piece difference); {run_dir} is not one")
+
+
+def _on_ray(recipe, run_dir, address, workers, work):
+    """``report --league/--depths/--versus``, checked already: their games on Ray, one task per job."""
+    from evoplay.cli import runfiles
+    from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
+
     init_ray(address, workers)
     try:
         recipe.toolbox.register("map", RayMap(chunk_size=1))
         with runfiles.writing(run_dir):
-            run_league(recipe, run_dir, openings)
+            for job in work:
+                job()
     finally:
         shutdown_ray()
+
+
+def _depths(text) -> list[int]:
+    """``--depths 4,6,8`` as a list of depths (checked for range by the duels)."""
+    if text is None:
+        return []
+    try:
+        depths = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise EvoplayError(f"--depths must be depths separated by commas (e.g. 4,6,8), got {text[:40]!r}") from None
+    if len(depths) != len(set(depths)):
+        raise EvoplayError(f"--depths names a depth twice: {text[:40]}")
+    return depths
 
 
 @cli.command()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from evoplay.atomic import write_text
 from evoplay.framework.rundir import RunDir
+from evoplay.recipes.blondie24 import duels as _duels
 from evoplay.recipes.blondie24 import league as _league
 
 YARD = ("games", "win", "draw", "loss", "score", "lo", "hi")
@@ -30,6 +31,9 @@ def analyze_checkers_run(run_dir, summary: dict, depth: int) -> dict:
     league = _league.read_league(run_dir)
     if league:
         result["league"] = league
+    duels = _duels.read_duels(run_dir)
+    if duels:
+        result["duels"] = duels
     rd.write_json(rd.root / "analysis.json", result)
     write_text(rd.root / "analysis.md", markdown(result))
     return result
@@ -58,6 +62,7 @@ def markdown(result: dict) -> str:
                       "|---:|---:|---:|---:|---:|---:|"]
             lines += [f"| {e['gen']} | {e['games']} | {e['win']} | {e['draw']} | {e['loss']} | {_score(e)} |" for e in r["vs_earlier"]]
     lines += _league.markdown(result.get("league", {}))
+    lines += _duels.markdown(result.get("duels", {}))
     return "\n".join(lines) + "\n"
 
 
@@ -78,4 +83,8 @@ def summary_lines(run_dir, result: dict) -> list[str]:
         path = root / "league-champions" / f"trial_{t['trial']:02d}.json"
         lines.append(f"league champion: {path} (trial {t['trial']}, network {t['champion_id']}): "
                      f"{v['win']} wins, {v['draw']} draws, {v['loss']} losses vs piece-difference; mean score {_score(v)}")
+    for t in result.get("duels", {}).get("trials", []):
+        for r in t["duels"]:
+            lines.append(f"  trial {t['trial']} champion vs {r['opponent']} (depth {r['depth']} / {r['opponent_depth']}): "
+                         f"{r['win']} wins, {r['draw']} draws, {r['loss']} losses; mean score {_score(r)}")
     return lines

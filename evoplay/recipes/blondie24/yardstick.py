@@ -73,6 +73,12 @@ def checkers_chunk(args):
         other = make_piece_difference(depth, opponent[1])
     else:
         other = net_player(game, opponent[1], sizes, opponent[2], depth, quiescence)
+    return ballot_scores(game, net, other, first, last, max_plies)
+
+
+def ballot_scores(game, net, other, first: int, last: int, max_plies: int) -> np.ndarray:
+    """``net``'s scores (+1, 0, -1) against ``other`` in ballot games ``first..last-1``: game ``2 i + c``
+    from ballot ``i``, ``net`` moving first when ``c = 0``, second when ``c = 1``."""
     openings = game.openings()
     out = []
     for g in range(first, last):
