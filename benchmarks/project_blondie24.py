@@ -20,6 +20,15 @@ a whole run (``generations`` of the config) with its yardstick games (every
 ``yardstick.every`` generations) and the last parents' league (``champion.rule =
 "league"``: 105 pairs x 2 ``champion.ballots`` games, priced at the mean game) added.
 A loaded machine slows every figure alike; the load average is printed beside them.
+
+``--timeline G`` measures the task overhead instead of assuming it: G more generations run
+through the runner's Ray map on embedded Ray (``--workers``, default all CPUs), one game per
+task as on a cluster of 150 cores or more, and Ray's own timeline (``ray.timeline()``) gives
+every task's start and end on its worker. A worker's gap between the end of one task and
+the start of its next, within a generation, is what a task costs beyond its game (dispatch,
+arguments, result); the median gap replaces ``--task-ms`` in the projection, and the
+figures (task gaps, tasks' execution times against the games' CPU times, each generation's
+wall against its busiest worker) are printed beside it.
 """
 
 from __future__ import annotations
@@ -82,6 +91,53 @@ def measure(cfg: dict, generations: int) -> dict:
     return {"recipe": recipe, "gens": gens}
 
 
+def timeline(cfg: dict, generations: int, workers: int | None) -> dict:
+    """``generations`` generations (after generation 1, whose yardstick is skipped) through the runner's
+    Ray map, one game per task, read back from ``ray.timeline()``: per-worker gaps between consecutive
+    tasks within a generation, tasks' execution seconds, and each generation's wall on the driver."""
+    import ray
+
+    from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
+
+    cfg = json.loads(json.dumps(cfg))
+    cfg[""]["generations"] = max(cfg[""]["generations"], generations + 2)
+    cfg["yardstick"]["every"] = 10**6  # only generation 1 measures; it is run before the timed ones
+    recipe = Blondie24Recipe(cfg)
+    init_ray(None, workers)
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        run = TrialRun(recipe, 0, map_fn=RayMap(chunk_size=1), chunks=recipe.games_per_generation())
+        run.step()
+        spans = []
+        for _ in range(generations):
+            t0 = time.time()
+            run.step()
+            spans.append((t0, time.time()))
+        time.sleep(2.0)  # task events reach the GCS in batches
+        events = ray.timeline()
+    finally:
+        shutdown_ray()
+    tasks = sorted((e for e in events if str(e.get("cat", "")).startswith("task::") and e.get("ph") == "X"),
+                   key=lambda e: (e["tid"], e["ts"]))
+    gaps, execute, busiest = [], [], []
+    for a, b in spans:
+        inside = [e for e in tasks if a * 1e6 <= e["ts"] and e["ts"] + e["dur"] <= b * 1e6]
+        execute += [e["dur"] / 1e6 for e in inside]
+        per_worker = {}
+        for e in inside:
+            per_worker.setdefault(e["tid"], []).append(e)
+        busiest.append(max(sum(e["dur"] for e in es) for es in per_worker.values()) / 1e6)
+        for es in per_worker.values():
+            gaps += [(n["ts"] - (p["ts"] + p["dur"])) / 1e6 for p, n in zip(es, es[1:])]
+    gaps, execute = np.array(gaps), np.array(execute)
+    return {"workers": cpus, "generations": generations, "tasks": int(len(execute)),
+            "task_gap_ms": {"median": float(np.median(gaps) * 1e3), "mean": float(gaps.mean() * 1e3),
+                            "p95": float(np.percentile(gaps, 95) * 1e3)},
+            "task_execute_s": {"mean": float(execute.mean()), "max": float(execute.max())},
+            "generation_wall_s": [b - a for a, b in spans], "busiest_worker_s": busiest,
+            "load_average": os.getloadavg()[0]}
+
+
 def generation_wall(game_cpu: list, cores: int, cfg: dict, recipe, driver_s: float, task_s: float) -> float:
     """A generation's projected wall on ``cores`` cores: the runner's chunks of its games, the slowest one,
     the driver's share and the dispatch of ``chunks`` tasks (``chunks / cores`` rounds, at least one)."""
@@ -134,10 +190,17 @@ def main(argv=None):
     ap.add_argument("config", nargs="?", default=os.path.join(ROOT, "configs", "blondie24-2001.toml"))
     ap.add_argument("--generations", type=int, default=4, help="generations to measure (generation 1 has the yardstick)")
     ap.add_argument("--task-ms", type=float, default=3.0, help="a Ray task's dispatch and result, milliseconds")
+    ap.add_argument("--timeline", type=int, default=0, metavar="G",
+                    help="measure the task overhead on embedded Ray over G generations (Ray's timeline) and project with it")
+    ap.add_argument("--workers", type=int, default=None, help="--timeline: CPUs of embedded Ray (default all)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     cfg = C.load(args.config)
-    result = project(cfg, measure(cfg, args.generations), args.task_ms)
+    measured = measure(cfg, args.generations)
+    ray_figures = timeline(cfg, args.timeline, args.workers) if args.timeline else None
+    result = project(cfg, measured, ray_figures["task_gap_ms"]["median"] if ray_figures else args.task_ms)
+    if ray_figures:
+        result["timeline"] = ray_figures
     if args.json:
         print(json.dumps(result, indent=1))
         return
@@ -150,6 +213,15 @@ def main(argv=None):
           f"p95 {g['p95']:.3f}, max {g['max']:.3f} CPU s; the longest game of a generation {result['longest_game_s_mean_per_generation']:.3f} s")
     print(f"  yardstick ({result['yardstick_measurements']} measurements, {result['earlier_champions']} earlier champions): "
           f"{result['yardstick_cpu_s']:.1f} CPU s a measurement; the league: {result['league_games']} games")
+    if ray_figures:
+        t = ray_figures
+        print(f"  Ray's timeline, {t['tasks']} one-game tasks over {t['generations']} generations on {t['workers']} workers "
+              f"(load {t['load_average']:.1f}): a worker's gap between tasks median {t['task_gap_ms']['median']:.2f} ms "
+              f"(mean {t['task_gap_ms']['mean']:.2f}, p95 {t['task_gap_ms']['p95']:.2f}); a task executes "
+              f"{t['task_execute_s']['mean']:.3f} s on average; generation wall "
+              f"{np.mean(t['generation_wall_s']):.2f} s against its busiest worker's {np.mean(t['busiest_worker_s']):.2f} s")
+    print(f"  projection with a task overhead of {result['task_ms']:.2f} ms"
+          f"{' (measured)' if ray_figures else ' (assumed, --task-ms)'}:")
     for cores, p in result["cores"].items():
         print(f"  {cores:>3} cores: {p['generation_wall_s']:.3f} s a generation (x{p['speedup_vs_one_core']:.1f}), "
               f"the run {p['run_wall_h']:.2f} h")
