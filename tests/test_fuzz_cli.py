@@ -923,6 +923,22 @@ def gen_league(rng, env):
     return "--league without checkpoints", ["report", str(run), "--league", "2"], {"watch": run}
 
 
+@generator
+def gen_duels(rng, env):
+    """evoplay report --depths / --versus with bad depths, players that are not checkers networks, or runs of
+    other games: refused before Ray starts."""
+    what = rng.randrange(3)
+    if what == 0:
+        return "--depths", ["report", str(ROOT / "results/blondie24"), "--depths",
+                            rng.choice(["0", "13", "-1", "4,,6", "a", "", "4,4", "1e3", "9" * 5000, "4;6", " "])], {}
+    if what == 1:
+        other = rng.choice(["results/fogel1993", "results/blondie24-connect-four", "README.md", "results/nowhere",
+                            "results/blondie24-ttt-d1/champion.json", "configs/blondie24.toml"])
+        return f"--versus {other}", ["report", str(ROOT / "results/blondie24"), "--versus", str(ROOT / other)], {}
+    return "--depths on a tic-tac-toe run", ["report", str(ROOT / rng.choice(["results/fogel1993", "results/blondie24-ttt-d1"])),
+                                             "--depths", "2"], {}
+
+
 def damage_checkers_checkpoint(rng, run: Path) -> str:
     path = run / "checkpoints" / "trial_00.json"
     what = rng.randrange(6)

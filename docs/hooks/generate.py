@@ -460,8 +460,8 @@ def run_page(name: str) -> tuple[str, list[str]]:
         if "unbeatable_o" in f:
             lines += [f"Unbeatable as O: {f['unbeatable_o']} of {f['champions']}; from both seats: "
                       f"{f['unbeatable_both']} of {f['champions']}.", ""]
-    # tables within a trial's facts (a champion against earlier ones) are the analysis's, above
-    columns = [k for k, v in s["per_trial"][0].items() if k != "trial" and not isinstance(v, list)]
+    # tables within a trial's facts (a champion against earlier ones, the last parents' league) are the analysis's, above
+    columns = [k for k, v in s["per_trial"][0].items() if k != "trial" and not isinstance(v, (list, dict))]
     lines += ["## Per trial", "", "| trial | " + " | ".join(columns) + " |", "|---:|" + "---:|" * len(columns)]
     for row in s["per_trial"]:
         lines.append(f"| {row['trial']} | " + " | ".join(_cell(row[k]) for k in columns) + " |")

@@ -69,7 +69,8 @@ def _checkers_run(recipe, run_dir, options: str):
     from evoplay.recipes.blondie24 import yardstick
 
     if recipe is None or recipe.name != "blondie24" or yardstick.kind(recipe) != "piece-difference":
-        raise EvoplayError(f"{options} is for Blondie24 checkers runs (judged against piece difference); {run_dir} is not one")
+        raise EvoplayError(f"{options} {'are' if ' and ' in options else 'is'} for Blondie24 checkers runs (judged against "
+                           f"piece difference); {run_dir} is not one")
 
 
 def _on_ray(recipe, run_dir, address, workers, work):

@@ -42,7 +42,7 @@ def network_of(path) -> dict:
     file = player_path(str(path))
     doc = read_document(file)
     if doc["kind"] not in ("blondie24-network", "blondie24-checkers"):
-        raise PlayerFileError(f"{path}: a {doc['kind']} file, not a Blondie24 network")
+        raise PlayerFileError(f"{path}: a {doc['kind']} file, not a Blondie24 checkers network")
     game, sizes, depth, genome, king = network_parts(doc["architecture"], doc["weights"])
     if game != "checkers":
         raise PlayerFileError(f"{path}: a network of {game[:60]}, not of checkers")
@@ -89,7 +89,7 @@ def check(recipe, run_dir, depths, versus) -> tuple[list[dict], list[dict]]:
         try:
             opponents.append({"name": str(path), **network_of(path)})
         except (PlayerFileError, OSError) as e:
-            raise EvoplayError(f"--versus {path}: {e}") from None
+            raise EvoplayError(f"--versus: {e}") from None
     return champions, opponents
 
 
