@@ -727,6 +727,18 @@ def test_the_committed_league_is_consistent_with_the_runs_last_parents():
     assert league.read_league(root) == played
 
 
+def test_a_damaged_duels_file_is_refused_in_one_line(tmp_path):
+    from evoplay.recipes.blondie24.duels import read_duels
+
+    assert read_duels(tmp_path) == {}
+    (tmp_path / "duels.json").write_text(json.dumps({"games": 314, "max_plies": 200, "pd_king": 1.5, "trials": [{"trial": 0}]}))
+    with pytest.raises(EvoplayError, match=r"duels.json is damaged \(KeyError\): run `evoplay report RUN --depths"):
+        read_duels(tmp_path)
+    (tmp_path / "duels.json").write_text("{")
+    with pytest.raises(EvoplayError, match=r"duels.json is damaged \(JSONDecodeError\)"):
+        read_duels(tmp_path)
+
+
 def test_a_damaged_league_file_is_refused_in_one_line(tmp_path):
     from evoplay.recipes.blondie24.league import read_league
 

@@ -19,8 +19,6 @@ opponent.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
 from evoplay.errors import EvoplayError, PlayerFileError
@@ -120,15 +118,9 @@ def run_duels(recipe, run_dir, depths, versus) -> dict:
 
 def read_duels(run_dir) -> dict:
     """The run's duels.json (written by ``run_duels``), or {} when there is none; a damaged one is refused."""
-    path = RunDir(run_dir).root / "duels.json"
-    if not path.is_file():
-        return {}
-    try:
-        duels = json.loads(path.read_text())
-        markdown(duels)  # reads every field the report uses
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as e:
-        raise EvoplayError(f"{path} is damaged ({type(e).__name__}): run `evoplay report RUN --depths ...` again") from None
-    return duels
+    from evoplay.recipes.blondie24.league import read_report_file
+
+    return read_report_file(run_dir, "duels.json", markdown, "--depths ... --versus ...")
 
 
 def markdown(duels: dict) -> list[str]:

@@ -123,17 +123,23 @@ def run_league(recipe, run_dir, openings: int) -> dict:
 
 def read_league(run_dir) -> dict:
     """The run's league.json (written by ``run_league``), or {} when there is none; a damaged one is refused."""
+    return read_report_file(run_dir, "league.json", markdown, "--league N")
+
+
+def read_report_file(run_dir, name: str, markdown, option: str) -> dict:
+    """A file ``evoplay report`` wrote into the run (``name``), or {} when there is none; refused in one line
+    when ``markdown``, which reads every field the report uses, cannot read it."""
     import json
 
-    path = RunDir(run_dir).root / "league.json"
+    path = RunDir(run_dir).root / name
     if not path.is_file():
         return {}
     try:
-        league = json.loads(path.read_text())
-        markdown(league)  # reads every field the report uses
+        doc = json.loads(path.read_text())
+        markdown(doc)
     except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as e:
-        raise EvoplayError(f"{path} is damaged ({type(e).__name__}): run `evoplay report RUN --league N` again") from None
-    return league
+        raise EvoplayError(f"{path} is damaged ({type(e).__name__}): run `evoplay report RUN {option}` again") from None
+    return doc
 
 
 def markdown(league: dict) -> list[str]:
