@@ -1,0 +1,40 @@
+"""A Blondie24 checkers run's whole population against the yardstick, first and last:
+`.venv/bin/python benchmarks/population_yardstick.py RUN OUT.json`.
+
+Every network of the initial population (made again from the config's seed, before
+generation 1) and every last parent (from the final checkpoint) plays `piece-difference`
+searching the run's depth over the yardstick's 314 ballot games from both colours, on
+embedded Ray (2 workers): each network's wins, draws, losses and mean score, and the
+population's mean score with its 95% interval. One network per measurement (the
+generation's best) is a noisy view of a population; this is the whole of it.
+"""
+import json, sys
+import numpy as np
+from evoplay.framework import config as C
+from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
+from evoplay.framework.rundir import RunDir
+from evoplay.framework.trial import TrialRun
+from evoplay.recipes.blondie24 import league, yardstick
+from evoplay.recipes.blondie24.recipe import Blondie24Recipe
+from evoplay.framework.stats import mean_ci
+
+run = sys.argv[1]
+recipe = Blondie24Recipe(C.load(f"{run}/config.toml"))
+first = TrialRun(recipe, 0).trial.state.parents
+last = league.final_parents(recipe, RunDir(run))[0]
+init_ray(None, 2)
+recipe.toolbox.register("map", RayMap(chunk_size=1))
+n = yardstick.n_games(recipe)
+bounds = [(a, min(a + 20, n)) for a in range(0, n, 20)]
+out = {}
+for name, nets in (("initial", first), ("last_parents", last)):
+    rows = []
+    for n in nets:
+        s = yardstick.checkers_scores(recipe, n, bounds)[0]
+        rows.append({"id": n.ident, "king": n.king, **{k.removeprefix("yard_"): v for k, v in yardstick.summarize(s, 0).items() if k != "yard_gen"}})
+    scores = [r["score"] for r in rows]
+    m, lo, hi = mean_ci(scores)
+    out[name] = {"networks": rows, "mean_score": m, "lo": lo, "hi": hi, "best": max(scores), "worst": min(scores)}
+    print(name, f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}] best {max(scores):+.3f} worst {min(scores):+.3f}", flush=True)
+shutdown_ray()
+json.dump(out, open(sys.argv[2], "w"), indent=1)
