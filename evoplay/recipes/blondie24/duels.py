@@ -75,13 +75,11 @@ def _player(game, spec: tuple):
 def check(recipe, run_dir, depths, versus) -> tuple[list[dict], list[dict]]:
     """(champions, opponents): every trial's champion and every ``--versus`` network, read and checked
     before any game is played; a one-line error for a run or a file that cannot take part."""
-    from evoplay.cli import runfiles
-
     for d in depths:
         if not 1 <= d <= MAX_DEPTH:
             raise EvoplayError(f"--depths: a depth must be in 1..{MAX_DEPTH}, got {d}")
-    summary = runfiles.read_summary(run_dir)
-    champions = [network_of(runfiles.champion_file(run_dir, summary, t)) for t in range(summary["trials"])]
+    rd = RunDir(run_dir)
+    champions = [network_of(rd.champion(t)) for t in range(rd.read_summary()["trials"])]
     opponents = []
     for path in versus:
         try:
