@@ -35,15 +35,15 @@ def network_of(path) -> dict:
     """A checkers network's descriptor (genome, sizes, king, depth) from a player file or a run
     directory's champion, checked; a one-line error for anything else."""
     from evoplay.playerfile import player_path, read_document
-    from evoplay.recipes.blondie24.playerfile import network_parts
+    from evoplay.recipes.blondie24.playerfile import BUILTIN_KINDS, KIND, network_parts
 
     file = player_path(str(path))
     doc = read_document(file)
-    if doc["kind"] not in ("blondie24-network", "blondie24-checkers"):
+    if doc["kind"] not in {KIND, *BUILTIN_KINDS.values()}:
         raise PlayerFileError(f"{path}: a {doc['kind']} file, not a Blondie24 checkers network")
     game, sizes, depth, genome, king = network_parts(doc["architecture"], doc["weights"])
-    if game != "checkers":
-        raise PlayerFileError(f"{path}: a network of {game[:60]}, not of checkers")
+    if game != yardstick.PD_GAME:
+        raise PlayerFileError(f"{path}: a network of {game[:60]}, not of {yardstick.PD_GAME}")
     return {"file": str(file), "genome": genome, "sizes": tuple(sizes), "king": float(king), "depth": int(depth)}
 
 
@@ -58,7 +58,7 @@ def duel_chunk(args):
     from evoplay.games import resolve_game
 
     a, b, first, last, max_plies = args
-    game = resolve_game("checkers")
+    game = resolve_game(yardstick.PD_GAME)
     return yardstick.ballot_scores(game, _player(game, a), _player(game, b), first, last, max_plies)
 
 

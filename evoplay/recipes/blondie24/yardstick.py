@@ -36,6 +36,8 @@ from evoplay.tictactoe import exact
 from evoplay.tictactoe.players import TablePlayer, make_player, onehot_table
 
 TTT_COLUMNS = ("yard_logic32", "yard_unbeat_x", "yard_unbeat_o", "yard_mm_x_draw", "yard_mm_o_draw")
+#: The game the piece-difference yardstick is defined on (its ballots and its material count).
+PD_GAME = "checkers"
 CHECKERS_COLUMNS = ("yard_gen", "yard_games", "yard_win", "yard_draw", "yard_loss", "yard_score", "yard_lo", "yard_hi")
 
 
@@ -67,7 +69,7 @@ def checkers_chunk(args):
     from evoplay.recipes.blondie24.play import net_player
 
     genome, king, sizes, depth, quiescence, opponent, first, last, max_plies = args
-    game = resolve_game("checkers")  # the piece-difference yardstick is checkers' own
+    game = resolve_game(PD_GAME)
     net = net_player(game, genome, sizes, king, depth, quiescence)
     if opponent[0] == "piece-difference":
         other = make_piece_difference(depth, opponent[1])
