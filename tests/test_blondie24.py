@@ -437,7 +437,9 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
     from evoplay.framework.rundir import RunDir
     from evoplay.recipes.blondie24 import league
 
-    report = evoplay_cli("report", tmp_path / "one", "--league", "2", "--workers", "2")
+    # the league and the champion's duels (below), one report on one Ray start
+    twin = tmp_path / "two" / "trials" / "trial_01" / "champion.json"
+    report = evoplay_cli("report", tmp_path / "one", "--league", "2", "--depths", "1,2", "--versus", twin, "--workers", "2")
     played = json.loads((tmp_path / "one" / "league.json").read_text())
     recipe = Blondie24Recipe(C.load(tmp_path / "one" / "config.toml"))
     for t, nets in enumerate(league.final_parents(recipe, RunDir(tmp_path / "one"))):
@@ -458,8 +460,6 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
     # over both colours scores exactly 0 (game 2b+1 is game 2b with the seats swapped)
     from evoplay.recipes.blondie24 import duels
 
-    twin = tmp_path / "two" / "trials" / "trial_01" / "champion.json"
-    report = evoplay_cli("report", tmp_path / "one", "--depths", "1,2", "--versus", twin, "--workers", "2")
     got = json.loads((tmp_path / "one" / "duels.json").read_text())
     assert got["games"] == 4 and [t["trial"] for t in got["trials"]] == [0, 1]
     for t, facts in zip(got["trials"], summary["per_trial"]):
@@ -474,19 +474,21 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
             assert vs["score"] == 0.0 and vs["win"] == vs["loss"]
     assert "## The champion deeper, and against other networks" in (tmp_path / "one" / "analysis.md").read_text()
     assert "champion vs piece-difference:depth=2 (depth 2 / 2)" in report.stdout
+    # refusals, in one line and before Ray starts (run in this process: see test_fuzz_cli.run_in_process)
+    from test_fuzz_cli import problem, run_in_process
+
+    def refused(*args):
+        code, out, err = run_in_process(["report", str(tmp_path / "two"), *args])
+        assert problem(code, out, err) is None, (problem(code, out, err), err)
+        return err
+
     for args, words in ((("--depths", "0"), "a depth must be in 1..12, got 0"), (("--depths", "4,x"), "--depths must be depths"),
                         (("--versus", str(ROOT / "README.md")), "--versus"), (("--depths", "2,2"), "names a depth twice")):
-        refused = subprocess.run([sys.executable, "-m", "evoplay", "report", str(tmp_path / "two"), *args],
-                                 capture_output=True, text=True, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
-        assert refused.returncode == 2 and words in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
-        assert not (tmp_path / "two" / "duels.json").exists() and "Traceback" not in refused.stderr
-    too_many = subprocess.run([sys.executable, "-m", "evoplay", "report", str(tmp_path / "two"), "--league", "158"],
-                              capture_output=True, text=True, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
-    assert too_many.returncode == 2 and "--league takes 1 to 157 ballots, got 158" in too_many.stderr
-    (tmp_path / "two" / "checkpoints" / "trial_01.json").unlink()  # refused in one line, before Ray starts
-    refused = subprocess.run([sys.executable, "-m", "evoplay", "report", str(tmp_path / "two"), "--league", "2"],
-                             capture_output=True, text=True, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
-    assert refused.returncode == 2 and "trial_01.json is missing or not at the run's last generation" in refused.stderr
+        assert words in refused(*args)
+        assert not (tmp_path / "two" / "duels.json").exists()
+    assert "--league takes 1 to 157 ballots, got 158" in refused("--league", "158")
+    (tmp_path / "two" / "checkpoints" / "trial_01.json").unlink()
+    assert "trial_01.json is missing or not at the run's last generation" in refused("--league", "2")
     assert not (tmp_path / "two" / "league.json").exists()
 
 

@@ -141,6 +141,28 @@ def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
         )
         assert direct.returncode == 0, direct.stderr[-3000:]
 
+    for run_dir in (job_out, direct_out):
+        ray_env = json.loads((run_dir / "environment.json").read_text())["ray"]
+        assert ray_env["address"].endswith(f":{cluster.port}")
+        assert len(ray_env["nodes"]) == 2 and ray_env["cpus"] == 2
+    expected = results_of(direct_out)
+    assert any(name.startswith("trials") for name in expected)
+    assert results_of(job_out) == expected
+
+
+# Slow (a second cluster with its jobs API, about 40 s): a study of a user's recipe as a job. The
+# default run covers its parts: test_ray_job_submit_runs_an_experiment_on_the_cluster (above)
+# submits an evolve through the same jobs API and uploaded working directory; test_study.py's
+# test_a_study_on_the_two_node_cluster_gives_the_same_bytes runs a study on a two-node cluster; and
+# test_framework.py's test_user_code_reaches_cluster_nodes_that_lack_its_files takes a user's
+# recipe file to nodes that lack it.
+@pytest.mark.slow
+@pytest.mark.cluster
+def test_ray_job_submit_runs_a_study_of_a_users_recipe_on_the_cluster(jobs_env, tmp_path):
+    ray = jobs_env / "bin" / "ray"
+    checkout = checkout_copy(tmp_path / "checkout")
+    with raycluster.local_cluster(nodes=2, cpus_per_node=1, ray=ray, dashboard=True) as cluster:
+        env = {**cluster.env, "RAY_ADDRESS": cluster.address, "RAY_API_SERVER_ADDRESS": cluster.dashboard_url}
         # A study of a user's recipe (a file of the working directory), submitted the same way.
         (checkout / "study.toml").write_text(
             'name = "job-study"\nbase = "examples/minimax_fitness.toml"\ntrials = 2\ngenerations = 4\n'
@@ -156,13 +178,6 @@ def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
                                 cwd=checkout, env=env, capture_output=True, text=True, timeout=300)
         assert direct.returncode == 0, direct.stderr[-3000:]
 
-    for run_dir in (job_out, direct_out):
-        ray_env = json.loads((run_dir / "environment.json").read_text())["ray"]
-        assert ray_env["address"].endswith(f":{cluster.port}")
-        assert len(ray_env["nodes"]) == 2 and ray_env["cpus"] == 2
-    expected = results_of(direct_out)
-    assert any(name.startswith("trials") for name in expected)
-    assert results_of(job_out) == expected
     # The job's copy of the user's file sits elsewhere than the direct run's, so the stored
     # configs name different paths; every result is the same.
     study = json.loads((study_job / "study.json").read_text())
