@@ -143,7 +143,7 @@ def test_the_2001_config_is_the_spatial_network_with_the_papers_weights_and_the_
 
 FILES = ("summary.json", "champion.json", "trials/trial_00/logbook.csv", "trials/trial_01/logbook.csv",
          "trials/trial_00/champion.json", "trials/trial_01/champion.json", "checkpoints/trial_00.json", "checkpoints/trial_01.json")
-# slow: the default run covers the same property: the spatial run is the same in chunks in-process (test_incremental), and worker counts and resumes give the same bytes for the recipe (test_blondie24's tiny run) and the framework (test_evolve_run, test_checkpoint_v2)
+# slow: the default run covers the same property: the spatial run is the same in chunks in-process (test_incremental), and worker counts and resumes give the same bytes for the recipe (test_blondie24's tiny run) and the framework (test_evolve_run's workers, test_checkpoint_v2's resumes)
 @pytest.mark.slow
 def test_a_tiny_2001_run_is_the_same_on_one_worker_and_on_two_across_a_stop_and_resume(tmp_path):
     """One worker straight through; two workers stopped after the first landing, then resumed: the same bytes

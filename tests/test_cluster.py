@@ -83,12 +83,18 @@ def test_evolve_through_the_cluster_matches_local_runs(cluster, tmp_path):
     env = json.loads((remote / "environment.json").read_text())
     assert len(env["ray"]["nodes"]) == 2 and env["ray"]["cpus"] == 2
 
+    # No --address, RAY_ADDRESS set (the shell cluster/README.md sets up for `ray job submit`): the same cluster
+    by_env = evolve(tmp_path / "by-env", env={**cluster.env, "RAY_ADDRESS": cluster.address})
+    env = json.loads((by_env / "environment.json").read_text())
+    assert env["ray"]["address"].endswith(f":{cluster.port}") and len(env["ray"]["nodes"]) == 2
+
     local_env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     local_env["RAY_USAGE_STATS_ENABLED"] = "0"
     two = evolve(tmp_path / "local2", "--workers", "2", env=local_env)
     one = evolve(tmp_path / "local1", "--workers", "1", env=local_env)
     expected = results_of(remote)
     assert any(name.startswith("trials") for name in expected)
+    assert results_of(by_env) == expected
     assert results_of(two) == expected
     assert results_of(one) == expected
 

@@ -100,6 +100,11 @@ def test_plot_overlays_runs(quick_run, tmp_path):
     assert bad.returncode == 2 and str(tmp_path) in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
 
+# Slow (1,200 generations twice over, about 25 s). The default run covers the same property:
+# test_framework.py's test_a_sigkilled_user_run_resumes_to_the_same_bytes kills a run's whole
+# process group the same way and resumes it to the same bytes, and test_checkpoint_v2.py's
+# test_a_run_stopped_after_its_first_landing_resumes_to_the_same_bytes does it for Fogel's recipe.
+@pytest.mark.slow
 def test_sigkilled_run_resumes_to_the_same_result(tmp_path):
     args = ["configs/fogel1993.toml", "--trials", 2, "--generations", 1200, "--seed", 5, "--workers", 2, "--quiet"]
     evoplay("evolve", *args, "--out", tmp_path / "whole")

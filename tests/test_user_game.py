@@ -172,7 +172,8 @@ def test_a_user_game_run_is_identical_on_one_and_two_workers(tmp_path):
     assert refused.returncode == 2 and "name it with --game" in refused.stderr
     played = subprocess.run(cli + ["--game", f"{GAME_FILE.name}:ConnectFour"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert played.returncode == 0 and "A wins" in played.stdout, played.stderr
-# slow: a killed driver resumes to the same bytes for user code in the default run (test_framework's sigkilled user run, test_evolve_run)
+# slow: a killed driver resumes to the same bytes for user code in the default run (test_framework's sigkilled user run,
+# test_checkpoint_v2's run stopped after its first landing)
 @pytest.mark.slow
 def test_a_user_game_run_resumes_after_a_killed_driver_to_the_same_bytes(tmp_path):
     toml = tiny_config(tmp_path)
