@@ -175,49 +175,55 @@ def test_a_tiny_2001_run_is_the_same_on_one_worker_and_on_two_across_a_stop_and_
 
 # ---------------------------------------------------------------- the committed 2001 run
 
-RUN = ROOT / "results" / "blondie24-2001"
+# The committed runs of the 2001 setting and their seeds: seed 2001 made here on 2 workers; seed 2002's
+# generations 1 to 440 made on a 16-core machine (16 workers), the rest here on 2, resumed from its checkpoints.
+RUNS = {ROOT / "results" / "blondie24-2001": 2001, ROOT / "results" / "blondie24-2001-seed2002": 2002}
 
 
-@pytest.mark.skipif(not (RUN / "summary.json").exists(), reason="no committed 2001 run")
-def test_the_committed_2001_run_reproduces_its_first_generation():
-    """Generation 1 of `evoplay evolve configs/blondie24-2001.toml`, made again in this process with the
-    yardstick cut to one ballot (selection never sees it, and it draws nothing from the run's streams): the
-    committed logbook's first row, every column but the yardstick's, bit for bit (written with repr)."""
-    cfg = C.load(RUN / "config.toml")
-    assert C.load(FULL) == cfg  # the committed run is the config's
+@pytest.mark.parametrize("run", list(RUNS), ids=lambda p: p.name)
+def test_the_committed_2001_run_reproduces_its_first_generation(run):
+    """Generation 1 of `evoplay evolve configs/blondie24-2001.toml --seed S`, made again in this process with
+    the yardstick cut to one ballot (selection never sees it, and it draws nothing from the run's streams):
+    the committed logbook's first row, every column but the yardstick's, bit for bit (written with repr)."""
+    if not (run / "summary.json").exists():
+        pytest.skip(f"no committed run {run.name}")
+    cfg = C.load(run / "config.toml")
+    assert C.override(C.load(FULL), seed=RUNS[run]) == cfg  # the committed run is the config's, with its seed
     cfg["yardstick"]["openings"] = 1
-    run = TrialRun(Blondie24Recipe(cfg), 0).run(1)
-    rows = (RUN / "trials" / "trial_00" / "logbook.csv").read_text().splitlines()
+    trial = TrialRun(Blondie24Recipe(cfg), 0).run(1)
+    rows = (run / "trials" / "trial_00" / "logbook.csv").read_text().splitlines()
     assert len(rows) == 1 + 840
     committed = dict(zip(rows[0].split(","), map(float, rows[1].split(","))))
-    made = {k: float(v) for k, v in run.logbook[0].items() if not k.startswith("yard_")}
+    made = {k: float(v) for k, v in trial.logbook[0].items() if not k.startswith("yard_")}
     assert made == {k: v for k, v in committed.items() if not k.startswith("yard_")} and len(made) > 5
 
 
-@pytest.mark.skipif(not (RUN / "duels.json").exists(), reason="no committed 2001 run")
-def test_the_committed_2001_champion_is_its_leagues_winner_and_its_tables_add_up():
+@pytest.mark.parametrize("run", list(RUNS), ids=lambda p: p.name)
+def test_the_committed_2001_champion_is_its_leagues_winner_and_its_tables_add_up(run):
     """The champion is the winner of the last parents' league (15 parents, 14 x 16 games each, +1 / 0 / -2),
     taken from the final checkpoint; `evoplay report --depths 4,...` replays at depth 4 the same 314 games the
     run measured, so the two agree; every duel covers the 314 ballot games."""
+    if not (run / "duels.json").exists():
+        pytest.skip(f"no committed run {run.name} with its duels")
     from evoplay.framework.rundir import RunDir
     from evoplay.recipes.blondie24.duels import network_of, read_duels
 
-    summary = json.loads((RUN / "summary.json").read_text())
+    summary = json.loads((run / "summary.json").read_text())
     [facts] = summary["per_trial"]
     rows = facts["league"]["table"]
-    nets = league.final_parents(Blondie24Recipe(C.load(RUN / "config.toml")), RunDir(RUN))[0]
+    nets = league.final_parents(Blondie24Recipe(C.load(run / "config.toml")), RunDir(run))[0]
     assert facts["champion_rule"] == "league" and len(rows) == len(nets) == 15
     assert all(r["win"] + r["draw"] + r["loss"] == 14 * 16 and r["points"] == r["win"] - 2 * r["loss"] for r in rows)
     assert sum(r["win"] for r in rows) == sum(r["loss"] for r in rows)
     k = league.winner(rows)
     assert facts["league"]["champion"] == k and facts["champion_id"] == nets[k].ident
-    champ = network_of(RUN)
+    champ = network_of(run)
     assert champ["genome"].tolist() == nets[k].genome.tolist() and champ["king"] == nets[k].king and champ["depth"] == 4
-    duels = read_duels(RUN)
+    duels = read_duels(run)
     [trial] = duels["trials"]
     by_name = {d["opponent"]: d for d in trial["duels"]}
     d4 = by_name["piece-difference:depth=4"]
     assert (d4["win"], d4["draw"], d4["loss"]) == (facts["champion_win"], facts["champion_draw"], facts["champion_loss"])
     for d in trial["duels"]:
         assert d["games"] == d["win"] + d["draw"] + d["loss"] == 314 and d["score"] == pytest.approx((d["win"] - d["loss"]) / 314)
-    assert json.loads((RUN / "analysis.json").read_text())["duels"] == duels
+    assert json.loads((run / "analysis.json").read_text())["duels"] == duels
