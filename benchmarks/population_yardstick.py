@@ -9,7 +9,6 @@ population's mean score with its 95% interval. One network per measurement (the
 generation's best) is a noisy view of a population; this is the whole of it.
 """
 import json, sys
-import numpy as np
 from evoplay.framework import config as C
 from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
 from evoplay.framework.rundir import RunDir
@@ -24,14 +23,13 @@ first = TrialRun(recipe, 0).trial.state.parents
 last = league.final_parents(recipe, RunDir(run))[0]
 init_ray(None, 2)
 recipe.toolbox.register("map", RayMap(chunk_size=1))
-n = yardstick.n_games(recipe)
-bounds = [(a, min(a + 20, n)) for a in range(0, n, 20)]
+bounds = yardstick.slices(yardstick.n_games(recipe))
 out = {}
 for name, nets in (("initial", first), ("last_parents", last)):
     rows = []
-    for n in nets:
-        s = yardstick.checkers_scores(recipe, n, bounds)[0]
-        rows.append({"id": n.ident, "king": n.king, **{k.removeprefix("yard_"): v for k, v in yardstick.summarize(s, 0).items() if k != "yard_gen"}})
+    for net in nets:
+        s = yardstick.checkers_scores(recipe, net, bounds)[0]
+        rows.append({"id": net.ident, "king": net.king, **{k.removeprefix("yard_"): v for k, v in yardstick.summarize(s, 0).items() if k != "yard_gen"}})
     scores = [r["score"] for r in rows]
     m, lo, hi = mean_ci(scores)
     out[name] = {"networks": rows, "mean_score": m, "lo": lo, "hi": hi, "best": max(scores), "worst": min(scores)}

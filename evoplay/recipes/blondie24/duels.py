@@ -25,8 +25,6 @@ from evoplay.errors import EvoplayError, PlayerFileError
 from evoplay.framework.rundir import RunDir
 from evoplay.recipes.blondie24 import yardstick
 
-#: Games in one task.
-SLICE = 20
 #: The deepest search a duel may ask (as the player files' and piece difference's).
 MAX_DEPTH = 12
 
@@ -94,7 +92,7 @@ def run_duels(recipe, run_dir, depths, versus) -> dict:
     champions, opponents = check(recipe, run_dir, depths, versus)
     g, y = recipe.cfg["game"], recipe.cfg["yardstick"]
     n = yardstick.n_games(recipe)
-    bounds = [(a, min(a + SLICE, n)) for a in range(0, n, SLICE)]
+    bounds = yardstick.slices(n)
     out = {"run": recipe.cfg[""]["name"], "games": n, "max_plies": g["max_plies"], "pd_king": y["pd_king"], "trials": []}
     for t, champ in enumerate(champions):
         rows = []

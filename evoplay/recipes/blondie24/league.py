@@ -29,9 +29,6 @@ from evoplay.framework.rundir import RunDir
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.recipes.blondie24.playerfile import network_document
 
-#: Yardstick games in one task when the league's champion is measured.
-SLICE = 20
-
 
 def final_parents(recipe, rd: RunDir) -> list:
     """Each trial's parents at the run's last generation, from the checkpoints (checked on load)."""
@@ -100,8 +97,7 @@ def run_league(recipe, run_dir, openings: int) -> dict:
     and a player file per trial (``league-champions/trial_NN.json``) into the run."""
     trials = check(recipe, run_dir, openings)
     rd = RunDir(run_dir)
-    n_yard = yardstick.n_games(recipe)
-    bounds = [(a, min(a + SLICE, n_yard)) for a in range(0, n_yard, SLICE)]
+    bounds = yardstick.slices(yardstick.n_games(recipe))
     out = {"run": recipe.cfg[""]["name"], "seed": recipe.cfg[""]["seed"], "depth": recipe.depth, "openings": openings,
            "points": list(recipe.points), "trials": []}
     for t, nets in enumerate(trials):

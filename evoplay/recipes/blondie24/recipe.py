@@ -344,7 +344,7 @@ class Blondie24Recipe(Recipe):
         for a, b in ctx.bounds(len(pairs)):
             # a chunk carries only the networks its pairs name (on 150 one-game tasks, 2 of 30 genomes each)
             named, local = np.unique(np.asarray(pairs[a:b]), return_inverse=True)
-            jobs.append((self.game, np.asarray(genomes)[named], np.asarray(kings)[named], self.sizes, self.depth,
+            jobs.append((self.game, genomes[named], kings[named], self.sizes, self.depth,
                          g["quiescence"], local.reshape(-1, 2), g["max_plies"], openings[a:b] if openings else None))
         return np.concatenate(list(self.toolbox.map(self.toolbox.evaluate, jobs)))
 

@@ -112,6 +112,15 @@ def n_games(recipe) -> int:
     return 2 * (min(k, len(ballots())) if k else len(ballots()))
 
 
+#: Yardstick games in one task when a run's end (the league's champion, the duels) measures a network.
+SLICE = 20
+
+
+def slices(n: int) -> list[tuple[int, int]]:
+    """The games 0..n-1 as consecutive (first, last) slices of ``SLICE`` games, one task each."""
+    return [(a, min(a + SLICE, n)) for a in range(0, n, SLICE)]
+
+
 def summarize(scores: np.ndarray, gen: int) -> dict:
     mean, lo, hi = mean_ci(scores)
     return {"yard_gen": gen, "yard_games": int(len(scores)), "yard_win": int((scores == 1).sum()),
