@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/pip install --quiet -r requirements.lock
 	$(BIN)/pip install --quiet --no-deps -e .
 	@# Fill numba's cache now, so that no run and no Ray worker pays compile time.
-	$(BIN)/python -c "from evoplay.bench import warm_compiled_code; warm_compiled_code()"
+	$(BIN)/python -c "from evoplay.cli.warmup import warm_compiled_code; warm_compiled_code()"
 	touch $(STAMP)
 
 # `make run` (re)makes the reference reproduction: it replaces the run in results/fogel1993.

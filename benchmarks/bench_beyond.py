@@ -21,10 +21,10 @@ import time
 import numpy as np
 
 import evoplay.recipes  # noqa: F401
-from evoplay.framework import config as C
+from evoplay.framework import config as configs
 from evoplay.framework.config import recipe_class
 from evoplay.framework.trial import TrialRun
-from evoplay.recipes import yardstick
+from evoplay.recipes.fogel import exact_yardstick
 
 
 def main(argv=None) -> int:
@@ -39,7 +39,7 @@ def main(argv=None) -> int:
         "coevolution-hof": ("coevolution", {"coevolution": {"opponents": 10, "games": 2, "explore": 0.1, "hall_of_fame": 10, "points_loss": -10.0}}),
     }
     for mode, (name, extra) in setups.items():
-        cfg = C.resolve({"recipe": name, "name": "bench", "trials": 1, "generations": gens, **extra})
+        cfg = configs.resolve({"recipe": name, "name": "bench", "trials": 1, "generations": gens, **extra})
         recipe = recipe_class(name)(cfg)
         times[mode] = {"evaluation": [], "generation": []}
         recipe.hooks.append(lambda ev, m=mode: (times[m]["evaluation"].append(ev.seconds["evaluation"]), times[m]["generation"].append(ev.seconds["total"])))
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     champ = runs["exact"].trial.state.champion
     t = time.perf_counter()
     for _ in range(50):
-        yardstick.record(champ)
+        exact_yardstick.record(champ)
     yard_ms = (time.perf_counter() - t) / 50 * 1000
     load1 = os.getloadavg()
     result = {

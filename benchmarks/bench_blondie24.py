@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 import evoplay.recipes  # noqa: F401
-from evoplay.framework import config as C
+from evoplay.framework import config
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
 
@@ -55,7 +55,7 @@ def leaves_per_second(sizes=(32, 40, 10, 1), depth: int = 4, positions: int = 20
 
     from evoplay.checkers.game import CHECKERS
     from evoplay.checkers.search import search
-    from evoplay.evalnet import n_weights, prepare
+    from evoplay.networks.evalnet import n_weights, prepare
 
     net = None if sizes is None else prepare(np.random.default_rng(0).uniform(-0.2, 0.2, n_weights(sizes)), sizes, 2.0)
     states = random_positions(CHECKERS, positions, seed=1)
@@ -73,7 +73,7 @@ def leaves_per_second(sizes=(32, 40, 10, 1), depth: int = 4, positions: int = 20
 def committed_generation(generations: int) -> dict:
     """CPU and wall seconds of a generation of the committed 1999 setting (``results/blondie24/config.toml``:
     30 networks x 5 games at depth 4; the games only, the yardstick off)."""
-    cfg = C.load(os.path.join(ROOT, "results", "blondie24", "config.toml"))
+    cfg = config.load(os.path.join(ROOT, "results", "blondie24", "config.toml"))
     cfg["yardstick"]["every"] = 10**6  # the yardstick runs at generation 1 only (the warm-up), on one ballot
     cfg["yardstick"]["openings"] = 1
     cfg[""]["generations"] = 10**6
@@ -83,7 +83,7 @@ def committed_generation(generations: int) -> dict:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     gens = int(argv[argv.index("--generations") + 1]) if "--generations" in argv else 3
-    from evoplay.evalnet import SPATIAL_SIZES
+    from evoplay.networks.evalnet import SPATIAL_SIZES
 
     out = {"load_average": os.getloadavg(),
            "leaves": leaves_per_second(),  # the 1999 network, 32-40-10-1
@@ -91,10 +91,10 @@ def main(argv=None) -> int:
            "leaves_piece_difference": leaves_per_second(None)}
     out["generation_1999"] = committed_generation(max(2, gens))
     for d in (1, 2, 3):
-        cfg = C.load(os.path.join(ROOT, "configs", f"blondie24-ttt-d{d}.toml"))
+        cfg = config.load(os.path.join(ROOT, "configs", f"blondie24-ttt-d{d}.toml"))
         out[f"tictactoe_depth{d}"] = generation_seconds(cfg, 10 * gens)
     for d in (2, 4):
-        cfg = C.load(os.path.join(ROOT, "configs", "blondie24.toml"))
+        cfg = config.load(os.path.join(ROOT, "configs", "blondie24.toml"))
         cfg["game"]["depth"] = d
         cfg["yardstick"]["every"] = 10**6  # the games alone: the yardstick runs at generation 1 only (the warm-up),
         cfg["yardstick"]["openings"] = 1  # on one ballot

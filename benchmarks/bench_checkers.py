@@ -16,8 +16,8 @@ import time
 
 from draughts import Board
 
-from evoplay.checkers import engine as E
-from evoplay.checkers import rules as R
+from evoplay.checkers import engine
+from evoplay.checkers import rules
 from evoplay.checkers.bench import figures, random_play_states
 
 
@@ -34,7 +34,7 @@ def reference_perft(board: Board, depth: int) -> int:
 
 
 def side_by_side(positions: int = 300, perft_depth: int = 5) -> dict:
-    fens = [R.to_fen(s) for s in random_play_states(positions)]
+    fens = [rules.to_fen(s) for s in random_play_states(positions)]
     t = time.process_time()
     for fen in fens:
         Board(variant="english", fen=fen).legal_moves()
@@ -42,7 +42,7 @@ def side_by_side(positions: int = 300, perft_depth: int = 5) -> dict:
     t = time.process_time()
     leaves = reference_perft(Board(variant="english"), perft_depth)
     seconds = time.process_time() - t
-    assert leaves == E.perft(*E.START, perft_depth)
+    assert leaves == engine.perft(*engine.START, perft_depth)
     return {"pydraughts_move_lists_per_second": lists, "pydraughts_perft": {"depth": perft_depth, "leaves": leaves,
             "seconds": seconds, "leaves_per_second": leaves / seconds}}
 

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import evoplay.framework.rundir as rundir_module  # noqa: E402
-from evoplay.atomic import write_text  # noqa: E402
+from evoplay.files.atomic import write_text  # noqa: E402
 from evoplay.framework import config, packing  # noqa: E402
 from evoplay.framework.rundir import RunDir  # noqa: E402
 from evoplay.framework.trial import TrialRun  # noqa: E402

@@ -52,7 +52,7 @@ def floor_figures(generations: int = 200) -> dict:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from floor import floor_outcomes
 
-    from evoplay import bench
+    from evoplay.recipes.fogel import bench
     from evoplay.framework import config
     from evoplay.recipes.fogel import recipe as evolve
 
@@ -69,7 +69,7 @@ def floor_figures(generations: int = 200) -> dict:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    from evoplay import bench
+    from evoplay.recipes.fogel import bench
 
     result = bench.engine_figures()
     result["floor"] = floor_figures()

@@ -14,9 +14,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from evoplay.numerics import sigmoid
+from evoplay.networks.arithmetic import sigmoid
 from evoplay.recipes.fogel.nets import INPUTS, stack
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 
 
 @numba.njit(cache=True)
@@ -68,4 +68,4 @@ def floor_outcomes(pool, u: np.ndarray, opponent) -> np.ndarray:
     """(networks, games) outcomes of ``pool`` (as X) against table player ``opponent`` with uniforms ``u``."""
     h, w1, w2 = stack(pool)
     return _play(np.ascontiguousarray(w1), np.ascontiguousarray(w2), np.asarray(h, dtype=np.int64), u.shape[1],
-                 np.ascontiguousarray(u), opponent.keep, opponent.alias, INPUTS, B.CHILD, B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL)
+                 np.ascontiguousarray(u), opponent.keep, opponent.alias, INPUTS, board.CHILD, board.OUTCOME, board.N_LEGAL, board.FIRST_LEGAL)

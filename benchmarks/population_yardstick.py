@@ -9,7 +9,7 @@ population's mean score with its 95% interval. One network per measurement (the
 generation's best) is a noisy view of a population; this is the whole of it.
 """
 import json, sys
-from evoplay.framework import config as C
+from evoplay.framework import config
 from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.trial import TrialRun
@@ -18,7 +18,7 @@ from evoplay.recipes.blondie24.recipe import Blondie24Recipe
 from evoplay.framework.stats import mean_ci
 
 run = sys.argv[1]
-recipe = Blondie24Recipe(C.load(f"{run}/config.toml"))
+recipe = Blondie24Recipe(config.load(f"{run}/config.toml"))
 first = TrialRun(recipe, 0).trial.state.parents
 last = league.final_parents(recipe, RunDir(run))[0]
 init_ray(None, 2)

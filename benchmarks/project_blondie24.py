@@ -42,7 +42,7 @@ import time
 import numpy as np
 
 import evoplay.recipes  # noqa: F401
-from evoplay.framework import config as C
+from evoplay.framework import config as configs
 from evoplay.framework.recipe import Context
 from evoplay.framework.runner import plan_chunks
 from evoplay.framework.streams import Streams
@@ -195,7 +195,7 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=None, help="--timeline: CPUs of embedded Ray (default all)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    cfg = C.load(args.config)
+    cfg = configs.load(args.config)
     measured = measure(cfg, args.generations)
     ray_figures = timeline(cfg, args.timeline, args.workers) if args.timeline else None
     result = project(cfg, measured, ray_figures["task_gap_ms"]["median"] if ray_figures else args.task_ms)

@@ -1,84 +1,19 @@
-"""The game interface every game implements, and the one place a game reference is resolved.
+"""The one place a game reference is resolved, and the game interface users write against.
 
-Two-player, perfect-information, deterministic games, written as pure functions over an
-immutable state (as pgx and OpenSpiel games are). Scores are from the view of the side to
-move: +1 won, 0 drawn, -1 lost. Search, players and matches are written once against this
-protocol; each game package holds only what is particular to it.
+``resolve_game`` turns a reference (a built-in name, ``openspiel:NAME(params)``, user code,
+an installed entry point) into a game object; ``Game`` and ``BaseGame`` (defined in
+``evoplay.arena.game``, with everything search and matches ask of a game) are re-exported
+here as the public face for a user's own game.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Hashable, Protocol, Sequence
 
-import numpy as np
-
+from evoplay.arena.game import REQUIRED, BaseGame, Game
 from evoplay.errors import EvoplayError
 
-
-class Game(Protocol):
-    """What search, players and matches need of a game."""
-
-    name: str
-    #: Names of the side moving first and the side moving second.
-    side_names: tuple[str, str]
-
-    def initial(self): ...
-
-    def to_move(self, state) -> int:
-        """0 when the side moving first is to move, 1 for the other side."""
-
-    def legal_moves(self, state) -> list:
-        """Legal moves of an unfinished state, in a fixed, documented order."""
-
-    def apply(self, state, move):
-        """The state after ``move``, one of ``legal_moves(state)``; ``state`` is unchanged."""
-
-    def result(self, state) -> int | None:
-        """None while the game is on, else the final score of the side to move."""
-
-    def is_capture(self, state, move) -> bool:
-        """Whether a move is noisy (searched first, and by quiescence search)."""
-
-    def key(self, state) -> Hashable:
-        """Canonical encoding of the position (equal positions, equal keys)."""
-
-    def views(self, states: Sequence) -> np.ndarray:
-        """Batched inputs of each state from the side to move's view: ``(n, width)``, one
-        width for every state of a game. The built-in games give int8 boards, own pieces
-        positive, the other side's negative, 0 empty (kings +-2); an OpenSpiel game its
-        observation tensor as the mover sees it, flattened, and a column for the side to move."""
-
-    def move_text(self, state, move) -> str: ...
-
-    def parse_move(self, state, text: str):
-        """The legal move written ``text``; ValueError naming the problem otherwise."""
-
-    def render(self, state, numbers: bool = False) -> str: ...
-
-
-class BaseGame:
-    """Defaults for the parts of the protocol a simple game need not write: no captures,
-    moves written as ``str(move)`` and read back by matching those texts, ``str(state)``
-    as the rendering. Subclass it and write the seven rules (``initial`` .. ``views``)."""
-
-    side_names = ("first", "second")
-
-    def is_capture(self, state, move) -> bool:
-        return False
-
-    def move_text(self, state, move) -> str:
-        return str(move)
-
-    def parse_move(self, state, text: str):
-        text = str(text).strip()
-        for move in self.legal_moves(state):
-            if self.move_text(state, move) == text:
-                return move
-        raise ValueError(f"{text!r} is not a legal move here")
-
-    def render(self, state, numbers: bool = False) -> str:
-        return str(state)
+__all__ = ["Game", "BaseGame", "GameError", "resolve_game", "resolve_data_game", "is_code_ref"]
 
 
 #: Built-in games: name -> "module:attribute" of the game object (imported when first asked for).
@@ -89,10 +24,6 @@ BUILTIN_GAMES = {
 #: Installed packages offer games under this entry-point group (name = "package.module:OBJ").
 ENTRY_POINT_GROUP = "evoplay.games"
 OPENSPIEL_PREFIX = "openspiel:"
-#: What every game must have (``BaseGame`` gives the last four their defaults).
-REQUIRED = ("initial", "to_move", "legal_moves", "apply", "result", "key", "views",
-            "is_capture", "move_text", "parse_move", "render")
-
 _RESOLVED: dict[str, object] = {}
 
 
@@ -108,7 +39,7 @@ def resolve_game(ref) -> Game:
     (``package.module:OBJ`` or ``path/to/file.py:OBJ``: an instance, or a class made with
     no arguments), or the name of an installed package's entry point in the group
     ``evoplay.games``. The game's ``ref`` (``game_ref``) rebuilds it anywhere: a file path
-    is made absolute, and Ray workers get user files' sources through ``evoplay.usercode``.
+    is made absolute, and Ray workers get user files' sources through ``evoplay.files.usercode``.
     """
     if not isinstance(ref, str):
         if all(hasattr(ref, name) for name in REQUIRED):
@@ -132,13 +63,11 @@ def resolve_game(ref) -> Game:
     return game
 
 
-get_game = resolve_game
-
 
 def is_code_ref(text: str) -> bool:
     """Whether a game reference names code to load (``module:OBJ``, ``file.py:OBJ``), not a
     built-in, an OpenSpiel game or an entry point."""
-    from evoplay import usercode
+    from evoplay.files import usercode
 
     text = text.strip()
     return not text.startswith(OPENSPIEL_PREFIX) and text not in BUILTIN_GAMES and usercode.is_ref(text)
@@ -157,7 +86,7 @@ def resolve_data_game(ref: str) -> Game:
 
 def _load(text: str):
     """(game object, canonical reference) for a reference's text."""
-    from evoplay import usercode
+    from evoplay.files import usercode
 
     if not text:
         raise GameError("empty game reference")
@@ -204,23 +133,3 @@ def _check(game, text: str):
     names = getattr(game, "side_names", ("first", "second"))
     if not (isinstance(names, (tuple, list)) and len(names) == 2 and all(isinstance(n, str) for n in names)):
         raise GameError(f"game {text!r}: side_names must be two strings")
-
-
-def game_ref(game) -> str:
-    """The reference that rebuilds ``game`` (on any node): its ``ref``, else its ``name``."""
-    return getattr(game, "ref", None) or game.name
-
-
-def capability(game, name: str, default=None):
-    """An optional part of a game (title, board_shape, players, ...), or ``default``."""
-    return getattr(game, name, default)
-
-
-def play_out(game: Game, state, rng: np.random.Generator, max_plies: int = 10_000) -> list:
-    """The states of a uniformly random game from ``state`` to its end (for tests and openings)."""
-    states = [state]
-    while game.result(state) is None and len(states) <= max_plies:
-        moves = game.legal_moves(state)
-        state = game.apply(state, moves[rng.integers(len(moves))])
-        states.append(state)
-    return states

@@ -12,7 +12,7 @@ and plays it like a built-in player (sampling, fitness evaluation, exact analysi
 
 import numpy as np
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 
 CORNERS, EDGES = [0, 2, 6, 8], [1, 3, 5, 7]
 
@@ -20,11 +20,11 @@ CORNERS, EDGES = [0, 2, 6, 8], [1, 3, 5, 7]
 def completing(marks, mark):
     """(n, 9) booleans: empty squares that would complete a line of three ``mark``s."""
     out = np.zeros(marks.shape, dtype=bool)
-    for line in B.LINES:
+    for line in board.LINES:
         cells = marks[:, line]
-        ready = ((cells == mark).sum(1) == 2) & ((cells == B.EMPTY).sum(1) == 1)
+        ready = ((cells == mark).sum(1) == 2) & ((cells == board.EMPTY).sum(1) == 1)
         for s in line:
-            out[:, s] |= ready & (marks[:, s] == B.EMPTY)
+            out[:, s] |= ready & (marks[:, s] == board.EMPTY)
     return out
 
 
@@ -38,9 +38,9 @@ class CenterFirst:
 
     def probs(self, codes):
         """Move distribution of the side to move on each board (rows of 9, zero on taken squares)."""
-        marks = B.MARKS[codes]
-        me = B.TO_MOVE[codes][:, None]
-        empty = marks == B.EMPTY
+        marks = board.MARKS[codes]
+        me = board.TO_MOVE[codes][:, None]
+        empty = marks == board.EMPTY
         prefer = np.ones(9)
         prefer[CORNERS] = self.corner_weight
         prefer[4] = self.corner_weight**2

@@ -19,7 +19,7 @@ import numpy as np
 
 from evoplay.recipes.fogel.nets import NetBatch, stack
 from evoplay.recipes.fogel.recipe import FogelRecipe, game_uniforms
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import engine
 from evoplay.tictactoe.players import make_player
 
@@ -38,11 +38,11 @@ def score_chunk(job):
     for name, cols in (("minimax", slice(0, half)), ("random", slice(half, 2 * half))):
         flat = u[:, cols].reshape(n * half, 9)
         result[name] = engine.play(NetBatch(w1, w2), make_player(name), flat, x_rows=x_rows).reshape(n, half)
-    draws_mm = (result["minimax"] == B.DRAW).sum(1)
-    wins_rnd = (result["random"] == B.X_WIN).sum(1)
-    losses = sum((r == B.O_WIN).sum(1) for r in result.values())
-    wins = sum((r == B.X_WIN).sum(1) for r in result.values())
-    draws = sum((r == B.DRAW).sum(1) for r in result.values())
+    draws_mm = (result["minimax"] == board.DRAW).sum(1)
+    wins_rnd = (result["random"] == board.X_WIN).sum(1)
+    losses = sum((r == board.O_WIN).sum(1) for r in result.values())
+    wins = sum((r == board.X_WIN).sum(1) for r in result.values())
+    draws = sum((r == board.DRAW).sum(1) for r in result.values())
     return draws_mm + wins_rnd - 10.0 * losses, np.stack([wins, losses, draws], axis=1)
 
 

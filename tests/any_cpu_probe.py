@@ -34,14 +34,14 @@ def replay(run: str, generations: int) -> list[str]:
 
 
 def champions() -> list:
-    from evoplay.recipes import yardstick
+    from evoplay.recipes.fogel import exact_yardstick
     from evoplay.recipes.fogel.nets import net_from_file
-    from evoplay.playerfile import read_document
+    from evoplay.files.playerfile import read_document
 
     out = []
     for run in ("fogel1993", "fogel-exact-sa-h30", "coevolution"):
         doc = read_document(ROOT / "results" / run / "trials/trial_00/champion.json")
-        out.append(yardstick.record(net_from_file(doc["architecture"], doc["weights"], 30)))
+        out.append(exact_yardstick.record(net_from_file(doc["architecture"], doc["weights"], 30)))
     return out
 
 

@@ -1,4 +1,4 @@
-"""Conformance of a game to evoplay's game interface (``evoplay.games.Game``), by random playouts.
+"""Conformance of a game to evoplay's game interface (``evoplay.arena.game.Game``), by random playouts.
 
 ``conformance(game, rng, playouts)`` plays ``playouts`` uniformly random games of at most
 ``max_plies`` plies from the start and checks, raising AssertionError with the game's name:

@@ -1,4 +1,4 @@
-"""Plain-Python twins of the compiled kernels of ``evoplay.numerics``: the same steps on Python floats.
+"""Plain-Python twins of the compiled kernels of ``evoplay.networks.arithmetic``: the same steps on Python floats.
 
 Python floats are IEEE doubles and CPython neither fuses nor reorders operations, so the
 twin and the kernel must agree bit for bit; a fused multiply-add is spelled out exactly
@@ -10,29 +10,29 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from evoplay import numerics as N
+from evoplay.networks import arithmetic
 
 
 def exp(x: float) -> float:
     if x != x:
         return x
-    if x > N._EXP_MAX:
+    if x > arithmetic._EXP_MAX:
         return math.inf
-    if x < N._EXP_MIN:
+    if x < arithmetic._EXP_MIN:
         return 0.0
     ax, k, hi, lo = abs(x), 0, 0.0, 0.0
-    if ax > N._HALF_LN2:
-        if ax < N._THREE_HALF_LN2:
-            hi, lo, k = (x - N._LN2_HI, N._LN2_LO, 1) if x >= 0.0 else (x + N._LN2_HI, -N._LN2_LO, -1)
+    if ax > arithmetic._HALF_LN2:
+        if ax < arithmetic._THREE_HALF_LN2:
+            hi, lo, k = (x - arithmetic._LN2_HI, arithmetic._LN2_LO, 1) if x >= 0.0 else (x + arithmetic._LN2_HI, -arithmetic._LN2_LO, -1)
         else:
-            k = int(N._INV_LN2 * x + (0.5 if x >= 0.0 else -0.5))
-            hi = x - float(k) * N._LN2_HI
-            lo = float(k) * N._LN2_LO
+            k = int(arithmetic._INV_LN2 * x + (0.5 if x >= 0.0 else -0.5))
+            hi = x - float(k) * arithmetic._LN2_HI
+            lo = float(k) * arithmetic._LN2_LO
         x = hi - lo
     elif ax < 2.0**-28:
         return 1.0 + x
     t = x * x
-    c = x - t * (N._P1 + t * (N._P2 + t * (N._P3 + t * (N._P4 + t * N._P5))))
+    c = x - t * (arithmetic._P1 + t * (arithmetic._P2 + t * (arithmetic._P3 + t * (arithmetic._P4 + t * arithmetic._P5))))
     if k == 0:
         return 1.0 - ((x * c) / (c - 2.0) - x)
     return math.ldexp(1.0 - ((lo - (x * c) / (2.0 - c)) - hi), k)
@@ -46,16 +46,16 @@ def log(x: float) -> float:
     if x == math.inf:
         return x
     m, e = math.frexp(x)
-    if m < N._SQRT_HALF:
+    if m < arithmetic._SQRT_HALF:
         m, e = m * 2.0, e - 1
     f = m - 1.0
     dk = float(e)
     s = f / (2.0 + f)
     z = s * s
     w = z * z
-    r = z * (N._LG1 + w * (N._LG3 + w * (N._LG5 + w * N._LG7))) + w * (N._LG2 + w * (N._LG4 + w * N._LG6))
+    r = z * (arithmetic._LG1 + w * (arithmetic._LG3 + w * (arithmetic._LG5 + w * arithmetic._LG7))) + w * (arithmetic._LG2 + w * (arithmetic._LG4 + w * arithmetic._LG6))
     hfsq = 0.5 * f * f
-    return dk * N._LN2_HI - ((hfsq - (s * (hfsq + r) + dk * N._LN2_LO)) - f)
+    return dk * arithmetic._LN2_HI - ((hfsq - (s * (hfsq + r) + dk * arithmetic._LN2_LO)) - f)
 
 
 def fma(a: float, b: float, c: float) -> float:

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evoplay.framework import config as C
+from evoplay.framework import config
 from evoplay.framework.trial import TrialRun
 from evoplay.games import resolve_game
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
@@ -22,7 +22,7 @@ SAMPLE = ["connect_four", "mancala", "checkers", "breakthrough(rows=5,columns=5)
 
 
 def tiny(game: str) -> dict:
-    return C.resolve({"recipe": "blondie24", "seed": 3, "trials": 1, "generations": 2,
+    return config.resolve({"recipe": "blondie24", "seed": 3, "trials": 1, "generations": 2,
                       "game": {"name": game, "depth": 1, "max_plies": 60},
                       "network": {"hidden": [2]}, "population": {"parents": 2},
                       "evaluation": {"games": 1, "random_plies": 1},
@@ -81,7 +81,7 @@ def test_every_eligible_openspiel_game(name):
 def test_fractional_views_reach_the_network_whole():
     """An OpenSpiel tensor with fractions (chess's move counters) is not cut to integers:
     a network reading only a fractional input sees it."""
-    from evoplay.evalnet import Evaluator, n_weights
+    from evoplay.networks.evalnet import Evaluator, n_weights
 
     views = np.zeros((2, 4))
     views[0, 3], views[1, 3] = 0.25, 0.75

@@ -7,7 +7,7 @@ import numpy as np
 
 from evoplay.recipes.fogel import recipe as evolve
 from evoplay.recipes.fogel.nets import init_population, mut_population
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from floor import floor_outcomes  # noqa: E402
@@ -20,6 +20,6 @@ def test_the_compiled_floor_plays_the_generations_games():
     opponent, _ = evolve._opponent_player('"logic:eps=0.2"', 32)
     outcomes = floor_outcomes(pool, u, opponent)
     _, wld = evolve.eval_networks(pool, u, "logic:eps=0.2")
-    counted = np.stack([(outcomes == B.X_WIN).sum(1), (outcomes == B.O_WIN).sum(1), (outcomes == B.DRAW).sum(1)], axis=1)
+    counted = np.stack([(outcomes == board.X_WIN).sum(1), (outcomes == board.O_WIN).sum(1), (outcomes == board.DRAW).sum(1)], axis=1)
     assert np.array_equal(counted, wld)
     assert wld[:, 0].sum() > 0 and wld[:, 1].sum() > 0

@@ -15,19 +15,19 @@ from test_search import minimax, random_positions
 
 from evoplay.checkers.game import CHECKERS
 from evoplay.errors import ConfigError, EvoplayError, PlayerFileError, SpecError
-from evoplay.framework import config as C
+from evoplay.framework import config as configs
 from evoplay.framework.recipe import Context
 from evoplay.framework.streams import Streams, stream
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24 import yardstick
-from evoplay.evalnet import SPATIAL_SIZES, Evaluator, forward, n_weights
+from evoplay.networks.evalnet import SPATIAL_SIZES, Evaluator, forward, n_weights
 from evoplay.recipes.blondie24.operators import Net, default_tau, draw_opponents, init_population, mut_selfadaptive, sel_best
 from evoplay.arena.players import SearchPlayer
 from evoplay.recipes.blondie24.play import play, ttt_move_table
 from evoplay.recipes.blondie24.playerfile import network_document
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe, points_of
-from evoplay.search import search
-from evoplay.tictactoe import board as B
+from evoplay.arena.search import search
+from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.game import TICTACTOE
 from evoplay.tictactoe.players import TablePlayer, onehot_table
@@ -43,11 +43,11 @@ def twin_tanh(z: float) -> float:
 
 
 def twin_forward(view, genome, sizes, king) -> float:
-    """The network on one board in plain Python, by its definition (``evoplay.numerics``): each
+    """The network on one board in plain Python, by its definition (``evoplay.networks.arithmetic``): each
     first-layer unit's terms rounded to the unit's grid and summed exactly, then scaled; the
     other layers' units their bias, then their inputs in order; tanh; the piece difference
     (men + K kings) times its weight added to the output's sum last."""
-    from evoplay.evalnet import topology
+    from evoplay.networks.evalnet import topology
 
     first, first_bias, rest, pos = topology(tuple(sizes))
     inputs = len(view)
@@ -219,26 +219,26 @@ def test_network_player_equals_plain_minimax_with_the_same_evaluator(game, sizes
 def test_tictactoe_move_table_is_the_searchs_move_on_every_board(depth):
     evaluate = Evaluator(random_genome((9, 6, 1), depth, scale=1.0), (9, 6, 1), 2.0)
     table = ttt_move_table(evaluate, depth)
-    codes = B.DECISION_CODES if depth <= 2 else B.DECISION_CODES[:: 7]
+    codes = board.DECISION_CODES if depth <= 2 else board.DECISION_CODES[:: 7]
     assert all(table[c] == search(TICTACTOE, int(c), depth, evaluate).move for c in codes)
-    assert (table[B.OUTCOME != B.ONGOING] == -1).all()
+    assert (table[board.OUTCOME != board.ONGOING] == -1).all()
 
 
 def seat_table(choose, as_x: bool) -> np.ndarray:
     """Moves of a deterministic player on every board it can reach in one seat (other boards: -1)."""
-    me = B.X if as_x else B.O
-    moves = np.full(B.N_CODES, -1, dtype=np.int64)
+    me = board.X if as_x else board.O
+    moves = np.full(board.N_CODES, -1, dtype=np.int64)
     frontier = [0]
     while frontier:
         nxt = set()
         for code in frontier:
-            if B.OUTCOME[code] != B.ONGOING:
+            if board.OUTCOME[code] != board.ONGOING:
                 continue
-            if B.TO_MOVE[code] == me:
+            if board.TO_MOVE[code] == me:
                 moves[code] = choose(code)
-                nxt.add(int(B.CHILD[code, moves[code]]))
+                nxt.add(int(board.CHILD[code, moves[code]]))
             else:
-                nxt.update(int(c) for c in B.CHILD[code][B.LEGAL[code]])
+                nxt.update(int(c) for c in board.CHILD[code][board.LEGAL[code]])
         frontier = sorted(nxt)
     return moves
 
@@ -286,7 +286,7 @@ def test_games_stop_as_draws_after_the_ply_limit_and_score_the_first_player():
 
 
 def tiny(**sections) -> dict:
-    cfg = C.load(TINY)
+    cfg = configs.load(TINY)
     for key, values in sections.items():
         cfg[key].update(values)
     return cfg
@@ -344,7 +344,7 @@ def test_points_are_the_drawn_games_and_the_best_by_points_survive():
 
 
 def test_tictactoe_run_records_the_exact_yardstick_of_the_best_network():
-    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d2.toml")
+    cfg = configs.load(ROOT / "configs" / "blondie24-ttt-d2.toml")
     recipe = Blondie24Recipe(cfg)
     run = TrialRun(recipe, 0).run(2)
     best = run.trial.state.best
@@ -359,8 +359,8 @@ def test_config_errors_name_the_key():
                      ({"network": {"king_init": 5.0}}, "network.king_init"), ({"evaluation": {"gamez": 3}}, "evaluation.gamez"),
                      ({"game": {"depth": 13}}, "game.depth")]:
         with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
-            C.resolve({"recipe": "blondie24", **raw})
-    assert C.resolve({"recipe": "blondie24"})["network"]["hidden"] == [40, 10]
+            configs.resolve({"recipe": "blondie24", **raw})
+    assert configs.resolve({"recipe": "blondie24"})["network"]["hidden"] == [40, 10]
 
 
 def test_checkers_yardstick_is_reproducible_and_the_same_in_chunks():
@@ -394,7 +394,7 @@ def test_player_files_load_as_players_of_their_game_and_tampering_is_refused(tmp
     t_genome = random_genome(small, 42)
     tpath = tmp_path / "ttt.json"
     tpath.write_text(json.dumps(network_document("tictactoe", small, 2, t_genome, 2.0, {})))
-    assert (ttt_player(str(tpath)).probs(B.DECISION_CODES).argmax(1) == ttt_move_table(Evaluator(t_genome, small, 2.0), 2)[B.DECISION_CODES]).all()
+    assert (ttt_player(str(tpath)).probs(board.DECISION_CODES).argmax(1) == ttt_move_table(Evaluator(t_genome, small, 2.0), 2)[board.DECISION_CODES]).all()
     with pytest.raises(SpecError, match="not a checkers player"):
         checkers_player(str(tpath))
     bad = dict(doc, architecture={**doc["architecture"], "layers": [32, 40, 10, 2]})
@@ -441,7 +441,7 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
     twin = tmp_path / "two" / "trials" / "trial_01" / "champion.json"
     report = evoplay_cli("report", tmp_path / "one", "--league", "2", "--depths", "1,2", "--versus", twin, "--workers", "2")
     played = json.loads((tmp_path / "one" / "league.json").read_text())
-    recipe = Blondie24Recipe(C.load(tmp_path / "one" / "config.toml"))
+    recipe = Blondie24Recipe(configs.load(tmp_path / "one" / "config.toml"))
     for t, nets in enumerate(league.final_parents(recipe, RunDir(tmp_path / "one"))):
         pairs, jobs = league.league_jobs(recipe, nets, 2)
         rows = league.standings(len(nets), pairs, [yardstick.checkers_chunk(j) for j in jobs], recipe.points)
@@ -551,7 +551,7 @@ def TablePlayerFromNet(genome, sizes):
 
 
 def test_a_run_with_random_openings_is_the_same_in_chunks_and_differs_from_one_without():
-    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg = configs.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
     cfg["evaluation"]["random_plies"] = 2
     one = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
     three = TrialRun(Blondie24Recipe(cfg), 0, chunks=3).run(3).to_data()
@@ -592,7 +592,7 @@ def _events(cfg, gens=2, chunks=1):
 
 @pytest.mark.parametrize("round_robin, both_seats, games", [(True, False, 29), (False, True, 10), (True, True, 58)])
 def test_round_robin_and_both_seats_give_every_network_its_games_from_each_seat(round_robin, both_seats, games):
-    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg = configs.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
     cfg["evaluation"].update(round_robin=round_robin, both_seats=both_seats, opponent_scores=False)
     recipe, events, _ = _events(cfg)
     assert recipe.games_per_generation() == 30 * games
@@ -612,7 +612,7 @@ def test_round_robin_and_both_seats_give_every_network_its_games_from_each_seat(
 
 
 def test_round_robin_draws_nothing_from_the_pairing_stream_and_seat_options_are_the_same_in_chunks():
-    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg = configs.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
     cfg["evaluation"].update(round_robin=True, both_seats=True, opponent_scores=True, random_plies=2)
     recipe = Blondie24Recipe(cfg)
     ctx_pairs = [recipe.pairing(30, Context(Streams(0, 0, g))) for g in (1, 2)]
@@ -626,7 +626,7 @@ def test_round_robin_draws_nothing_from_the_pairing_stream_and_seat_options_are_
 
 
 def test_hall_of_fame_holds_the_last_champions_who_play_every_member_from_both_seats_and_never_score():
-    cfg = C.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
+    cfg = configs.load(ROOT / "configs" / "blondie24-ttt-d1.toml")
     cfg["evaluation"]["hall_of_fame"] = 2
     recipe, events, run = _events(cfg, gens=4)
     assert [recipe.games_in(g) for g in (1, 2, 3, 4)] == [150, 150 + 60, 150 + 120, 150 + 120] == [len(e["pairs"]) for e in events]
@@ -695,7 +695,7 @@ def test_the_committed_checkers_run_resumes_and_reports_after_its_recipe_gained_
     from evoplay.framework.runner import _prepare
 
     rd = RunDir(ROOT / "results" / "blondie24")
-    cfg = C.load(rd.config)
+    cfg = configs.load(rd.config)
     stored = json.loads(rd.checkpoint(0).read_text())["config_sha256"]
     assert "random_plies" not in rd.config.read_text() and digest(cfg) != stored
     assert rd.config_key(cfg) == stored
@@ -715,7 +715,7 @@ def test_the_committed_league_is_consistent_with_the_runs_last_parents():
     root = ROOT / "results" / "blondie24"
     played = json.loads((root / "league.json").read_text())
     [trial] = played["trials"]
-    nets = league.final_parents(Blondie24Recipe(C.load(root / "config.toml")), RunDir(root))[0]
+    nets = league.final_parents(Blondie24Recipe(configs.load(root / "config.toml")), RunDir(root))[0]
     rows = trial["table"]
     assert [r["network_id"] for r in rows] == [n.ident for n in nets] and trial["games_per_pair"] == 2 * played["openings"] == 16
     assert all(r["win"] + r["draw"] + r["loss"] == 14 * 16 and r["points"] == r["win"] - 2 * r["loss"] for r in rows)

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from evoplay.errors import ConfigError, EvoplayError
-from evoplay.framework import config as C
+from evoplay.framework import config
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24 import league, yardstick
-from evoplay.evalnet import PAPER_SPATIAL_WEIGHTS, SPATIAL_SIZES, n_weights
+from evoplay.networks.evalnet import PAPER_SPATIAL_WEIGHTS, SPATIAL_SIZES, n_weights
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
 from stopping import STOPPER
 
@@ -32,7 +32,7 @@ def evoplay_cli(*args):
 
 
 def tiny(seed=None, **sections) -> dict:
-    cfg = C.load(TINY)
+    cfg = config.load(TINY)
     if seed is not None:
         cfg[""]["seed"] = seed
     for key, values in sections.items():
@@ -103,7 +103,7 @@ def test_the_league_rule_makes_the_last_parents_league_winner_the_champion():
 
 def test_the_best_rule_is_the_default_and_keeps_the_state_as_it_was():
     cfg = tiny(champion={"rule": "best"})
-    assert C.load(ROOT / "configs" / "blondie24.toml")["champion"] == {"rule": "best", "ballots": 8}
+    assert config.load(ROOT / "configs" / "blondie24.toml")["champion"] == {"rule": "best", "ballots": 8}
     run = TrialRun(Blondie24Recipe(cfg), 0).run(3)
     assert "league" not in run.to_data()["state"]
     doc, facts = run.finish()
@@ -112,11 +112,11 @@ def test_the_best_rule_is_the_default_and_keeps_the_state_as_it_was():
 
 def test_the_league_rule_is_refused_where_it_cannot_be_played_and_a_damaged_league_is_refused():
     with pytest.raises(ConfigError, match="champion.rule"):
-        C.resolve({"recipe": "blondie24", "game": {"name": "tictactoe"}, "champion": {"rule": "league"}})
+        config.resolve({"recipe": "blondie24", "game": {"name": "tictactoe"}, "champion": {"rule": "league"}})
     with pytest.raises(ConfigError, match="champion.rule"):
-        C.resolve({"recipe": "blondie24", "champion": {"rule": "median"}})
+        config.resolve({"recipe": "blondie24", "champion": {"rule": "median"}})
     with pytest.raises(ConfigError, match="champion.ballots"):
-        C.resolve({"recipe": "blondie24", "champion": {"ballots": 158}})
+        config.resolve({"recipe": "blondie24", "champion": {"ballots": 158}})
     recipe = Blondie24Recipe(tiny())
     run = TrialRun(recipe, 0).run(3)
     with pytest.raises(EvoplayError, match="not reached"):
@@ -133,7 +133,7 @@ def test_the_league_rule_is_refused_where_it_cannot_be_played_and_a_damaged_leag
 
 
 def test_the_2001_config_is_the_spatial_network_with_the_papers_weights_and_the_league_rule():
-    cfg = C.load(FULL)
+    cfg = config.load(FULL)
     recipe = Blondie24Recipe(cfg)
     assert recipe.sizes == SPATIAL_SIZES and recipe.n_weights == n_weights(SPATIAL_SIZES) == PAPER_SPATIAL_WEIGHTS + 1 == 5047
     assert (cfg[""]["generations"], cfg["game"]["depth"], cfg["champion"]["rule"]) == (840, 4, "league")
@@ -187,8 +187,8 @@ def test_the_committed_2001_run_reproduces_its_first_generation(run):
     the committed logbook's first row, every column but the yardstick's, bit for bit (written with repr)."""
     if not (run / "summary.json").exists():
         pytest.skip(f"no committed run {run.name}")
-    cfg = C.load(run / "config.toml")
-    assert C.override(C.load(FULL), seed=RUNS[run]) == cfg  # the committed run is the config's, with its seed
+    cfg = config.load(run / "config.toml")
+    assert config.override(config.load(FULL), seed=RUNS[run]) == cfg  # the committed run is the config's, with its seed
     cfg["yardstick"]["openings"] = 1
     trial = TrialRun(Blondie24Recipe(cfg), 0).run(1)
     rows = (run / "trials" / "trial_00" / "logbook.csv").read_text().splitlines()
@@ -211,7 +211,7 @@ def test_the_committed_2001_champion_is_its_leagues_winner_and_its_tables_add_up
     summary = json.loads((run / "summary.json").read_text())
     [facts] = summary["per_trial"]
     rows = facts["league"]["table"]
-    nets = league.final_parents(Blondie24Recipe(C.load(run / "config.toml")), RunDir(run))[0]
+    nets = league.final_parents(Blondie24Recipe(config.load(run / "config.toml")), RunDir(run))[0]
     assert facts["champion_rule"] == "league" and len(rows) == len(nets) == 15
     assert all(r["win"] + r["draw"] + r["loss"] == 14 * 16 and r["points"] == r["win"] - 2 * r["loss"] for r in rows)
     assert sum(r["win"] for r in rows) == sum(r["loss"] for r in rows)

@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from evoplay.arena.match import pair_result, play_game
-from evoplay.checkers import openings as O
-from evoplay.checkers import rules as R
+from evoplay.checkers import openings as checkers_openings
+from evoplay.checkers import rules
 from evoplay.checkers.game import CHECKERS
 from evoplay.checkers.players import make_player, piece_difference
 from evoplay.cli import cli
@@ -27,8 +27,8 @@ MATERIAL = """
 
 
 def test_piece_difference_counts_material_for_the_side_to_move():
-    black = R.parse_board(MATERIAL)
-    white = black._replace(turn=R.WHITE)
+    black = rules.parse_board(MATERIAL)
+    white = black._replace(turn=rules.WHITE)
     evaluate = piece_difference(king=1.5)
     # Black: a man and a king (2.5); White: a man and two kings (4).
     assert evaluate(CHECKERS.views([black, white])).tolist() == [-1.5, 1.5]
@@ -55,9 +55,9 @@ def test_specs():
 
 
 def test_the_three_move_ballots():
-    ballots = O.ballots()
+    ballots = checkers_openings.ballots()
     assert len(ballots) == 157 and ballots[0][0] == "001"
-    assert all(s.turn == R.WHITE for _, s in ballots)  # three plies played
+    assert all(s.turn == rules.WHITE for _, s in ballots)  # three plies played
     assert len({s.key for _, s in ballots}) == 157
 
 
@@ -65,20 +65,20 @@ def test_the_three_move_ballots():
     "doc, words",
     [
         ({"format": "x", "version": 1, "openings": []}, "not a evoplay-checkers-openings"),
-        ({"format": O.FORMAT, "version": 1, "openings": []}, "non-empty list"),
-        ({"format": O.FORMAT, "version": 1, "openings": [{"ballot": "1", "moves": "9-13 21-17 5-10"}]}, "ballot 1"),
-        ({"format": O.FORMAT, "version": 1, "openings": [{"ballot": "1"}]}, "each opening"),
+        ({"format": checkers_openings.FORMAT, "version": 1, "openings": []}, "non-empty list"),
+        ({"format": checkers_openings.FORMAT, "version": 1, "openings": [{"ballot": "1", "moves": "9-13 21-17 5-10"}]}, "ballot 1"),
+        ({"format": checkers_openings.FORMAT, "version": 1, "openings": [{"ballot": "1"}]}, "each opening"),
     ],
 )
 def test_a_bad_openings_file_is_refused(tmp_path, doc, words):
     path = tmp_path / "openings.json"
     path.write_text(json.dumps(doc))
     with pytest.raises(EvoplayError, match=words):
-        O.read_openings(path)
+        checkers_openings.read_openings(path)
 
 
 def test_games_repeat_for_a_seed_and_search_beats_random():
-    openings = [s for _, s in O.ballots()]
+    openings = [s for _, s in checkers_openings.ballots()]
     rand, pd = make_player("random"), make_player("piece-difference:depth=2")
     one = pair_result(CHECKERS, rand, pd, openings, 6, seed=5)
     assert one == pair_result(CHECKERS, rand, pd, openings, 6, seed=5)
@@ -145,20 +145,20 @@ def test_a_person_plays_checkers_at_the_terminal():
 def test_a_game_against_the_computer_ends_with_a_verdict():
     # The computer (Black, depth 3) against a person who always types the first legal move.
     moves = []
-    state = R.initial()
+    state = rules.initial()
     rng = np.random.default_rng(0)
     ai = make_player("piece-difference:depth=3")
     while CHECKERS.result(state) is None:
-        move = ai.choose(state, rng) if state.turn == R.BLACK else R.legal_moves(state)[0]
-        if state.turn == R.WHITE:
-            moves.append(R.move_text(move))
-        state = R.apply(state, move)
+        move = ai.choose(state, rng) if state.turn == rules.BLACK else rules.legal_moves(state)[0]
+        if state.turn == rules.WHITE:
+            moves.append(rules.move_text(move))
+        state = rules.apply(state, move)
     r = run("game", "--game", "checkers", "--vs", "piece-difference:depth=3", "--first", "ai", input="\n".join(moves) + "\n")
     assert r.exit_code == 0, r.output
-    black_score = CHECKERS.result(state) * (1 if state.turn == R.BLACK else -1)
+    black_score = CHECKERS.result(state) * (1 if state.turn == rules.BLACK else -1)
     verdict = {1: "piece-difference:depth=3 wins.", 0: "Draw after", -1: "You win!"}[black_score]
     assert verdict in r.output.splitlines()[-1]
-    assert R.render(state) in r.output
+    assert rules.render(state) in r.output
 
 
 def test_the_generic_search_player_plays_the_compiled_player_s_moves():
@@ -167,13 +167,13 @@ def test_the_generic_search_player_plays_the_compiled_player_s_moves():
     generic = SearchPlayer(CHECKERS, piece_difference(1.5), 3, "generic")
     fast = make_player("piece-difference:depth=3")
     rng = np.random.default_rng(2)
-    states = [s for _, s in O.ballots()[:6]]
+    states = [s for _, s in checkers_openings.ballots()[:6]]
     for state in states:
         assert generic.distribution(state) == fast.distribution(state)
         assert generic.choose(state, rng) == fast.choose(state, rng)
 
 
 def test_random_player_distribution():
-    state = R.initial()
+    state = rules.initial()
     dist = make_player("random").distribution(state)
-    assert [m for m, _ in dist] == R.legal_moves(state) and all(p == 1 / 7 for _, p in dist)
+    assert [m for m, _ in dist] == rules.legal_moves(state) and all(p == 1 / 7 for _, p in dist)

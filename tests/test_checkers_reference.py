@@ -8,36 +8,36 @@ import numpy as np
 import pytest
 from draughts import Board
 
-from evoplay.checkers import engine as E
-from evoplay.checkers import rules as R
+from evoplay.checkers import engine
+from evoplay.checkers import rules
 
 
 def reference_moves(state) -> list[tuple]:
-    board = Board(variant="english", fen=R.to_fen(state))
+    board = Board(variant="english", fen=rules.to_fen(state))
     return sorted(tuple(m.steps_move) for m in board.legal_moves())
 
 
 def random_play_positions(n: int, seed: int):
     """``n`` positions of seeded random games (a new game whenever one ends)."""
     rng = np.random.default_rng(seed)
-    state = R.initial()
+    state = rules.initial()
     for _ in range(n):
-        if R.result(state) is not None:
-            state = R.initial()
+        if rules.result(state) is not None:
+            state = rules.initial()
         yield state
-        moves = R.legal_moves(state)
-        state = R.apply(state, moves[rng.integers(len(moves))])
+        moves = rules.legal_moves(state)
+        state = rules.apply(state, moves[rng.integers(len(moves))])
 
 
 def compare_on_random_play(n: int, seed: int):
     kinds = {"multi_jump": 0, "crowning": 0, "king_moves": 0}
     for state in random_play_positions(n, seed):
-        ours = R.legal_moves(state)
+        ours = rules.legal_moves(state)
         assert ours == sorted(ours)
-        assert ours == reference_moves(state), R.to_fen(state)
+        assert ours == reference_moves(state), rules.to_fen(state)
         king = [bool(state.kings >> (m[0] - 1) & 1) for m in ours]
         kinds["multi_jump"] += any(len(m) > 2 for m in ours)
-        kinds["crowning"] += any(not k and E.CROWN[state.turn] >> (m[-1] - 1) & 1 for m, k in zip(ours, king))
+        kinds["crowning"] += any(not k and engine.CROWN[state.turn] >> (m[-1] - 1) & 1 for m, k in zip(ours, king))
         kinds["king_moves"] += any(king)
     return kinds
 
@@ -67,4 +67,4 @@ def reference_perft(board: Board, depth: int) -> int:
 
 @pytest.mark.parametrize("depth", [1, 2, 3, pytest.param(6, marks=pytest.mark.slow)])
 def test_perft_matches_pydraughts(depth):
-    assert reference_perft(Board(variant="english"), depth) == E.perft(*E.START, depth)
+    assert reference_perft(Board(variant="english"), depth) == engine.perft(*engine.START, depth)

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from evoplay.checkers import rules as R
-from evoplay.checkers import search as S
+from evoplay.checkers import rules
+from evoplay.checkers import search as checkers_search
 from evoplay.checkers.game import CHECKERS, Checkers
 from evoplay.checkers.players import piece_difference
-from evoplay.games import play_out
-from evoplay.search import WIN, search
+from evoplay.arena.game import play_out
+from evoplay.arena.search import WIN, search
 
 
 def positions(n, seed):
@@ -25,15 +25,15 @@ def test_compiled_equals_generic_search(quiescence):
     for state in positions(15, seed=8):
         for depth, king in ((1, 1.5), (2, 1.5), (3, 2.0), (4, 1.5)):
             generic = search(CHECKERS, state, depth, piece_difference(king), quiescence)
-            compiled = S.search(state, depth, king, quiescence)
-            assert (compiled.value, compiled.move) == (generic.value, generic.move), R.to_fen(state)
+            compiled = checkers_search.search(state, depth, king, quiescence)
+            assert (compiled.value, compiled.move) == (generic.value, generic.move), rules.to_fen(state)
 
 
 @pytest.mark.slow
 def test_compiled_equals_generic_search_at_depth_6():
     for state in positions(10, seed=9):
         generic = search(CHECKERS, state, 6, piece_difference(1.5), True)
-        compiled = S.search(state, 6, 1.5, True)
+        compiled = checkers_search.search(state, 6, 1.5, True)
         assert (compiled.value, compiled.move) == (generic.value, generic.move)
 
 
@@ -53,24 +53,24 @@ SHUFFLE = """
 def test_draw_rules_inside_the_search(limit, expected):
     """White, a man down, can repeat the start position a third time: a draw, unless the
     quiet limit draws every move anyway (then the first move in legal order)."""
-    state = R.parse_board(SHUFFLE)
+    state = rules.parse_board(SHUFFLE)
     for move in [(1, 6), (32, 27), (6, 1), (27, 32), (1, 6), (32, 27), (6, 1)]:
-        state = R.apply(state, move)
+        state = rules.apply(state, move)
     game = Checkers(quiet_limit=limit)
     for depth in (1, 2, 3, 4, 5):
         generic = search(game, state, depth, piece_difference(1.5))
-        compiled = S.search(state, depth, 1.5, quiet_limit=limit)
+        compiled = checkers_search.search(state, depth, 1.5, quiet_limit=limit)
         assert (compiled.value, compiled.move) == (generic.value, generic.move) == (0.0, expected)
 
 
 def test_a_forced_win_is_found_and_faster_is_better():
-    state = R.from_fen("B:W14:B9,K1")
-    assert S.search(state, 4)[:2] == (WIN - 1, (9, 18))
+    state = rules.from_fen("B:W14:B9,K1")
+    assert checkers_search.search(state, 4)[:2] == (WIN - 1, (9, 18))
 
 
 def test_leaves_are_counted_alike():
-    one = S.search(R.initial(), 1)
-    assert (one.leaves, one.nodes) == (7, 0) == search(CHECKERS, R.initial(), 1, piece_difference())[2:]
+    one = checkers_search.search(rules.initial(), 1)
+    assert (one.leaves, one.nodes) == (7, 0) == search(CHECKERS, rules.initial(), 1, piece_difference())[2:]
 
 
 def test_the_compiled_search_runs_from_numba_s_cache():

@@ -10,7 +10,7 @@ move order visits. Regenerate the file only on purpose:
 
 Regenerated once, for issue 32: killer moves and a table sized by depth cut the leaves
 (piece difference 44,263 -> 42,310 over the 800 searches, the network 42,747 -> 38,487),
-and the network's first layer became an exact sum (``evoplay.numerics``), which moved 195
+and the network's first layer became an exact sum (``evoplay.networks.arithmetic``), which moved 195
 of the 800 network values by at most 4.4e-16; all 1,600 moves and the 800 piece-difference
 values stayed as they were.
 """
@@ -23,9 +23,9 @@ import sys
 
 import numpy as np
 
-from evoplay.checkers import rules as R
+from evoplay.checkers import rules
 from evoplay.checkers.game import CHECKERS
-from evoplay.evalnet import n_weights
+from evoplay.networks.evalnet import n_weights
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_search import random_positions  # noqa: E402
@@ -39,13 +39,13 @@ def network_genome() -> np.ndarray:
     return np.random.default_rng(61).uniform(-0.3, 0.3, n_weights(SIZES))
 
 
-def state_data(state: R.State) -> list:
+def state_data(state: rules.State) -> list:
     return [state.black, state.white, state.kings, state.turn, state.quiet, [list(h) for h in state.history]]
 
 
-def state_of(data: list) -> R.State:
+def state_of(data: list) -> rules.State:
     b, w, k, t, quiet, history = data
-    return R.State(b, w, k, t, quiet, tuple(tuple(h) for h in history))
+    return rules.State(b, w, k, t, quiet, tuple(tuple(h) for h in history))
 
 
 def result_row(result) -> list:
@@ -81,7 +81,7 @@ def test_the_yardstick_covers_what_it_claims():
     doc = committed()
     states = [state_of(d) for d in doc["positions"]]
     assert len(states) == POSITIONS and len(set(states)) == POSITIONS
-    assert all(R.result(s, R.QUIET_LIMIT) is None for s in states)
+    assert all(rules.result(s, rules.QUIET_LIMIT) is None for s in states)
     assert any(s.history for s in states) and any(s.kings for s in states)
     for kind in ("piece_difference", "network"):
         rows = doc[kind]
@@ -96,11 +96,11 @@ def test_compiled_searches_give_the_committed_values_moves_and_counts():
     got = compute(states)
     for kind in ("piece_difference", "network"):
         for i, (want_row, got_row) in enumerate(zip(doc[kind], got[kind])):
-            assert got_row == want_row, (kind, i, R.to_fen(states[i]))
+            assert got_row == want_row, (kind, i, rules.to_fen(states[i]))
 
 
 def write() -> None:
-    from evoplay.atomic import write_text
+    from evoplay.files.atomic import write_text
 
     states = list(dict.fromkeys(random_positions(CHECKERS, 2 * POSITIONS, seed=62)))[:POSITIONS]
     doc = {"positions": [state_data(s) for s in states], **compute(states)}

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from evoplay.errors import EvoplayError
-from evoplay.framework import config as C
+from evoplay.framework import config as configs
 from evoplay.framework import packing
 from evoplay.framework.rundir import RunDir, digest
 from evoplay.framework.trial import TrialRun
@@ -67,8 +67,8 @@ def tree(run: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def fogel_data():
-    cfg = C.resolve({"trials": 1, "generations": 30})
-    return cfg, TrialRun(C.recipe_class("fogel")(cfg), 0).run(30).to_data()
+    cfg = configs.resolve({"trials": 1, "generations": 30})
+    return cfg, TrialRun(configs.recipe_class("fogel")(cfg), 0).run(30).to_data()
 
 
 # ---------------------------------------------------------------- the packing
@@ -129,7 +129,7 @@ def test_a_fogel_checkpoint_of_either_version_loads_to_the_same_state(tmp_path, 
     assert two["logbook"] == one["logbook"], "the logbook stays as its records are"
     assert v1.read_checkpoint(0, KEY) == v2.read_checkpoint(0, KEY) == json.loads(json.dumps(data))
     assert v2.checkpoint(0).stat().st_size < v1.checkpoint(0).stat().st_size  # 121,060 < 146,733 bytes (unused units' zeros are short text)
-    recipe = C.recipe_class("fogel")(cfg)
+    recipe = configs.recipe_class("fogel")(cfg)
     a, b = (TrialRun(recipe, 0, rd.read_checkpoint(0, KEY)).run(34) for rd in (v1, v2))
     assert a.to_data() == b.to_data() == TrialRun(recipe, 0).run(34).to_data()
 
@@ -178,8 +178,8 @@ def _cut(tiny: Path, name: str, writer, gens=(4, 8)) -> Path:
     cut = tiny / name
     shutil.copytree(tiny / "whole", cut)
     rd = RunDir(cut)
-    stored = C.load(rd.config)
-    recipe = C.recipe_class("fogel")(stored)
+    stored = configs.load(rd.config)
+    recipe = configs.recipe_class("fogel")(stored)
     for t, g in enumerate(gens):
         data = TrialRun(recipe, t).run(g).to_data()
         rd.write_logbook(t, data["logbook"])

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from evoplay.tictactoe import exact
 from evoplay.cli import cli
-from evoplay.playerfile import save_player
+from evoplay.files.playerfile import save_player
 from evoplay.tictactoe.players import make_player
 from evoplay.arena.match import round_robin
 from evoplay.games import resolve_game

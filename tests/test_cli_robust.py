@@ -22,9 +22,9 @@ from evoplay.cli.checks import check_output
 from evoplay.errors import EvoplayError, PlayerFileError, SpecError
 from evoplay.framework import plotting
 from evoplay.tictactoe import engine
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe.players import TablePlayer, make_player, uniform_table
-from evoplay.playerfile import MAX_FILE_BYTES, load_player
+from evoplay.files.playerfile import MAX_FILE_BYTES, load_player
 
 from test_fuzz_cli import FuzzEnv, problem, run_in_process
 
@@ -71,7 +71,7 @@ def test_train_refuses_a_full_disk_before_training(env, monkeypatch):
 
 
 def test_a_write_that_fails_midway_is_one_line(env, monkeypatch):
-    import evoplay.atomic as atomic
+    import evoplay.files.atomic as atomic
 
     def enospc(path, data):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -158,12 +158,12 @@ def test_softmax_temperature_out_of_range_is_refused(env):
     for t in ("0.001", "1000"):  # the ends of the range give real distributions
         table = make_player(f"softmax:t={t},model_t={t}").table
         assert np.isfinite(table).all()
-        ongoing = B.OUTCOME == B.ONGOING
+        ongoing = board.OUTCOME == board.ONGOING
         assert np.allclose(table[ongoing].sum(1), 1.0)
 
 
 def test_a_table_with_nan_is_refused():
-    table = uniform_table(B.LEGAL)
+    table = uniform_table(board.LEGAL)
     table[0, 0] = np.nan
     with pytest.raises(SpecError, match="not finite"):
         TablePlayer("broken", table)
@@ -329,7 +329,7 @@ def test_svg_and_pdf_are_reproducible(env):
 
 
 def test_bench_announces_its_stages(monkeypatch):
-    from evoplay import bench
+    from evoplay.recipes.fogel import bench
 
     stages = []
     monkeypatch.setattr(bench, "warm_trial", lambda cfg, n: stages.append("warm") or pytest.skip("stages only"))
@@ -398,7 +398,7 @@ def test_a_nul_byte_in_any_path_is_one_line(env, argv):
 
 
 def test_the_path_check_refuses_what_no_file_system_holds():
-    from evoplay.paths import check_path
+    from evoplay.files.paths import check_path
 
     assert check_path("results/fogel1993/champion.json") == Path("results/fogel1993/champion.json")
     for text, words in (("a\0.json", "NUL byte"), ("a\udc80\ud800.json", "cannot write"),
@@ -415,7 +415,7 @@ HUGE_SOURCES = {"fogel-net": "results/fogel1993/champion.json", "value-net": "re
 
 def huge_weights(kind: str, how: str, path: Path) -> Path:
     """The committed ``kind`` player with every weight +1e308, -1e308 or +-1e308 at random, signed again."""
-    from evoplay.playerfile import resign
+    from evoplay.files.playerfile import resign
 
     doc = json.loads((ROOT / HUGE_SOURCES[kind]).read_text())
     rng = np.random.default_rng(0)
@@ -438,7 +438,7 @@ def test_huge_weights_play_without_numpy_warnings(tmp_path, kind):
 
 
 def test_a_softmax_of_infinite_logits_is_its_limit_and_finite_ones_are_unchanged():
-    from evoplay.numerics import exp_array
+    from evoplay.networks.arithmetic import exp_array
     from evoplay.tictactoe.mlp import softmax
 
     with np.errstate(all="raise"):

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evoplay.games import get_game
+from evoplay.games import resolve_game
 
 from test_fuzz_cli import FuzzEnv, checkers_run, problem, run_in_process, tree_digest
 
@@ -177,9 +177,9 @@ def test_the_checkers_prompt_gives_up_after_max_bad_answers():
     from evoplay.arena.players import MAX_BAD_ANSWERS, GaveUp, TerminalHuman
 
     asked = []
-    human = TerminalHuman(get_game("checkers"), read=lambda prompt: asked.append(prompt) or "", write=lambda s: None)
+    human = TerminalHuman(resolve_game("checkers"), read=lambda prompt: asked.append(prompt) or "", write=lambda s: None)
     with pytest.raises(GaveUp, match="20 answers in a row"):
-        human.choose(get_game("checkers").initial(), None)
+        human.choose(resolve_game("checkers").initial(), None)
     assert len(asked) == MAX_BAD_ANSWERS == 20
 
 

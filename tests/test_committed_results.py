@@ -42,11 +42,11 @@ def test_the_committed_connect_four_run_reproduces_its_first_generations():
     made again in this process, give the committed logbook's rows bit for bit (a row is
     written with repr, which reads back to the same float)."""
     pytest.importorskip("pyspiel")
-    from evoplay.framework import config as C
+    from evoplay.framework import config
     from evoplay.framework.trial import TrialRun
     from evoplay.recipes.blondie24.recipe import Blondie24Recipe
 
-    cfg = C.load(CONNECT_FOUR / "config.toml")
+    cfg = config.load(CONNECT_FOUR / "config.toml")
     rows = (CONNECT_FOUR / "trials" / "trial_00" / "logbook.csv").read_text().splitlines()
     header = rows[0].split(",")
     run = TrialRun(Blondie24Recipe(cfg), 0).run(1)  # generation 1 and its yardstick (200 games)

@@ -311,10 +311,10 @@ def test_the_config_reference_cannot_drift_from_the_schemas(tmp_path, monkeypatc
 
     hook = _hook()
     page = hook.config_page()
-    from evoplay.framework import config as C
+    from evoplay.framework import config as configs
 
-    for name in C.BUILTIN_RECIPES:
-        for section, keys in C.schema_of(C.recipe_class(name)).items():
+    for name in configs.BUILTIN_RECIPES:
+        for section, keys in configs.schema_of(configs.recipe_class(name)).items():
             for key, (kind, default, rule) in keys.items():
                 assert f"| `{key}` |" in page, (name, section, key)
     assert "| `sigma` | float | `0.05` | in [0.0, 1000.0] |" in page

@@ -186,7 +186,7 @@ def test_a_trained_player_file_is_a_fitness_opponent_that_workers_need_not_have(
     from evoplay.framework import config
     from evoplay.framework import runner
     from evoplay.recipes.fogel.recipe import player_files
-    from evoplay.playerfile import read_document
+    from evoplay.files.playerfile import read_document
 
     doc = read_document(ROOT / "results/baselines/value-net.json")
     ghost = "/nowhere/on/this/node/value-net.json"  # only the driver's copy travels
@@ -207,7 +207,7 @@ def test_the_ga_value_net_reads_its_opponent_file_from_the_configs_folder_and_sh
     from evoplay.framework import config
     from evoplay.framework import runner
     from evoplay.recipes.ga_value_net import GAValueNetRecipe
-    from evoplay.playerfile import read_document
+    from evoplay.files.playerfile import read_document
 
     (tmp_path / "players").mkdir()
     shutil.copy(ROOT / "results/baselines/value-net.json", tmp_path / "players" / "value-net.json")

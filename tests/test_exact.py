@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import engine
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.players import make_player
@@ -34,11 +34,11 @@ def test_random_against_random():
 def test_reach_probabilities_conserve_mass():
     mass = exact.reach_probabilities(make_player("logic"), make_player("softmax"))
     assert mass[0] == 1.0
-    assert mass[B.OUTCOME != B.ONGOING].sum() == pytest.approx(1.0, abs=1e-12)
+    assert mass[board.OUTCOME != board.ONGOING].sum() == pytest.approx(1.0, abs=1e-12)
     for n in range(10):  # each ply's mass is what was still playing before it
-        ongoing_before = mass[(B.N_MARKS == n - 1) & (B.OUTCOME == B.ONGOING)].sum() if n else 1.0
-        assert mass[B.N_MARKS == n].sum() == pytest.approx(ongoing_before, abs=1e-12)
-    assert (mass[~B.REACHABLE] == 0).all()
+        ongoing_before = mass[(board.N_MARKS == n - 1) & (board.OUTCOME == board.ONGOING)].sum() if n else 1.0
+        assert mass[board.N_MARKS == n].sum() == pytest.approx(ongoing_before, abs=1e-12)
+    assert (mass[~board.REACHABLE] == 0).all()
 
 
 def test_deterministic_games():
@@ -105,7 +105,7 @@ def test_minimax_agreement():
     assert exact.minimax_agreement(make_player("minimax")) == 1.0
     assert exact.minimax_agreement(make_player("minimax:tiebreak=first")) == 1.0
     random = make_player("random")
-    for mark in (None, B.X, B.O):
+    for mark in (None, board.X, board.O):
         assert 0 < exact.minimax_agreement(random, mark) < 1
     assert exact.minimax_agreement(make_player("softmax:t=0.01")) > exact.minimax_agreement(random)
 

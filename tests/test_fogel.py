@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.framework import config
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.fogel import recipe as evolve
@@ -36,13 +36,13 @@ def assert_well_formed(net: FogelNet, lo=1, hi=10):
 
 
 def test_inputs_are_signed_marks_that_cancel_when_x_moves():
-    x_to_move = B.DECISION_CODES[B.TO_MOVE[B.DECISION_CODES] == B.X]
+    x_to_move = board.DECISION_CODES[board.TO_MOVE[board.DECISION_CODES] == board.X]
     squares = INPUTS[:, :9]
     assert set(np.unique(squares)) <= {-1.0, 0.0, 1.0}
     assert (INPUTS[:, 9] == 1).all()
     assert (squares[x_to_move].sum(1) == 0).all()
     # X . . / . O . / . . .  with X to move: own +1, other -1.
-    code = B.parse("X.. / .O. / ...")
+    code = board.parse("X.. / .O. / ...")
     assert INPUTS[code, :9].tolist() == [1, 0, 0, 0, -1, 0, 0, 0, 0]
 
 
@@ -56,7 +56,7 @@ def hand_made_net(output_bias):
 def test_move_choice_skips_occupied_squares_and_breaks_ties_low():
     net = hand_made_net([0.9, 0.95, 0.2, 0.5, 0.5, 0.1, 0.1, 0.1, 0.1])
     batch = NetBatch(net.w1[None], net.w2[None])
-    boards = [B.parse(b) for b in ("XO. / ... / ...", "... / ... / ...", "XOX / O.. / ...", "XOX / OOX / X..")]
+    boards = [board.parse(b) for b in ("XO. / ... / ...", "... / ... / ...", "XOX / O.. / ...", "XOX / OOX / X..")]
     # Squares 0 and 1 are taken, 3 ties 4 (lowest wins); on the empty board 1 is highest;
     # with 0-3 taken 4 is best; with only 7 and 8 free they tie at 0.1 (7 wins).
     assert batch.moves(np.zeros(4, dtype=np.int64), np.array(boards)).tolist() == [3, 1, 4, 7]
@@ -140,7 +140,7 @@ def test_evolution_keeps_networks_well_formed():
 def test_batched_play_matches_single_network_tables():
     pop = init_population(6, rng(9))
     batch = NetBatch(np.stack([n.w1 for n in pop]), np.stack([n.w2 for n in pop]))
-    codes = B.DECISION_CODES
+    codes = board.DECISION_CODES
     for i, net in enumerate(pop):
         table = net_player(net).table
         moves = batch.choose(codes, None, np.full(len(codes), i))
@@ -172,7 +172,7 @@ def test_network_outputs_do_not_depend_on_the_rest_of_the_batch():
     batch = NetBatch(np.stack([n.w1 for n in pop]), np.stack([n.w2 for n in pop]))
     g = rng(13)
     for k in (0, 2, 4, 6):
-        boards = np.flatnonzero((B.N_MARKS == k) & (B.OUTCOME == B.ONGOING) & B.REACHABLE)
+        boards = np.flatnonzero((board.N_MARKS == k) & (board.OUTCOME == board.ONGOING) & board.REACHABLE)
         c = g.choice(boards, 500)
         r = g.integers(0, 40, 500)
         whole = batch.outputs(r, c)
@@ -192,7 +192,7 @@ def test_compiled_outputs_are_the_bits_of_a_plain_python_twin():
     pop = init_population(6, rng(14), init_scale=3.0)
     _, w1, w2 = pop.arrays
     batch = NetBatch(w1, w2)
-    codes = np.flatnonzero((B.OUTCOME == B.ONGOING) & B.REACHABLE)[::37]
+    codes = np.flatnonzero((board.OUTCOME == board.ONGOING) & board.REACHABLE)[::37]
     for r, net in enumerate(pop):
         got = batch.outputs(np.full(len(codes), r), codes)
         for row, c in zip(got, codes):
@@ -223,7 +223,7 @@ def test_moves_are_the_argmax_of_every_output(scale):
         w2 = w2.copy()
         w2[:, :, 5] = w2[:, :, 2]
     batch = NetBatch(w1, w2)
-    codes = np.flatnonzero((B.OUTCOME == B.ONGOING) & B.REACHABLE)
+    codes = np.flatnonzero((board.OUTCOME == board.ONGOING) & board.REACHABLE)
     g = rng(27)
     r = g.integers(0, 50, 20_000)
     c = g.choice(codes, 20_000)
@@ -305,7 +305,7 @@ def test_compiled_games_against_a_table_player_are_the_batched_engine_games(oppo
     x_rows = np.repeat(np.arange(n), games)
     batch = NetBatch(np.stack([p.w1 for p in pool]), np.stack([p.w2 for p in pool]))
     expected = engine.play(batch, o_player, u, x_rows=x_rows, o_rows=o_rows)
-    o_base = np.zeros(n * games, dtype=np.int64) if o_rows is None else o_rows * B.N_CODES
+    o_base = np.zeros(n * games, dtype=np.int64) if o_rows is None else o_rows * board.N_CODES
     compiled = batch.play_vs_table(x_rows, u, o_player.keep, o_player.alias, o_base)
     assert np.array_equal(compiled, expected)
     assert len(np.unique(expected)) == 3  # wins, losses and draws all occur

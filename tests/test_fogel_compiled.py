@@ -112,19 +112,19 @@ def test_chunked_evaluation_and_a_subclass_evaluation_take_the_general_path(monk
 def test_the_mutation_draws_are_numpys_calls_and_leave_the_stream_where_numpy_does():
     """The kernel's ziggurat on the compiled stream makes numpy's numbers: 100 generations of
     Fogel-sized draws (a million normals: the ziggurat's rare paths, the tail included)."""
-    from evoplay.framework import reseed
+    from evoplay.framework import compiled_streams
     from evoplay.framework.streams import MUTATE, stream
     from evoplay.recipes.fogel import kernels
 
     w1, w2 = np.zeros((50, 10, 10)), np.zeros((50, 11, 9))
     for generation in range(1, 101):
-        ours, theirs = reseed.pcg64(1993, 2, generation, MUTATE), stream(1993, 2, generation, MUTATE)
+        ours, theirs = compiled_streams.pcg64(1993, 2, generation, MUTATE), stream(1993, 2, generation, MUTATE)
         n1, n2, change, grow, victim = kernels.mutation_draws(ours, 0.05, w1, w2)
         assert n1.tobytes() == theirs.normal(0.0, 0.05, w1.shape).tobytes()
         assert n2.tobytes() == theirs.normal(0.0, 0.05, w2.shape).tobytes()
         for drawn in (change, grow, victim):
             assert drawn.tobytes() == theirs.random(50).tobytes()
-        assert reseed.next64(ours) == theirs.bit_generator.random_raw()
+        assert compiled_streams.next64(ours) == theirs.bit_generator.random_raw()
 
 
 def test_the_kernels_survivors_are_the_selection_of_sel_tournament_score():
@@ -144,7 +144,7 @@ def test_the_tournament_draws_are_numpys_bounded_integers_and_uniforms():
     """``integers(0, top + 1, size)`` with an array ``top``, then ``random``, on a stream:
     Fogel's ranges (100 networks, 10 rivals; a first range of one value), and ranges near
     2**31, where Lemire's method rejects about every other word."""
-    from evoplay.framework import reseed
+    from evoplay.framework import compiled_streams
     from evoplay.framework.streams import SELECT, stream
     from evoplay.recipes.fogel import kernels
 
@@ -152,6 +152,6 @@ def test_the_tournament_draws_are_numpys_bounded_integers_and_uniforms():
     for top, rows in cases:
         for generation in range(1, 201):
             theirs = stream(1993, 3, generation, SELECT)
-            picks, ties = kernels.tournament_draws(reseed.pcg64(1993, 3, generation, SELECT), top, rows)
+            picks, ties = kernels.tournament_draws(compiled_streams.pcg64(1993, 3, generation, SELECT), top, rows)
             assert np.array_equal(picks, theirs.integers(0, top + 1, size=(rows, len(top))))
             assert ties.tobytes() == theirs.random(rows).tobytes()

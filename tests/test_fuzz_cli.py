@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from evoplay.cli import main
-from evoplay.playerfile import MAX_FILE_BYTES, _digest
+from evoplay.files.playerfile import MAX_FILE_BYTES, _digest
 from evoplay.tictactoe.players import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -575,16 +575,16 @@ def gen_config(rng, env):
 def real_run(env: "FuzzEnv") -> Path:
     """A genuine interrupted run (config, marker, checkpoints at generation 2 of 4), made without Ray."""
     if getattr(env, "_real_run", None) is None:
-        from evoplay.framework import config as C
+        from evoplay.framework import config
         from evoplay.framework.rundir import RunDir, digest
         from evoplay.framework.trial import TrialRun
 
-        cfg = C.resolve({**GOOD_CONFIG[""], **{k: v for k, v in GOOD_CONFIG.items() if k}})
+        cfg = config.resolve({**GOOD_CONFIG[""], **{k: v for k, v in GOOD_CONFIG.items() if k}})
         rd = RunDir(env.root / "real-run")
         rd.root.mkdir()
         rd.mark()
-        (rd.root / "config.toml").write_text(C.to_toml(cfg))
-        recipe = C.recipe_class("fogel")(cfg)
+        (rd.root / "config.toml").write_text(config.to_toml(cfg))
+        recipe = config.recipe_class("fogel")(cfg)
         for t in range(2):
             data = TrialRun(recipe, t).run(2).to_data()
             rd.write_logbook(t, data["logbook"])
@@ -609,17 +609,17 @@ def checkers_run(env: "FuzzEnv", dest: Path, generations: int = 3) -> Path:
     generation (config, marker, logbook, checkpoint), made once per folder without Ray."""
     key = f"_checkers_run_{generations}"
     if getattr(env, key, None) is None:
-        from evoplay.framework import config as C
+        from evoplay.framework import config
         from evoplay.framework.rundir import RunDir, digest
         from evoplay.framework.trial import TrialRun
 
         raw = {**CHECKERS_CONFIG[""], "generations": generations, **{k: v for k, v in CHECKERS_CONFIG.items() if k}}
-        cfg = C.resolve(raw)
+        cfg = config.resolve(raw)
         rd = RunDir(env.root / f"checkers-run-{generations}")
         rd.root.mkdir()
         rd.mark()
-        (rd.root / "config.toml").write_text(C.to_toml(cfg))
-        data = TrialRun(C.recipe_class("blondie24")(cfg), 0).run(generations).to_data()
+        (rd.root / "config.toml").write_text(config.to_toml(cfg))
+        data = TrialRun(config.recipe_class("blondie24")(cfg), 0).run(generations).to_data()
         rd.write_logbook(0, data["logbook"])
         rd.write_checkpoint(data, digest(cfg))
         setattr(env, key, rd.root)
@@ -744,7 +744,7 @@ def gen_checkers_spec(rng, env):
 
 def network_doc(rng, game: str) -> dict:
     """A valid Blondie24 network document of ``game`` (small), as plain data."""
-    from evoplay.evalnet import n_weights
+    from evoplay.networks.evalnet import n_weights
     from evoplay.recipes.blondie24.playerfile import network_document
 
     sizes = (32 if game == "checkers" else 9, rng.randrange(1, 6), 1)

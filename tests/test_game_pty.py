@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.arena.match import play_game
 from evoplay.arena.players import GaveUp, TerminalHuman
 from evoplay.games import resolve_game
@@ -172,7 +172,7 @@ def test_human_opponent_is_refused(terminals):
     ],
 )
 def test_parse_square(text, square, message):
-    code = B.parse("X . . / . . . / . . .")
+    code = board.parse("X . . / . . . / . . .")
     if square is not None:
         assert TTT.parse_move(code, text) == square
     else:
@@ -206,7 +206,7 @@ def test_answers_that_name_no_square_are_bounded_and_quoted_short():
     typed = iter(["9", "x" * 100_000, "", "0", "0"] + ["junk"] * 10)
     shown = []
     human = TerminalHuman(TTT, read=lambda prompt: next(typed), write=shown.append, max_bad=5)
-    assert human.choose(B.parse(". . . / . . . / . . ."), None) == 0
+    assert human.choose(board.parse(". . . / . . . / . . ."), None) == 0
     assert max(map(len, shown)) < 200  # the 100,000-character answer is quoted cut short
     with pytest.raises(GaveUp, match="5 answers in a row"):
-        human.choose(B.parse("X . . / . . . / . . ."), None)  # "0" is taken, then junk
+        human.choose(board.parse("X . . / . . . / . . ."), None)  # "0" is taken, then junk

@@ -4,12 +4,13 @@ import numpy as np
 import pytest
 
 from evoplay.errors import EvoplayError
-from evoplay.games import BUILTIN_GAMES as GAMES, get_game, play_out
+from evoplay.arena.game import play_out
+from evoplay.games import BUILTIN_GAMES as GAMES, resolve_game
 
 
 @pytest.fixture(params=sorted(GAMES))
 def game(request):
-    return get_game(request.param)
+    return resolve_game(request.param)
 
 
 def playouts(game, n=20, seed=0):
@@ -77,9 +78,9 @@ def test_identical_seeds_play_identical_games(game):
 
 def test_games_are_named():
     with pytest.raises(EvoplayError, match="unknown game"):
-        get_game("chess")
+        resolve_game("chess")
     for name in GAMES:
-        assert get_game(name).name == name
+        assert resolve_game(name).name == name
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -87,5 +88,5 @@ def test_the_conformance_suite_every_game_runs(name):
     """The same suite as the example user game's and every OpenSpiel game's."""
     from game_conformance import conformance
 
-    facts = conformance(get_game(name), np.random.default_rng(3), playouts=4, max_plies=300)
+    facts = conformance(resolve_game(name), np.random.default_rng(3), playouts=4, max_plies=300)
     assert facts["states"] > 20 and facts["finished"] >= 1

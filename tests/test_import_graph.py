@@ -92,9 +92,9 @@ def test_the_cycle_finder_finds_a_circle_and_accepts_a_tree():
 
 def test_the_graph_sees_deferred_and_relative_imports():
     graph = import_graph()
-    assert "evoplay.numerics" in graph["evoplay.tictactoe.players"]  # module level
-    assert "evoplay.playerfile" in graph["evoplay.tictactoe.players"]  # inside make_player
-    assert "evoplay.errors" in graph["evoplay.usercode"]  # from .errors import ...
+    assert "evoplay.networks.arithmetic" in graph["evoplay.tictactoe.players"]  # module level
+    assert "evoplay.files.playerfile" in graph["evoplay.tictactoe.players"]  # inside make_player
+    assert "evoplay.errors" in graph["evoplay.files.usercode"]  # from .errors import ...
     assert "evoplay.cli.group" in graph["evoplay.cli.play"]
 
 

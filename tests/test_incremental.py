@@ -2,7 +2,7 @@
 and a search that cannot crash on any network.
 
 The search keeps each first-layer unit's sum along its path and adds only the squares a
-move changes; a full evaluation sums the same integers (``evoplay.numerics``), so every
+move changes; a full evaluation sums the same integers (``evoplay.networks.arithmetic``), so every
 leaf's value is the very bits of ``forward``'s, and the search's value and move are plain
 minimax's (the generic search with the network's ``Evaluator``).
 """
@@ -19,14 +19,14 @@ import numpy as np
 import pytest
 from test_search import random_positions
 
-from evoplay import numerics as N
-from evoplay.checkers import rules as R
+from evoplay.networks import arithmetic, kernels
+from evoplay.checkers import rules
 from evoplay.checkers.game import CHECKERS
 from evoplay.checkers.search import incremental_leaves
 from evoplay.checkers.search import search as compiled_search
-from evoplay.evalnet import (PAPER_SPATIAL_WEIGHTS, SPATIAL_SIZES, SPATIAL_UNITS, Evaluator, forward,
+from evoplay.networks.evalnet import (PAPER_SPATIAL_WEIGHTS, SPATIAL_SIZES, SPATIAL_UNITS, Evaluator, forward,
                                                n_weights, prepare, regions, spatial_connections)
-from evoplay.search import search
+from evoplay.arena.search import search
 
 DENSE = (32, 40, 10, 1)
 
@@ -40,16 +40,16 @@ def genome_of(sizes, seed, scale=0.5):
 
 @numba.njit
 def _tanh_lanes_of(x):
-    a = np.empty(N.lanes(len(x)))
+    a = np.empty(arithmetic.lanes(len(x)))
     a[: len(x)] = x
-    N.tanh_lanes(a, len(x))
+    arithmetic.tanh_lanes(a, len(x))
     return a[: len(x)]
 
 
 def test_tanh_in_lanes_is_tanhs_bits_on_every_branch():
     g = np.random.default_rng(4)
     near = []
-    for v in (N._HALF_LN2 / 2, N._THREE_HALF_LN2 / 2, N._TINY / 2, 20.0, 350.0, 1.0, 0.0):  # exp's branches at 2|z|
+    for v in (arithmetic._HALF_LN2 / 2, arithmetic._THREE_HALF_LN2 / 2, arithmetic._TINY / 2, 20.0, 350.0, 1.0, 0.0):  # exp's branches at 2|z|
         x = float(v)
         for _ in range(30):
             x = np.nextafter(x, -1.0)
@@ -61,9 +61,9 @@ def test_tanh_in_lanes_is_tanhs_bits_on_every_branch():
         for row in block:
             for n in (len(row), 3):
                 x = row[:n]
-                assert _tanh_lanes_of(x).tolist() == [N.tanh(float(v)) for v in x]
+                assert _tanh_lanes_of(x).tolist() == [arithmetic.tanh(float(v)) for v in x]
     odd = _tanh_lanes_of(np.array([0.5, math.inf, -math.inf, 1e300, -0.0, math.nan]))
-    assert odd[:5].tolist() == [N.tanh(0.5), 1.0, -1.0, 1.0, 0.0] and math.isnan(odd[5])
+    assert odd[:5].tolist() == [arithmetic.tanh(0.5), 1.0, -1.0, 1.0, 0.0] and math.isnan(odd[5])
 
 
 # ---------------------------------------------------------------- the first layer's sums
@@ -81,7 +81,7 @@ def test_every_leaf_of_the_incremental_first_layer_is_the_full_evaluations_bits(
         out, values = np.empty((30_000, 4), dtype=np.int64), np.empty(30_000)
         m = incremental_leaves(state.black, state.white, state.kings, state.turn, 3, net, out, values)
         assert 0 < m < len(out)
-        states = [R.State(*map(int, row)) for row in out[:m]]
+        states = [rules.State(*map(int, row)) for row in out[:m]]
         assert forward(CHECKERS.views(states), genome, sizes, king).tolist() == values[:m].tolist()
         seen += m
     assert seen > 1000
@@ -97,9 +97,9 @@ def test_the_first_layers_sum_does_not_depend_on_the_order_of_the_squares():
     acc, floats, a, b = np.empty((1, 1, 8), dtype=np.int64), np.empty(8), np.empty(8), np.empty(8)
     codes = np.zeros(32, dtype=np.int8)
     codes[[0, 5, 9, 17, 30]] = [1, -2, 2, -1, 1]
-    want = N.network_value(codes, net, acc, floats, a, b)
+    want = kernels.network_value(codes, net, acc, floats, a, b)
     q, qbias = net[5], net[6]
-    rows = [(N.code_row(int(c)), i) for i, c in enumerate(codes) if c]
+    rows = [(kernels.code_row(int(c)), i) for i, c in enumerate(codes) if c]
     sums = set()
     for seed in range(6):
         s = qbias[:6].copy()
@@ -107,7 +107,7 @@ def test_the_first_layers_sum_does_not_depend_on_the_order_of_the_squares():
             s += q[rows[p][0], rows[p][1], :6]
         sums.add(tuple(s.tolist()))
     assert len(sums) == 1
-    assert N.network_value(codes, net, acc, floats, a, b) == want
+    assert kernels.network_value(codes, net, acc, floats, a, b) == want
 
 
 @pytest.mark.parametrize("sizes, depths", [(DENSE, (1, 2, 3, 4)), (SPATIAL_SIZES, (1, 2, 3, 4))])
@@ -118,7 +118,7 @@ def test_compiled_search_is_plain_minimaxs_value_and_move_with_either_network(si
         for depth in depths:
             want = search(CHECKERS, state, depth, evaluate)
             got = compiled_search(state, depth, king, network=(genome, sizes))
-            assert (got.value, got.move) == (want.value, want.move), (sizes, depth, R.to_fen(state))
+            assert (got.value, got.move) == (want.value, want.move), (sizes, depth, rules.to_fen(state))
 
 
 # ---------------------------------------------------------------- the 2001 network
@@ -174,11 +174,11 @@ CRASH = """
 import math, numpy as np, sys
 sys.path.insert(0, "tests")
 from test_search import random_positions
-from evoplay.checkers import rules as R
+from evoplay.checkers import rules
 from evoplay.checkers.game import CHECKERS
 from evoplay.checkers.search import search
-from evoplay.evalnet import SPATIAL_SIZES, n_weights
-states = [R.initial(), R.from_fen("W:WK10,K11,27:B2,K19,K20")] + random_positions(CHECKERS, 6, seed=3)
+from evoplay.networks.evalnet import SPATIAL_SIZES, n_weights
+states = [rules.initial(), rules.from_fen("W:WK10,K11,27:B2,K19,K20")] + random_positions(CHECKERS, 6, seed=3)
 for sizes in ((32, 40, 10, 1), SPATIAL_SIZES):
     n = n_weights(sizes)
     nan = np.full(n, 0.1); nan[::7] = math.nan
@@ -187,7 +187,7 @@ for sizes in ((32, 40, 10, 1), SPATIAL_SIZES):
             for depth in (1, 2, 4):
                 for q in (False, True):
                     r = search(state, depth, 2.0, q, network=(genome, sizes))
-                    assert r.move in R.legal_moves(state) and math.isfinite(r.value), (r, sizes)
+                    assert r.move in rules.legal_moves(state) and math.isfinite(r.value), (r, sizes)
 print("ok")
 """
 
@@ -201,12 +201,12 @@ def test_a_network_of_huge_or_nan_weights_searches_to_a_legal_move_without_crash
 
 
 def test_a_run_with_the_spatial_network_evolves_its_5047_weights_and_is_the_same_in_chunks():
-    from evoplay.framework import config as C
+    from evoplay.framework import config
     from evoplay.framework.trial import TrialRun
     from evoplay.recipes.blondie24.recipe import Blondie24Recipe
     from test_blondie24 import TINY
 
-    cfg = C.load(TINY)
+    cfg = config.load(TINY)
     cfg["network"]["spatial"], cfg["network"]["hidden"] = True, [40, 10]
     recipe = Blondie24Recipe(cfg)
     assert recipe.sizes == SPATIAL_SIZES and recipe.n_weights == 5047

@@ -12,15 +12,15 @@ import pytest
 
 import evoplay.recipes  # noqa: F401  (registers the built-in recipe names)
 from evoplay.errors import ConfigError, EvoplayError
-from evoplay.framework import config as C
+from evoplay.framework import config as configs
 from evoplay.framework.config import recipe_class
 from evoplay.framework.rundir import RunDir, digest
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.exact_fitness import exact_weights
 from evoplay.recipes.fogel.nets import FitnessMax, FogelNet, init_population, net_player, stack
-from evoplay.recipes.map_elites import archive as A
+from evoplay.recipes.map_elites import archive as elite_archive
 from evoplay.recipes.map_elites.descriptors import DESCRIPTORS, describe
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board as ttt_board
 
 ROOT = Path(__file__).resolve().parents[1]
 HMAX = 10
@@ -44,13 +44,13 @@ def names(archive):
 
 
 def test_insertion_fills_empty_cells_replaces_on_better_or_equal_and_keeps_batch_order():
-    ar = A.Archive((3, 2))
+    ar = elite_archive.Archive((3, 2))
     status = ar.insert([Ind("a", 5.0), Ind("b", 3.0), Ind("c", 5.0), Ind("d", -7.0)], [(0, 0), (0, 0), (0, 0), (2, 1)])
-    assert status.tolist() == [A.NEW, A.REJECTED, A.EQUAL, A.NEW]
+    assert status.tolist() == [elite_archive.NEW, elite_archive.REJECTED, elite_archive.EQUAL, elite_archive.NEW]
     assert names(ar) == {(0, 0): ["c"], (2, 1): ["d"]} and ar.occupied() == [0, 5]
     # a better one replaces; in one batch a later better one replaces an earlier new one
     status = ar.insert([Ind("e", 6.0), Ind("f", 1.0), Ind("g", 2.0), Ind("h", -7.5)], [(0, 0), (1, 0), (1, 0), (2, 1)])
-    assert status.tolist() == [A.BETTER, A.NEW, A.BETTER, A.REJECTED]
+    assert status.tolist() == [elite_archive.BETTER, elite_archive.NEW, elite_archive.BETTER, elite_archive.REJECTED]
     assert names(ar) == {(0, 0): ["e"], (1, 0): ["g"], (2, 1): ["d"]}
     best, count = ar.fitness_grid()
     assert best.tolist() == [6.0, 0.0, 2.0, 0.0, 0.0, -7.0] and count.tolist() == [1, 0, 1, 0, 0, 1]
@@ -58,27 +58,27 @@ def test_insertion_fills_empty_cells_replaces_on_better_or_equal_and_keeps_batch
 
 
 def test_a_cell_of_capacity_three_keeps_its_best_three_best_first_a_newcomer_before_its_equals():
-    ar = A.Archive((2,), capacity=3)
+    ar = elite_archive.Archive((2,), capacity=3)
     status = ar.insert([Ind("a", 1.0), Ind("b", 3.0), Ind("c", 2.0), Ind("d", 0.5), Ind("e", 2.0), Ind("f", 1.0), Ind("g", 1.5)], [(0,)] * 7)
     # a, b, c fill the cell; d is below the worst (a); e beats a; f is below the worst (c = 2.0); g too
-    assert status.tolist() == [A.NEW, A.NEW, A.NEW, A.REJECTED, A.BETTER, A.REJECTED, A.REJECTED]
+    assert status.tolist() == [elite_archive.NEW, elite_archive.NEW, elite_archive.NEW, elite_archive.REJECTED, elite_archive.BETTER, elite_archive.REJECTED, elite_archive.REJECTED]
     assert names(ar) == {(0,): ["b", "e", "c"]}
-    assert ar.insert([Ind("h", 2.0)], [(0,)]).tolist() == [A.EQUAL]  # ties the worst: in, before its equals; the old worst leaves
+    assert ar.insert([Ind("h", 2.0)], [(0,)]).tolist() == [elite_archive.EQUAL]  # ties the worst: in, before its equals; the old worst leaves
     assert names(ar) == {(0,): ["b", "h", "e"]}
     assert ar.fitness_grid()[1].tolist() == [3, 0]
 
 
 def test_best_breaks_ties_by_the_lowest_cell_and_parents_come_from_occupied_cells_uniformly_or_by_tournament():
-    ar = A.Archive((2, 2))
+    ar = elite_archive.Archive((2, 2))
     ar.insert([Ind("late", 4.0), Ind("early", 4.0), Ind("low", 1.0)], [(1, 1), (0, 1), (0, 0)])
     assert ar.best()[1].name == "early"
     by_position = ["low", "early", "late"]  # the occupied cells 0, 1, 3 in order
-    picks = A.sel_cells(ar, 3000, np.random.default_rng(3))
+    picks = elite_archive.sel_cells(ar, 3000, np.random.default_rng(3))
     want = np.random.default_rng(3).integers(0, 3, size=(3000, 1))[:, 0]  # one elite per cell: any member draw picks it
     assert [p.name for p in picks] == [by_position[i] for i in want]
     assert np.bincount(want, minlength=3).min() > 900  # each occupied cell about a third of the time; the empty one never
     # a tournament of two cells: the fitter of the two drawn, "early" over "late" on a tie (the lower cell)
-    picks = A.sel_cells(ar, 500, np.random.default_rng(5), tournament=2)
+    picks = elite_archive.sel_cells(ar, 500, np.random.default_rng(5), tournament=2)
     strength = {"low": 0, "late": 1, "early": 2}
     pairs = np.random.default_rng(5).integers(0, 3, size=(500, 2))
     assert [p.name for p in picks] == [max((by_position[i] for i in row), key=strength.get) for row in pairs]
@@ -127,7 +127,7 @@ def cfg(**sections):
     raw = {"recipe": "map-elites", "name": "t", "seed": 11, "trials": 1, "generations": 6,
            "population": {"batch": 12, "hidden_min": 3, "hidden_max": 5}}
     raw.update(sections)
-    return C.resolve(raw)
+    return configs.resolve(raw)
 
 
 def test_elites_hold_their_exact_fitness_play_their_cell_and_the_budget_is_batch_per_generation():
@@ -258,7 +258,7 @@ def test_map_elites_run_resumed_from_mid_run_checkpoints_is_identical(me_runs):
     cut = me_runs / "cut"
     shutil.copytree(me_runs / "one", cut)
     rd = RunDir(cut)
-    stored = C.load(rd.config)
+    stored = configs.load(rd.config)
     recipe = recipe_class("map-elites")(stored)
     for t in (0, 1):
         rd.write_checkpoint(TrialRun(recipe, t).run(3 + t).to_data(), digest(stored))
@@ -300,7 +300,7 @@ def test_the_archive_is_drawn_beside_the_curve_at_the_end_of_a_run_and_by_plot(m
 
 
 def test_the_diversity_config_spends_the_exact_evaluations_of_the_30_unit_exact_run():
-    me, sa = C.load(ROOT / "configs/diversity.toml"), C.load(ROOT / "configs/fogel-exact-sa-h30.toml")
+    me, sa = configs.load(ROOT / "configs/diversity.toml"), configs.load(ROOT / "configs/fogel-exact-sa-h30.toml")
     assert me[""]["generations"] * me["population"]["batch"] == sa[""]["generations"] * 2 * sa["population"]["parents"] == 150_000
     for key in ("hidden_min", "hidden_max", "init_scale"):
         assert me["population"][key] == sa["population"][key]
@@ -315,7 +315,7 @@ def test_the_eight_symmetries_are_distinct_and_map_lines_to_lines():
     from evoplay.recipes.map_elites.symmetry import SYMMETRIES, TO_CANONICAL
 
     assert len({tuple(g) for g in SYMMETRIES}) == 8 and SYMMETRIES[0].tolist() == list(range(9))
-    lines = {frozenset(line) for line in B.LINES.tolist()}
+    lines = {frozenset(line) for line in ttt_board.LINES.tolist()}
     for g in SYMMETRIES:
         assert {frozenset(g[list(line)].tolist()) for line in lines} == lines
     assert [int(SYMMETRIES[TO_CANONICAL[s], s]) for s in range(9)] == [0, 1, 0, 1, 4, 1, 0, 1, 0]
@@ -328,7 +328,7 @@ def test_a_permuted_network_plays_the_image_of_every_move_and_canonical_networks
     from evoplay.tictactoe.players import make_player
 
     nets = list(init_sa_population(12, np.random.default_rng(8), h_range=(2, 4)))
-    codes = B.DECISION_CODES
+    codes = ttt_board.DECISION_CODES
     for net, g in zip(nets[:4], SYMMETRIES[[1, 2, 5, 6]]):
         moves = np.argmax(net_player(net).table, axis=1)
         w1, w2 = permute(net.w1, net.w2, g)

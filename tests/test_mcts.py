@@ -9,16 +9,17 @@ from evoplay.arena.match import play_game
 from evoplay.arena.mcts import mcts_move
 from evoplay.arena.specs import make_player
 from evoplay.errors import SpecError
-from evoplay.games import BaseGame, resolve_game
-from evoplay.search import WIN, search
-from evoplay.tictactoe import board as B
+from evoplay.arena.game import BaseGame
+from evoplay.games import resolve_game
+from evoplay.arena.search import WIN, search
+from evoplay.tictactoe import board
 
 TTT = resolve_game("tictactoe")
 
 
 def code(rows: str) -> int:
     """A tic-tac-toe board code from its drawing, row by row."""
-    return B.encode(np.array([{"X": B.X, "O": B.O, ".": B.EMPTY}[c] for c in rows.replace("/", "")]))
+    return board.encode(np.array([{"X": board.X, "O": board.O, ".": board.EMPTY}[c] for c in rows.replace("/", "")]))
 
 
 def test_mcts_takes_a_win_and_blocks_a_loss():

@@ -159,29 +159,29 @@ def test_openspiel_checkers_moves_as_evoplays_and_draws_by_its_own_rule():
     measured: OpenSpiel draws after 40 plies without a capture (man moves do not count, no
     repetition rule); evoplay after 100 plies without a capture or a man move, or a third
     repetition."""
-    from evoplay.checkers import rules as R
+    from evoplay.checkers import rules
 
     game = load("checkers")
     rng = np.random.default_rng(0)
     positions, ends = 0, set()
     for _ in range(40):
-        ours, theirs, since_capture = R.initial(), game.initial(), 0
-        while R.result(ours) is None and game.result(theirs) is None:
+        ours, theirs, since_capture = rules.initial(), game.initial(), 0
+        while rules.result(ours) is None and game.result(theirs) is None:
             assert game.to_move(theirs) == ours.turn
-            moves = R.legal_moves(ours)
+            moves = rules.legal_moves(ours)
             kids = turn_ends(game, theirs)
             boards = [_spiel_board(game, k) for k in kids]
-            assert sorted(boards) == sorted(_evoplay_board(R.apply(ours, m)) for m in moves)
+            assert sorted(boards) == sorted(_evoplay_board(rules.apply(ours, m)) for m in moves)
             positions += 1
             move = moves[rng.integers(len(moves))]
-            since_capture = 0 if R.is_capture(move) else since_capture + 1
-            ours = R.apply(ours, move)
+            since_capture = 0 if rules.is_capture(move) else since_capture + 1
+            ours = rules.apply(ours, move)
             theirs = kids[boards.index(_evoplay_board(ours))]
-        a, b = R.result(ours), game.result(theirs)
+        a, b = rules.result(ours), game.result(theirs)
         ends.add((a, b))
         if a != b:  # one side's draw rule
             assert (a, b) == (None, 0) and since_capture == 40 or (a, b) == (0, None) and (
-                ours.quiet >= R.QUIET_LIMIT or ours.history.count(ours.key) >= 2
+                ours.quiet >= rules.QUIET_LIMIT or ours.history.count(ours.key) >= 2
             ), (a, b, since_capture, ours.quiet)
     assert positions > 2000 and (-1, -1) in ends
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from evoplay.tictactoe import board as B
-from evoplay.tictactoe import players as P
+from evoplay.tictactoe import board
+from evoplay.tictactoe import players
 from evoplay.errors import SpecError
 
 BUILT_IN = [
@@ -18,35 +18,35 @@ BUILT_IN = [
     "softmax",
     "softmax:t=0.5,model_t=0.1",
 ]
-DECIDE = B.DECISION_CODES
+DECIDE = board.DECISION_CODES
 
 
 def mover_wins(codes):
     """Boolean (n, 9): squares where the side to move completes a line now."""
-    kids = B.CHILD[codes]
-    win = np.where(B.TO_MOVE[codes] == B.X, B.X_WIN, B.O_WIN)[:, None]
-    return B.LEGAL[codes] & (B.OUTCOME[np.maximum(kids, 0)] == win)
+    kids = board.CHILD[codes]
+    win = np.where(board.TO_MOVE[codes] == board.X, board.X_WIN, board.O_WIN)[:, None]
+    return board.LEGAL[codes] & (board.OUTCOME[np.maximum(kids, 0)] == win)
 
 
 def opponent_wins(codes):
     """Boolean (n, 9): empty squares where the other side would complete a line."""
-    other = (3 - B.TO_MOVE[codes]).astype(np.int64)
-    kids = codes[:, None] + other[:, None] * B.POW3[None, :]
-    win = np.where(other == B.X, B.X_WIN, B.O_WIN)[:, None]
-    return B.LEGAL[codes] & (B.OUTCOME[np.where(B.LEGAL[codes], kids, 0)] == win)
+    other = (3 - board.TO_MOVE[codes]).astype(np.int64)
+    kids = codes[:, None] + other[:, None] * board.POW3[None, :]
+    win = np.where(other == board.X, board.X_WIN, board.O_WIN)[:, None]
+    return board.LEGAL[codes] & (board.OUTCOME[np.where(board.LEGAL[codes], kids, 0)] == win)
 
 
 @pytest.mark.parametrize("spec", BUILT_IN)
 def test_distribution_invariants(spec):
-    probs = P.make_player(spec).probs(DECIDE)
+    probs = players.make_player(spec).probs(DECIDE)
     assert (probs >= 0).all()
     np.testing.assert_allclose(probs.sum(1), 1.0, atol=1e-12)
-    assert (probs[~B.LEGAL[DECIDE]] == 0).all()  # no mass on occupied squares
+    assert (probs[~board.LEGAL[DECIDE]] == 0).all()  # no mass on occupied squares
 
 
 @pytest.mark.parametrize("spec", BUILT_IN)
 def test_sampled_moves_have_mass(spec):
-    player = P.make_player(spec)
+    player = players.make_player(spec)
     rng = np.random.default_rng(1)
     codes = np.repeat(DECIDE, 3)
     u = np.concatenate([rng.random(len(DECIDE)), np.zeros(len(DECIDE)), np.full(len(DECIDE), 1 - 1e-16)])
@@ -55,21 +55,21 @@ def test_sampled_moves_have_mass(spec):
 
 
 def test_empty_board_is_a_draw():
-    assert P.MINIMAX_SCORES[0] == 0
+    assert players.MINIMAX_SCORES[0] == 0
 
 
 def test_softmax_check_position():
-    code = B.parse("X X . / O O . / X O .")
-    assert B.TO_MOVE[code] == B.X
-    assert P.softmax_values(0.2, 1.0)[code] == pytest.approx(0.9813, abs=5e-5)
-    probs = P.make_player("softmax:t=0.2,model_t=1.0").probs([code])[0]
+    code = board.parse("X X . / O O . / X O .")
+    assert board.TO_MOVE[code] == board.X
+    assert players.softmax_values(0.2, 1.0)[code] == pytest.approx(0.9813, abs=5e-5)
+    probs = players.make_player("softmax:t=0.2,model_t=1.0").probs([code])[0]
     assert np.flatnonzero(probs).tolist() == [2, 5, 8]
     assert np.round(100 * probs[[2, 5, 8]], 2).tolist() == [97.46, 2.52, 0.02]
 
 
 def test_logic_never_misses_a_win_or_a_block():
     for develop in ("own", "other"):
-        probs = P.make_player(f"logic:eps=0,develop={develop}").probs(DECIDE)
+        probs = players.make_player(f"logic:eps=0,develop={develop}").probs(DECIDE)
         win, threat = mover_wins(DECIDE), opponent_wins(DECIDE)
         can_win = win.any(1)
         must_block = ~can_win & threat.any(1)
@@ -79,47 +79,47 @@ def test_logic_never_misses_a_win_or_a_block():
 
 
 def test_logic_hand_drawn_rules():
-    logic = P.make_player("logic:eps=0")
+    logic = players.make_player("logic:eps=0")
     # Rule 1 beats rule 2: O can win at 5 rather than block X's row at 2.
-    code = B.parse("X X . / O O . / X . .")
+    code = board.parse("X X . / O O . / X . .")
     assert logic.probs([code])[0].tolist() == [0, 0, 0, 0, 0, 1, 0, 0, 0]
     # Rule 2: X must block O's column at 7.
-    code = B.parse("X O . / . O . / . . X")
+    code = board.parse("X O . / . O . / . . X")
     assert logic.probs([code])[0].tolist() == [0, 0, 0, 0, 0, 0, 0, 1, 0]
 
 
 def test_logic_develop_own_and_other():
-    code = B.parse("X . . / . O . / . . .")  # X to move, no threats
-    own = P.make_player("logic:eps=0,develop=own").probs([code])[0]
-    other = P.make_player("logic:eps=0,develop=other").probs([code])[0]
+    code = board.parse("X . . / . O . / . . .")  # X to move, no threats
+    own = players.make_player("logic:eps=0,develop=own").probs([code])[0]
+    other = players.make_player("logic:eps=0,develop=other").probs([code])[0]
     # Own lines with one X and two empties: row 0 (1, 2) and column 0 (3, 6).
     np.testing.assert_allclose(own, np.isin(np.arange(9), [1, 2, 3, 6]) / 4)
     # O's lines with one O and two empties: row 1, column 1, anti-diagonal.
     np.testing.assert_allclose(other, np.isin(np.arange(9), [1, 2, 3, 5, 6, 7]) / 6)
-    full_own = P.logic_rule_table("own")[DECIDE]
-    full_other = P.logic_rule_table("other")[DECIDE]
+    full_own = players.logic_rule_table("own")[DECIDE]
+    full_other = players.logic_rule_table("other")[DECIDE]
     assert not np.allclose(full_own, full_other)
 
 
 def test_logic_eps_mixes_in_random_moves():
-    probs = P.make_player("logic:eps=0.1").probs(DECIDE)
-    rules = P.make_player("logic:eps=0").probs(DECIDE)
-    uniform = P.make_player("random").probs(DECIDE)
+    probs = players.make_player("logic:eps=0.1").probs(DECIDE)
+    rules = players.make_player("logic:eps=0").probs(DECIDE)
+    uniform = players.make_player("random").probs(DECIDE)
     np.testing.assert_allclose(probs, 0.1 * uniform + 0.9 * rules)
 
 
 def test_first_open_takes_the_lowest_empty_square():
-    player = P.make_player("first-open")
+    player = players.make_player("first-open")
     assert player.deterministic
-    lowest = np.argmax(B.LEGAL[DECIDE], axis=1)
+    lowest = np.argmax(board.LEGAL[DECIDE], axis=1)
     assert (np.argmax(player.probs(DECIDE), axis=1) == lowest).all()
-    assert player.probs([B.parse("X O X / . . . / . . .")])[0, 3] == 1
+    assert player.probs([board.parse("X O X / . . . / . . .")])[0, 3] == 1
 
 
 def test_minimax_tiebreak_first_is_deterministic():
-    first = P.make_player("minimax:tiebreak=first")
+    first = players.make_player("minimax:tiebreak=first")
     assert first.deterministic
-    best = P.minimax_best_moves()[DECIDE]
+    best = players.minimax_best_moves()[DECIDE]
     moves = np.argmax(first.probs(DECIDE), axis=1)
     assert (moves == np.argmax(best, axis=1)).all()
     u = np.random.default_rng(0).random((2, len(DECIDE)))
@@ -127,24 +127,24 @@ def test_minimax_tiebreak_first_is_deterministic():
 
 
 def test_minimax_random_tiebreak_is_uniform_over_best():
-    player = P.make_player("minimax")
+    player = players.make_player("minimax")
     assert not player.deterministic
     np.testing.assert_allclose(player.probs([0])[0], np.full(9, 1 / 9))  # every opening draws
 
 
 def test_minimax_prefers_the_faster_win():
-    code = B.parse("X O O / X . . / . . .")  # X wins now at 6, or later via 4
-    optimal = P.minimax_optimal_moves()[code]
+    code = board.parse("X O O / X . . / . . .")  # X wins now at 6, or later via 4
+    optimal = players.minimax_optimal_moves()[code]
     assert optimal[6] and optimal[4]
-    assert P.make_player("minimax").probs([code])[0].tolist() == [0, 0, 0, 0, 0, 0, 1, 0, 0]
+    assert players.make_player("minimax").probs([code])[0].tolist() == [0, 0, 0, 0, 0, 0, 1, 0, 0]
 
 
 def test_minimax_prefers_the_slower_loss():
     # O to move is lost whatever it does; blocking at 8 loses later than anything else.
-    code = B.parse("X O . / . X . / . . .")
-    assert P.MINIMAX_SCORES[code] > 0
-    assert P.MINIMAX_SCORES[B.CHILD[code, 8]] < P.MINIMAX_SCORES[B.CHILD[code, 2]]
-    assert P.make_player("minimax").probs([code])[0].tolist() == [0, 0, 0, 0, 0, 0, 0, 0, 1]
+    code = board.parse("X O . / . X . / . . .")
+    assert players.MINIMAX_SCORES[code] > 0
+    assert players.MINIMAX_SCORES[board.CHILD[code, 8]] < players.MINIMAX_SCORES[board.CHILD[code, 2]]
+    assert players.make_player("minimax").probs([code])[0].tolist() == [0, 0, 0, 0, 0, 0, 0, 0, 1]
 
 
 @pytest.mark.parametrize(
@@ -164,10 +164,10 @@ def test_minimax_prefers_the_slower_loss():
 )
 def test_bad_specs(spec, message):
     with pytest.raises(SpecError) as err:
-        P.make_player(spec)
+        players.make_player(spec)
     assert message in str(err.value)
 
 
 def test_specs_are_canonical():
-    assert P.make_player("logic").spec == P.make_player("logic:develop=own,eps=0.1").spec
-    assert P.make_player("softmax:t=0.2").spec == "softmax:t=0.2,model_t=1"
+    assert players.make_player("logic").spec == players.make_player("logic:develop=own,eps=0.1").spec
+    assert players.make_player("softmax:t=0.2").spec == "softmax:t=0.2,model_t=1"

@@ -13,10 +13,10 @@ import pytest
 
 import evoplay.recipes  # noqa: F401  (registers the built-in recipe names)
 from evoplay.errors import ConfigError, EvoplayError
-from evoplay.framework import config as C
+from evoplay.framework import config as configs
 from evoplay.framework.config import recipe_class
 from evoplay.framework.trial import TrialRun
-from evoplay.recipes import yardstick
+from evoplay.recipes.fogel import exact_yardstick
 from evoplay.recipes.coevolution import PAIRING, coevolve_chunk, draw_opponents, points_of, round_robin
 from evoplay.recipes.exact_fitness import exact_weights, population_outcomes
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, init_population, net_player, stack
@@ -25,7 +25,7 @@ from evoplay.recipes.fogel.report import champion_row
 from evoplay.recipes.selfadaptive import SANet, init_sa_population, mut_selfadaptive, n_weights, sa_from_dict, sa_to_dict, step_sizes
 from evoplay.framework.recipe import Context
 from evoplay.framework.streams import Streams, stream
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import engine, exact
 from evoplay.tictactoe.netplay import Exploring, play_pairs
 from evoplay.tictactoe.players import make_player
@@ -50,7 +50,7 @@ def cfg(recipe, **sections):
     raw = {"recipe": recipe, "name": "t", "trials": 1, "generations": 4}
     for k, v in sections.items():
         raw[k] = v
-    return C.resolve(raw)
+    return configs.resolve(raw)
 
 
 # ---------------------------------------------------------------- exact fitness
@@ -64,11 +64,11 @@ def test_hand_made_networks_get_the_exact_outcome_of_the_player_they_are():
     _, w1, w2 = stack([first_open, center_first])
     for spec in ("logic", "random", "minimax", "logic:eps=0.3,develop=other"):
         opp = make_player(spec)
-        got = population_outcomes(NetBatch(w1, w2), 2, opp.table, B.X)
+        got = population_outcomes(NetBatch(w1, w2), 2, opp.table, board.X)
         for row, net in zip(got, (first_open, center_first)):
             want = exact.outcome(net_player(net), opp)
             assert row == pytest.approx([want.x_win, want.draw, want.o_win], abs=1e-12)
-        got_o = population_outcomes(NetBatch(w1, w2), 2, opp.table, B.O)
+        got_o = population_outcomes(NetBatch(w1, w2), 2, opp.table, board.O)
         for row, net in zip(got_o, (first_open, center_first)):
             want = exact.outcome(opp, net_player(net))
             assert row == pytest.approx([want.x_win, want.draw, want.o_win], abs=1e-12)
@@ -104,7 +104,7 @@ def test_exact_fitness_is_the_mean_of_the_sampled_games_within_their_interval():
     u = np.random.default_rng(11).random((len(nets), games, 9))
     sampled, _ = eval_weights(w1, w2, u, "logic")
     exact_32, _ = exact_weights(w1, w2, "logic", (1.0, 0.0, -10.0), 32)
-    outcomes = population_outcomes(NetBatch(w1, w2), len(nets), make_player("logic").table, B.X)
+    outcomes = population_outcomes(NetBatch(w1, w2), len(nets), make_player("logic").table, board.X)
     for i in range(len(nets)):
         mean = sampled[i] / games
         var = outcomes[i] @ np.array([1.0, 0.0, 100.0]) - (exact_32[i] / 32) ** 2
@@ -145,12 +145,12 @@ def test_exact_evaluation_is_the_same_in_any_number_of_chunks():
 
 def test_yardstick_matches_the_reference_analysis():
     from evoplay.recipes.fogel.nets import net_from_file
-    from evoplay.playerfile import read_document
+    from evoplay.files.playerfile import read_document
 
     docs = [read_document(p) for p in sorted((ROOT / "results/fogel1993/trials").glob("trial_*/champion.json"))]
     nets = pop(25, seed=6) + [preference_net([4, 0, 2, 6, 8, 1, 3, 5, 7])] + [net_from_file(d["architecture"], d["weights"]) for d in docs]
     _, w1, w2 = stack(nets)
-    m = yardstick.measure_weights(w1, w2)
+    m = exact_yardstick.measure_weights(w1, w2)
     mm = make_player("minimax")
     seen = set()
     for i, net in enumerate(nets):
@@ -303,7 +303,7 @@ def test_batched_network_play_equals_one_game_at_a_time():
     # deterministic networks: the exact outcome has all its mass on the game played
     k = 0
     o = exact.outcome(players[a[k]], players[b[k]])
-    assert [o.x_win, o.o_win, o.draw][[B.X_WIN, B.O_WIN, B.DRAW].index(as_x[k])] == 1.0
+    assert [o.x_win, o.o_win, o.draw][[board.X_WIN, board.O_WIN, board.DRAW].index(as_x[k])] == 1.0
 
 
 def test_exploring_play_equals_one_game_at_a_time_with_the_same_uniforms():
@@ -318,7 +318,7 @@ def test_exploring_play_equals_one_game_at_a_time_with_the_same_uniforms():
         assert as_x[k] == engine.play(players[a[k]], players[b[k]], u[k : k + 1])[0]
         assert as_o[k] == engine.play(players[b[k]], players[a[k]], u[100 + k : 101 + k])[0]
     # exploration moves are uniform over the legal squares
-    codes = np.full(90_000, B.parse("X.. / .O. / ..."))
+    codes = np.full(90_000, board.parse("X.. / .O. / ..."))
     moves = Exploring(make_player("first-open"), 0.999999).choose(codes, np.random.default_rng(1).random(90_000))
     counts = np.bincount(moves, minlength=9)
     assert counts[0] == counts[4] == 0 and all(abs(c / 90_000 - 1 / 7) < 0.006 for c in counts[[1, 2, 3, 5, 6, 7, 8]])
@@ -343,8 +343,8 @@ def test_pairing_draws_distinct_others_from_the_stream_alone():
 
 
 def test_points_come_from_both_seats_with_the_configured_table():
-    as_x = np.array([[B.X_WIN, B.DRAW, B.O_WIN]])
-    as_o = np.array([[B.O_WIN, B.X_WIN, B.X_WIN]])
+    as_x = np.array([[board.X_WIN, board.DRAW, board.O_WIN]])
+    as_o = np.array([[board.O_WIN, board.X_WIN, board.X_WIN]])
     pts, wld = points_of(as_x, as_o, (1.0, 0.0, -2.0))
     assert pts[0] == 2 * 1.0 + 0.0 - 3 * 2.0 and wld.tolist() == [[2, 3, 1]]
     nets = pop(5, seed=18)
@@ -355,8 +355,8 @@ def test_points_come_from_both_seats_with_the_configured_table():
         want = 0.0
         for j in range(5):
             if i != j:
-                for res, mine in ((engine.play(players[i], players[j], np.zeros((1, 9)))[0], B.X_WIN), (engine.play(players[j], players[i], np.zeros((1, 9)))[0], B.O_WIN)):
-                    want += 0.5 if res == B.DRAW else 1.0 if res == mine else -2.0
+                for res, mine in ((engine.play(players[i], players[j], np.zeros((1, 9)))[0], board.X_WIN), (engine.play(players[j], players[i], np.zeros((1, 9)))[0], board.O_WIN)):
+                    want += 0.5 if res == board.DRAW else 1.0 if res == mine else -2.0
         assert rr[i] == want
 
 
@@ -367,7 +367,7 @@ def test_coevolution_is_the_same_in_chunks_and_across_resume():
     resumed = TrialRun(recipe_class("coevolution")(c), 0, data=json.loads(json.dumps(chunked.to_data())), chunks=3).run(6)
     assert straight.to_data() == resumed.to_data()
     rec = straight.logbook[-1]
-    assert set(yardstick.COLUMNS) <= set(rec) and "mean_sigma" in rec
+    assert set(exact_yardstick.COLUMNS) <= set(rec) and "mean_sigma" in rec
     doc, facts = recipe_class("coevolution")(c).finish(straight.trial.state, 0, list(straight.logbook))
     assert doc["kind"] == "fogel-net" and facts["champion_logic32"] == pytest.approx(doc["provenance"]["expected_payoff_32_vs_logic"])
 
@@ -387,19 +387,19 @@ def test_coevolution_fitness_is_the_points_of_the_drawn_games_and_uses_no_hand_m
         for j in opp[i]:
             x = engine.play(players[i], players[j], np.zeros((1, 9)))[0]
             o = engine.play(players[j], players[i], np.zeros((1, 9)))[0]
-            want += {B.X_WIN: 1.0, B.DRAW: 0.0, B.O_WIN: -2.0}[x] + {B.O_WIN: 1.0, B.DRAW: 0.0, B.X_WIN: -2.0}[o]
+            want += {board.X_WIN: 1.0, board.DRAW: 0.0, board.O_WIN: -2.0}[x] + {board.O_WIN: 1.0, board.DRAW: 0.0, board.X_WIN: -2.0}[o]
         assert pts[i] == want and wld[i].sum() == 6
 
 
 def test_coevolution_config_errors_name_the_key():
     with pytest.raises(ConfigError, match="coevolution.opponents"):
-        C.resolve({"recipe": "coevolution", "name": "t", "population": {"parents": 3}, "selection": {"rivals": 2}, "coevolution": {"opponents": 6}})
+        configs.resolve({"recipe": "coevolution", "name": "t", "population": {"parents": 3}, "selection": {"rivals": 2}, "coevolution": {"opponents": 6}})
     with pytest.raises(ConfigError, match="coevolution.games"):
-        C.resolve({"recipe": "coevolution", "name": "t", "coevolution": {"games": 3}})
+        configs.resolve({"recipe": "coevolution", "name": "t", "coevolution": {"games": 3}})
     with pytest.raises(ConfigError, match="coevolution.explore"):
-        C.resolve({"recipe": "coevolution", "name": "t", "coevolution": {"explore": 1.0}})
+        configs.resolve({"recipe": "coevolution", "name": "t", "coevolution": {"explore": 1.0}})
     with pytest.raises(ConfigError, match="evaluation"):
-        C.resolve({"recipe": "coevolution", "name": "t", "evaluation": {"games": 3}})
+        configs.resolve({"recipe": "coevolution", "name": "t", "evaluation": {"games": 3}})
 
 
 # ---------------------------------------------------------------- on Ray, through the CLI
@@ -433,7 +433,7 @@ def test_exact_coevolution_points_are_the_expected_points_against_each_exploring
     opp = draw_opponents(6, 2, np.random.default_rng(20))
     eps, points = 0.25, (1.0, 0.0, -2.0)
     pts, wld = coevolve_chunk((w1, w2, 0, opp, points, eps, 1, None, True))
-    tables = [eps * uniform_table(B.LEGAL) + (1 - eps) * net_player(n).table for n in nets]
+    tables = [eps * uniform_table(board.LEGAL) + (1 - eps) * net_player(n).table for n in nets]
     for i in range(6):
         want, w_l_d = 0.0, np.zeros(3)
         for j in opp[i]:
@@ -496,7 +496,7 @@ def test_opening_values_are_the_best_response_after_each_opening():
 
 
 def test_coevolution_champion_analysis_for_studies_is_its_yardstick():
-    from evoplay.playerfile import read_document
+    from evoplay.files.playerfile import read_document
 
     c = cfg("coevolution")
     r = recipe_class("coevolution")(c)
@@ -524,7 +524,7 @@ def test_committed_runs_reproduce_their_first_generations(tmp_path, run):
 
 def test_committed_analyses_agree_with_the_champions_and_the_yardstick():
     from evoplay.recipes.fogel.nets import net_from_file
-    from evoplay.playerfile import read_document
+    from evoplay.files.playerfile import read_document
 
     for run in BEYOND_RUNS:
         root = ROOT / "results" / run
@@ -536,7 +536,7 @@ def test_committed_analyses_agree_with_the_champions_and_the_yardstick():
             prov = doc["provenance"]
             want = prov.get("expected_payoff_32_vs_logic", 32 * prov.get("expected_payoff_per_game", np.nan))
             assert row["expected_payoff_32_vs_logic"] == pytest.approx(want, abs=1e-9), (run, t)
-            y = yardstick.record(net_from_file(doc["architecture"], doc["weights"], 30))
+            y = exact_yardstick.record(net_from_file(doc["architecture"], doc["weights"], 30))
             assert bool(y["yard_unbeat_x"]) == row["unbeatable_as_x"], (run, t)
         if not run.startswith("coevolution"):
             # the champion is the last generation's best: the logbook's last yardstick is its exact payoff

@@ -4,13 +4,13 @@ import random
 
 import numpy as np
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
 from evoplay.recipes.fogel.nets import init_population, net_player
 from evoplay.tictactoe.players import make_player
 from evoplay.recipes.fogel.reference import _logic_move, _net_move, evaluate_generation, from_fogel_net
 
-X_BOARDS = B.DECISION_CODES[B.TO_MOVE[B.DECISION_CODES] == B.X]
+X_BOARDS = board.DECISION_CODES[board.TO_MOVE[board.DECISION_CODES] == board.X]
 
 
 def test_reference_network_moves_equal_the_batched_network_table():
@@ -18,16 +18,16 @@ def test_reference_network_moves_equal_the_batched_network_table():
         table = net_player(net).table
         ref = from_fogel_net(net)
         for code in X_BOARDS[::7]:
-            assert table[code, _net_move(ref, B.decode(code).tolist(), 1)] == 1
+            assert table[code, _net_move(ref, board.decode(code).tolist(), 1)] == 1
 
 
 def test_reference_logic_samples_match_the_logic_table():
     logic = make_player("logic")
     rng = random.Random(1)
     for text in ("X.. / .O. / ..X", "XX. / .O. / ...", "X.. / ... / ...", "XO. / .X. / ..."):
-        code = B.parse(text)
+        code = board.parse(text)
         n = 20_000
-        counts = np.bincount([_logic_move(B.decode(code).tolist(), int(B.TO_MOVE[code]), rng) for _ in range(n)], minlength=9)
+        counts = np.bincount([_logic_move(board.decode(code).tolist(), int(board.TO_MOVE[code]), rng) for _ in range(n)], minlength=9)
         p = logic.table[code]
         half = 3.29 * np.sqrt(p * (1 - p) / n) + 1e-12
         assert (np.abs(counts / n - p) <= half).all(), (text, counts / n, p)

@@ -271,7 +271,7 @@ def test_a_read_only_disk_is_refused_before_ray_starts(small_disk):
 
 def test_an_atomic_write_never_replaces_a_device_or_a_folder(tmp_path):
     """As root, a rename once replaced /dev/null itself with a regular file."""
-    from evoplay.atomic import write_text
+    from evoplay.files.atomic import write_text
     from evoplay.errors import EvoplayError
 
     link = tmp_path / "null"

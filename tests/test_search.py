@@ -5,11 +5,11 @@ import math
 import numpy as np
 import pytest
 
-from evoplay.checkers import rules as R
+from evoplay.checkers import rules
 from evoplay.checkers.game import CHECKERS
-from evoplay.games import play_out
-from evoplay.search import MAX_QUIESCENCE, WIN, search, terminal_score
-from evoplay.tictactoe import board as B
+from evoplay.arena.game import play_out
+from evoplay.arena.search import MAX_QUIESCENCE, WIN, search, terminal_score
+from evoplay.tictactoe import board
 from evoplay.tictactoe.game import TICTACTOE
 from evoplay.tictactoe.players import MINIMAX_SCORES
 
@@ -85,7 +85,7 @@ def test_alpha_beta_equals_minimax_checkers_depth_4(quiescence):
 
 
 def test_alpha_beta_prunes():
-    state = R.initial()
+    state = rules.initial()
     evaluate = linear_evaluator(32, seed=5)
     full = [0]
 
@@ -99,19 +99,19 @@ def test_alpha_beta_prunes():
 
 
 def test_tictactoe_finds_the_win_and_the_block():
-    assert search(TICTACTOE, B.parse("XX. / OO. / XO."), 3, null)[:2] == (WIN - 1, 2)  # X wins at 2
-    assert search(TICTACTOE, B.parse("X.. / OO. / X.X"), 1, null)[:2] == (WIN - 1, 5)  # O wins at 5
-    assert search(TICTACTOE, B.parse("X.. / OO. / X.."), 2, null)[:2] == (0.0, 5)  # X blocks at 5
+    assert search(TICTACTOE, board.parse("XX. / OO. / XO."), 3, null)[:2] == (WIN - 1, 2)  # X wins at 2
+    assert search(TICTACTOE, board.parse("X.. / OO. / X.X"), 1, null)[:2] == (WIN - 1, 5)  # O wins at 5
+    assert search(TICTACTOE, board.parse("X.. / OO. / X.."), 2, null)[:2] == (0.0, 5)  # X blocks at 5
 
 
 def test_exact_values_with_faster_wins_on_tictactoe():
     """Full-depth search scores equal the solved table's, which prefers faster wins."""
-    positions = B.DECISION_CODES[B.N_MARKS[B.DECISION_CODES] >= 3]
+    positions = board.DECISION_CODES[board.N_MARKS[board.DECISION_CODES] >= 3]
     for code in np.random.default_rng(6).choice(positions, 150, replace=False):
-        table = MINIMAX_SCORES[code] * (1 if B.TO_MOVE[code] == B.X else -1)
-        plies_to_end = 10 - abs(table) - B.N_MARKS[code]
+        table = MINIMAX_SCORES[code] * (1 if board.TO_MOVE[code] == board.X else -1)
+        plies_to_end = 10 - abs(table) - board.N_MARKS[code]
         expected = 0.0 if table == 0 else np.sign(table) * (WIN - plies_to_end)
-        assert search(TICTACTOE, int(code), 9 - int(B.N_MARKS[code]), null).value == expected
+        assert search(TICTACTOE, int(code), 9 - int(board.N_MARKS[code]), null).value == expected
 
 
 FORCED_WIN = """
@@ -127,7 +127,7 @@ FORCED_WIN = """
 
 
 def test_the_multi_jump_that_wins_at_once():
-    state = R.parse_board(FORCED_WIN)
+    state = rules.parse_board(FORCED_WIN)
     result = search(CHECKERS, state, 3, null)
     assert result.move == (9, 18, 27) and result.value == WIN - 1
 
@@ -149,7 +149,7 @@ def piece_difference(views):
 
 
 def test_a_crowning_within_the_horizon_counts():
-    state = R.parse_board(CROWN_AND_WIN)
+    state = rules.parse_board(CROWN_AND_WIN)
     # Either step crowns on the next move: a king counts 2, so Black ends 1 up.
     assert search(CHECKERS, state, 3, piece_difference)[:2] == (1.0, (22, 25))
     assert search(CHECKERS, state, 2, piece_difference)[:2] == (0.0, (22, 25))
@@ -159,6 +159,6 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="depth"):
         search(TICTACTOE, 0, 0, null)
     with pytest.raises(ValueError, match="over"):
-        search(TICTACTOE, B.parse("XXX / OO. / ..."), 2, null)
+        search(TICTACTOE, board.parse("XXX / OO. / ..."), 2, null)
     with pytest.raises(ValueError, match="finite"):
         search(TICTACTOE, 0, 1, lambda v: np.full(len(v), np.inf))

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from test_search import minimax
 
-from evoplay.checkers import rules as R
+from evoplay.checkers import rules
 from evoplay.checkers.players import piece_difference
-from evoplay.games import get_game
-from evoplay.search import WIN, move_scores, principal_variation, search
+from evoplay.games import resolve_game
+from evoplay.arena.search import WIN, move_scores, principal_variation, search
 
 
 def minimax_line(game, state, depth, evaluate, quiescence=False):
@@ -31,8 +31,8 @@ def linear(seed, squares):
     return lambda views: np.asarray(views, dtype=np.float64) @ weights
 
 
-TTT = get_game("tictactoe")
-CHECKERS = get_game("checkers")
+TTT = resolve_game("tictactoe")
+CHECKERS = resolve_game("checkers")
 # Hand-drawn endgames: a forced multi-jump, kings, and a crowning race.
 ENDGAMES = [
     "B:W18,19,27,K32:B10,14,K1",
@@ -70,7 +70,7 @@ def test_tictactoe_pv_and_scores_equal_minimax(depth, index):
 @pytest.mark.parametrize("depth", [1, 3, 5])
 @pytest.mark.parametrize("quiescence", [False, True])
 def test_checkers_pv_and_scores_equal_minimax(fen, depth, quiescence):
-    state = R.from_fen(fen)
+    state = rules.from_fen(fen)
     evaluate = piece_difference(1.5)
     value, line = minimax_line(CHECKERS, state, depth, evaluate, quiescence)
     assert principal_variation(CHECKERS, state, depth, evaluate, quiescence) == line
@@ -84,7 +84,7 @@ def test_checkers_pv_and_scores_equal_minimax(fen, depth, quiescence):
 
 def test_pv_stops_at_the_end_of_the_game():
     # Black takes the last White piece: the line ends with the game, after one move.
-    state = R.from_fen("B:W14:B10")
+    state = rules.from_fen("B:W14:B10")
     evaluate = piece_difference(1.5)
     line = principal_variation(CHECKERS, state, 4, evaluate)
     value, want = minimax_line(CHECKERS, state, 4, evaluate)
@@ -101,4 +101,4 @@ def test_bad_depth_and_finished_game_are_refused():
     with pytest.raises(ValueError, match="depth"):
         principal_variation(CHECKERS, CHECKERS.initial(), 0, evaluate)
     with pytest.raises(ValueError, match="over"):
-        move_scores(CHECKERS, R.from_fen("B:W6:B"), 2, evaluate)
+        move_scores(CHECKERS, rules.from_fen("B:W6:B"), 2, evaluate)

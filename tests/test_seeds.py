@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 from evoplay.cli import main
-from evoplay.seeds import gibson as G
-from evoplay.seeds import seed003 as S
-from evoplay.seeds import valuenet_settings as VS
-from evoplay.tictactoe import board as B
+from evoplay.published import gibson
+from evoplay.published import keras_outcome_net
+from evoplay.published import value_net_tutorial
+from evoplay.tictactoe import board as ttt_board
 from evoplay.tictactoe import exact
-from evoplay.playerfile import load_player
+from evoplay.files.playerfile import load_player
 from evoplay.tictactoe.trained import exact_results
-from evoplay.tictactoe.trained import value_net as V
+from evoplay.tictactoe.trained import value_net
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -37,7 +37,7 @@ def test_gibson_check_position_by_hand():
     w = [math.exp(1 / 0.2), math.exp(after5 / 0.2), math.exp(after8 / 0.2)]
     probs = [x / sum(w) for x in w]
     value = probs[0] + probs[1] * after5 + probs[2] * after8
-    chk = G.check_position()
+    chk = gibson.check_position()
     assert chk["value"] == pytest.approx(value, abs=1e-12)
     assert round(chk["value"], 4) == 0.9813
     assert [chk["move_percent"][s] for s in "258"] == pytest.approx([100 * p for p in probs], abs=1e-10)
@@ -74,32 +74,32 @@ def reference_softmax_game(t_x, t_o):
 
 @pytest.mark.parametrize("t_x,t_o", [(1.0, 0.1), (0.1, 1.0)])
 def test_gibson_exact_points_match_an_independent_recursion(t_x, t_o):
-    assert t_o in G.T_O and t_x in G.T_X
+    assert t_o in gibson.T_O and t_x in gibson.T_X
     ref = reference_softmax_game(t_x, t_o)
     empty = (0,) * 9
-    point = G.exact_point(t_x, t_o)
+    point = gibson.exact_point(t_x, t_o)
     _, px, pd, po = ref(empty)
     assert [point["x_win"], point["draw"], point["o_win"]] == pytest.approx([px, pd, po], abs=1e-12)
-    for name, sq in G.FIRST_MOVES.items():
+    for name, sq in gibson.FIRST_MOVES.items():
         board = tuple(1 if s == sq else 0 for s in range(9))
         assert point["score"][name] == pytest.approx(ref(board)[0], abs=1e-12)
 
 
 def test_gibson_first_move_scores_are_what_softmax_players_get():
     # The expected score of a first move is X's mean result when X is forced to open there.
-    x, o = G.players(1.0, 1.0)
-    point = G.exact_point(1.0, 1.0)
-    for name, sq in G.FIRST_MOVES.items():
-        out = exact.outcome(G.opening(sq, x), o)
+    x, o = gibson.players(1.0, 1.0)
+    point = gibson.exact_point(1.0, 1.0)
+    for name, sq in gibson.FIRST_MOVES.items():
+        out = exact.outcome(gibson.opening(sq, x), o)
         assert out.x_win - out.o_win == pytest.approx(point["score"][name], abs=1e-12)
 
 
 def test_gibson_sampled_points_are_seeded_and_sampled_from_the_same_game():
-    a = G.sampled_point(1.0, 1.0, 1000, 0, (0, 0))
-    b = G.sampled_point(1.0, 1.0, 1000, 0, (0, 0))
-    c = G.sampled_point(1.0, 1.0, 1000, 1, (0, 0))
+    a = gibson.sampled_point(1.0, 1.0, 1000, 0, (0, 0))
+    b = gibson.sampled_point(1.0, 1.0, 1000, 0, (0, 0))
+    c = gibson.sampled_point(1.0, 1.0, 1000, 1, (0, 0))
     assert a == b and a != c
-    e = G.exact_point(1.0, 1.0)
+    e = gibson.exact_point(1.0, 1.0)
     for k in ("x_win", "draw", "o_win"):
         lo, hi = a["interval"][k]
         assert lo - 0.02 <= e[k] <= hi + 0.02  # within the 95% interval, give or take
@@ -108,18 +108,18 @@ def test_gibson_sampled_points_are_seeded_and_sampled_from_the_same_game():
 @pytest.mark.skipif(not (RESULTS / "gibson" / "gibson.json").exists(), reason="no committed gibson figures")
 def test_committed_gibson_figures_reproduce(tmp_path):
     data = json.loads((RESULTS / "gibson" / "gibson.json").read_text())
-    assert data["games_per_point"] == 1000 and data["t_o"] == list(G.T_O) and data["t_x"] == list(G.T_X)
+    assert data["games_per_point"] == 1000 and data["t_o"] == list(gibson.T_O) and data["t_x"] == list(gibson.T_X)
     assert len(data["t_o"]) == 31 and data["t_o"][0] == 0.01 and data["t_o"][-1] == 10.0
     for i, j in ((0, 10), (1, 20)):
         panel, point = data["panels"][i], data["panels"][i]["points"][j]
-        fresh = G.exact_point(panel["t_x"], point["t_o"])
+        fresh = gibson.exact_point(panel["t_x"], point["t_o"])
         assert point["exact"]["x_win"] == pytest.approx(fresh["x_win"], abs=1e-12)
         assert point["exact"]["score"] == pytest.approx(fresh["score"], abs=1e-12)
-        sampled = G.sampled_point(panel["t_x"], point["t_o"], data["games_per_point"], data["seed"], (i, j))
+        sampled = gibson.sampled_point(panel["t_x"], point["t_o"], data["games_per_point"], data["seed"], (i, j))
         assert json.loads(json.dumps(sampled)) == point["sampled"]
-    assert (RESULTS / "gibson" / "table.md").read_text() == G.table(data)
-    G.plot_wins(data, tmp_path / "win_probabilities")
-    G.plot_scores(data, tmp_path / "first_move_scores")
+    assert (RESULTS / "gibson" / "table.md").read_text() == gibson.table(data)
+    gibson.plot_wins(data, tmp_path / "win_probabilities")
+    gibson.plot_scores(data, tmp_path / "first_move_scores")
     for name in ("win_probabilities", "first_move_scores"):
         for suffix in (".png", ".svg"):
             assert (RESULTS / "gibson" / (name + suffix)).stat().st_size > 10_000
@@ -144,70 +144,70 @@ def brute_force_fillings(first):
     return counts, boards
 
 
-@pytest.mark.parametrize("first", [B.O, B.X])
+@pytest.mark.parametrize("first", [ttt_board.O, ttt_board.X])
 def test_full_board_counts_by_enumeration(first):
     counts, boards = brute_force_fillings(first)
-    got = S.sequence_counts(first)
+    got = keras_outcome_net.sequence_counts(first)
     assert {k: v["sequences"] for k, v in got.items()} == counts
     assert {k: v["boards"] for k, v in got.items()} == boards
     assert sum(counts.values()) == math.factorial(9)
-    if first == B.O:  # the program's random games: 23.8 / 63.5 / 12.7 %
+    if first == ttt_board.O:  # the program's random games: 23.8 / 63.5 / 12.7 %
         assert counts == {"x_win": 86400, "o_win": 230400, "draw": 46080}
-    rnd = S.outcome(S.RANDOM_TABLE, S.RANDOM_TABLE, first)
+    rnd = keras_outcome_net.outcome(keras_outcome_net.RANDOM_TABLE, keras_outcome_net.RANDOM_TABLE, first)
     assert [rnd[k] for k in ("x_win", "o_win", "draw")] == pytest.approx(
         [counts[k] / math.factorial(9) for k in ("x_win", "o_win", "draw")], abs=1e-12)
 
 
 def test_scan_order_decides_a_board_with_two_lines():
     # O completes the top row and X the left column... X's column 0,3,6 comes after row 0.
-    assert S.SCAN_OUTCOME[B.parse("O O O / X X O / X O X")] == B.O_WIN  # row 0 (O) only
-    both = B.parse("X X X / O O O / X O O")  # row 0 is X's, row 1 is O's: row 0 comes first
-    assert S.SCAN_OUTCOME[both] == B.X_WIN
-    both = B.parse("O X X / O X X / O O X")  # column 0 (O) scans before column 2 (X)
-    assert S.SCAN_OUTCOME[both] == B.O_WIN
-    assert S.SCAN_OUTCOME[B.parse("X X . / O O . / . . .")] == B.ONGOING
-    assert S.SCAN_OUTCOME[B.parse("X X X / O O . / . . .")] == B.ONGOING  # not ended while a square is empty
+    assert keras_outcome_net.SCAN_OUTCOME[ttt_board.parse("O O O / X X O / X O X")] == ttt_board.O_WIN  # row 0 (O) only
+    both = ttt_board.parse("X X X / O O O / X O O")  # row 0 is X's, row 1 is O's: row 0 comes first
+    assert keras_outcome_net.SCAN_OUTCOME[both] == ttt_board.X_WIN
+    both = ttt_board.parse("O X X / O X X / O O X")  # column 0 (O) scans before column 2 (X)
+    assert keras_outcome_net.SCAN_OUTCOME[both] == ttt_board.O_WIN
+    assert keras_outcome_net.SCAN_OUTCOME[ttt_board.parse("X X . / O O . / . . .")] == ttt_board.ONGOING
+    assert keras_outcome_net.SCAN_OUTCOME[ttt_board.parse("X X X / O O . / . . .")] == ttt_board.ONGOING  # not ended while a square is empty
 
 
 def test_to_categorical_columns():
     # Keras' to_categorical sets row[i, y[i]] = 1 on a numpy array: -1 lands in the last column.
-    labels = np.array([S.LABEL[B.X_WIN], S.LABEL[B.DRAW], S.LABEL[B.O_WIN]])
+    labels = np.array([keras_outcome_net.LABEL[ttt_board.X_WIN], keras_outcome_net.LABEL[ttt_board.DRAW], keras_outcome_net.LABEL[ttt_board.O_WIN]])
     onehot = np.zeros((3, 3))
     onehot[np.arange(3), labels] = 1
-    assert onehot.argmax(1).tolist() == S.label_column([B.X_WIN, B.DRAW, B.O_WIN]).tolist() == [2, 0, 1]
-    assert [S.COLUMNS[c] for c in (2, 0, 1)] == ["x_win", "draw", "o_win"]
+    assert onehot.argmax(1).tolist() == keras_outcome_net.label_column([ttt_board.X_WIN, ttt_board.DRAW, ttt_board.O_WIN]).tolist() == [2, 0, 1]
+    assert [keras_outcome_net.COLUMNS[c] for c in (2, 0, 1)] == ["x_win", "draw", "o_win"]
     # The program reads column 0 as X's and 2 as O's: draws for X, X's wins for O.
-    assert S.COLUMNS[S.READINGS["program"][B.X]] == "draw"
-    assert S.COLUMNS[S.READINGS["program"][B.O]] == "x_win"
+    assert keras_outcome_net.COLUMNS[keras_outcome_net.READINGS["program"][ttt_board.X]] == "draw"
+    assert keras_outcome_net.COLUMNS[keras_outcome_net.READINGS["program"][ttt_board.O]] == "x_win"
 
 
 def test_program_data_are_full_board_games_with_o_first():
-    codes, labels = S.random_positions(50, np.random.default_rng(0))
+    codes, labels = keras_outcome_net.random_positions(50, np.random.default_rng(0))
     games = codes.reshape(50, 9)
-    assert (B.N_MARKS[games] == np.arange(1, 10)).all()
-    first_marks = B.MARKS[games[:, 0]].max(1)
-    assert (first_marks == B.O).all()
-    final = S.SCAN_OUTCOME[games[:, -1]]
-    assert (labels.reshape(50, 9) == S.label_column(final)[:, None]).all()
+    assert (ttt_board.N_MARKS[games] == np.arange(1, 10)).all()
+    first_marks = ttt_board.MARKS[games[:, 0]].max(1)
+    assert (first_marks == ttt_board.O).all()
+    final = keras_outcome_net.SCAN_OUTCOME[games[:, -1]]
+    assert (labels.reshape(50, 9) == keras_outcome_net.label_column(final)[:, None]).all()
 
 
 def test_program_move_rule_maximises_the_read_column():
-    player = S.train(games=60, epochs=1, seed=2).player
+    player = keras_outcome_net.train(games=60, epochs=1, seed=2).player
     from evoplay.tictactoe.mlp import softmax
 
-    table = player.fullboard_table(B.O)
+    table = player.fullboard_table(ttt_board.O)
     for text in ("O . . / . . . / . . .", "O X . / O . . / . . .", "O X O / X O X / . . ."):
-        code = B.parse(text)
-        side = S.mover([code])[0]
-        kids = S.children([code])[0]
+        code = ttt_board.parse(text)
+        side = keras_outcome_net.mover([code])[0]
+        kids = keras_outcome_net.children([code])[0]
         ok = kids >= 0
-        p = softmax(player.net.forward(S.encode(kids[ok])))
-        col = 0 if side == B.X else 2
+        p = softmax(player.net.forward(keras_outcome_net.encode(kids[ok])))
+        col = 0 if side == ttt_board.X else 2
         best = np.flatnonzero(ok)[np.argmax(p[:, col])]
         assert table[code].tolist() == np.eye(9)[best].tolist()
 
 
-FAITHFUL = RESULTS / "seed003" / S.PLAYER_FILE
+FAITHFUL = RESULTS / "seed003" / keras_outcome_net.PLAYER_FILE
 
 
 @pytest.mark.skipif(not FAITHFUL.exists(), reason="no committed seed003 player")
@@ -236,7 +236,7 @@ def test_committed_seed003_results_reproduce_from_the_player_file(tmp_path):
 
 def test_valuenet_settings_tiny_study(tmp_path):
     names = ("default", "self-play-only", "side-input", "empty-0")
-    runs = VS.run_study(games=300, seeds=(0,), names=names, exact_every=100)
+    runs = value_net_tutorial.run_study(games=300, seeds=(0,), names=names, exact_every=100)
     assert [r["setting"] for r in runs] == list(names)
     by = {r["setting"]: r for r in runs}
     assert all(len(r["exact_good_per_100"]) == 3 and len(r["good_per_100"]) == 3 for r in runs)
@@ -244,14 +244,14 @@ def test_valuenet_settings_tiny_study(tmp_path):
     assert by["empty-0"]["architecture"]["empty"] == 0.0
     assert by["self-play-only"]["settings"]["cycle"] == ["net-vs-net"]
     assert by["default"]["settings"] == {"games": 300, "lr": 0.025, "explore": 0.03, "exact_every": 100}
-    again = VS.run_one("side-input", 0, 300, 100)  # a pure function of its arguments (but for the timing)
+    again = value_net_tutorial.run_one("side-input", 0, 300, 100)  # a pure function of its arguments (but for the timing)
     assert {k: v for k, v in again.items() if k != "train_seconds"} == {
         k: v for k, v in by["side-input"].items() if k != "train_seconds"}
-    VS.write_results(runs, tmp_path, "test")
+    value_net_tutorial.write_results(runs, tmp_path, "test")
     for r in runs:  # the saved player reproduces the run's exact figures
         player = load_player(tmp_path / r["player_file"])
-        assert exact_results(player, VS.OPPONENTS) == r["exact"]
-        assert V.exact_good_per_100(player) == pytest.approx(r["exact_good_per_100"][-1], abs=1e-12)
+        assert exact_results(player, value_net_tutorial.OPPONENTS) == r["exact"]
+        assert value_net.exact_good_per_100(player) == pytest.approx(r["exact_good_per_100"][-1], abs=1e-12)
     assert (tmp_path / "curves.png").stat().st_size > 10_000
     assert len((tmp_path / "table.md").read_text().splitlines()) == 2 + len(runs) + 2
 
@@ -263,15 +263,15 @@ def test_exact_good_games_of_known_players():
     mm = make_player("minimax:tiebreak=first")
     rnd = make_player("random")
     want = 100 * (exact.outcome(mm, mm).draw + exact.outcome(mm, rnd).x_win + exact.outcome(rnd, mm).o_win) / 3
-    assert V.exact_good_per_100(mm, explore=0.0) == pytest.approx(want, abs=1e-12)
+    assert value_net.exact_good_per_100(mm, explore=0.0) == pytest.approx(want, abs=1e-12)
     assert exact.outcome(mm, mm).draw == 1.0
-    assert V.exact_good_per_100(mm, explore=0.03) < V.exact_good_per_100(mm, explore=0.0)
+    assert value_net.exact_good_per_100(mm, explore=0.03) < value_net.exact_good_per_100(mm, explore=0.0)
 
 
 def test_value_net_side_input_player_file_round_trip(tmp_path):
-    from evoplay.playerfile import save_player
+    from evoplay.files.playerfile import save_player
 
-    trained = V.train(games=200, seed=3, side_input=True, empty=0.0)
+    trained = value_net.train(games=200, seed=3, side_input=True, empty=0.0)
     path = save_player(tmp_path / "v.json", "value-net", trained.architecture, trained.weights, {})
     assert (load_player(path).table == trained.player.table).all()
     bad = dict(trained.architecture, side_input="yes")
@@ -286,18 +286,18 @@ STUDY = RESULTS / "valuenet-settings" / "study.json"
 @pytest.mark.skipif(not STUDY.exists(), reason="no committed value-net settings study")
 def test_committed_valuenet_study_is_consistent(tmp_path):
     study = json.loads(STUDY.read_text())
-    assert {r["setting"] for r in study["runs"]} == set(VS.SETTINGS)
-    assert len(study["runs"]) == len(VS.SETTINGS) * len(study["seeds"])
+    assert {r["setting"] for r in study["runs"]} == set(value_net_tutorial.SETTINGS)
+    assert len(study["runs"]) == len(value_net_tutorial.SETTINGS) * len(study["seeds"])
     for r in study["runs"]:
         assert len(r["good_per_100"]) == study["games"] // 100
         assert len(r["exact_good_per_100"]) == study["games"] // study["exact_every"]
         player = load_player(STUDY.parent / r["player_file"])
-        assert exact_results(player, VS.OPPONENTS) == r["exact"]
-        assert V.exact_good_per_100(player) == pytest.approx(r["exact_good_per_100"][-1], abs=1e-12)
+        assert exact_results(player, value_net_tutorial.OPPONENTS) == r["exact"]
+        assert value_net.exact_good_per_100(player) == pytest.approx(r["exact_good_per_100"][-1], abs=1e-12)
         assert player.provenance["setting"] == r["setting"] and player.provenance["seed"] == r["seed"]
     table = (STUDY.parent / "table.md").read_text()
-    assert table == VS.table(study["runs"])
-    VS.plot_curves(study["runs"], tmp_path / "curves")
+    assert table == value_net_tutorial.table(study["runs"])
+    value_net_tutorial.plot_curves(study["runs"], tmp_path / "curves")
     assert (tmp_path / "curves.svg").read_bytes() == (STUDY.parent / "curves.svg").read_bytes()
 
 
@@ -325,13 +325,13 @@ def test_valuenet_settings_command_runs_the_study_on_ray(tmp_path, capsys):
               "--out", str(tmp_path), "--no-progress"])
     assert e.value.code == 0
     study = json.loads((tmp_path / "study.json").read_text())
-    assert [r["setting"] for r in study["runs"]] == list(VS.SETTINGS)
+    assert [r["setting"] for r in study["runs"]] == list(value_net_tutorial.SETTINGS)
     assert study["exact_every"] == 200 and study["environment"]["cpus"] == 2
     for r in study["runs"]:  # Ray changed nothing: each task is the run made here
-        here = VS.run_one(r["setting"], r["seed"], 200, 200)
+        here = value_net_tutorial.run_one(r["setting"], r["seed"], 200, 200)
         assert r["exact"] == here["exact"] and r["good_per_100"] == here["good_per_100"]
         assert r["exact_good_per_100"] == here["exact_good_per_100"]
-    assert (tmp_path / "table.md").read_text() == VS.table(study["runs"])
+    assert (tmp_path / "table.md").read_text() == value_net_tutorial.table(study["runs"])
     assert "valuenet-settings: wrote" in capsys.readouterr().out
 
 
@@ -348,6 +348,6 @@ def test_committed_valuenet_runs_reproduce_their_first_games_when_trained_again(
     trained through BLAS: last-bit differences flipped a greedy move within 3,000 games.)"""
     study = json.loads(STUDY.read_text())
     committed = next(r for r in study["runs"] if r["setting"] == name and r["seed"] == seed)
-    again = VS.run_one(name, seed, 3000, exact_every=study["exact_every"])
+    again = value_net_tutorial.run_one(name, seed, 3000, exact_every=study["exact_every"])
     assert again["good_per_100"] == committed["good_per_100"][:30]
     assert again["exact_good_per_100"] == committed["exact_good_per_100"][:3]

@@ -231,18 +231,18 @@ def test_a_variant_naming_a_config_of_another_recipe_is_compared_on_the_same_bud
 
 
 def test_the_diversity_study_file_gives_each_variant_its_committed_runs_config():
-    from evoplay.framework import config as C
+    from evoplay.framework import config as configs
     from evoplay.framework.rundir import digest
     from evoplay.framework.study import load_study
 
     study = load_study(ROOT / "configs" / "diversity-study.toml")
     for v in study["variants"]:
-        assert digest(v["config"]) == digest(C.load(ROOT / "results" / v["dir"] / "config.toml")), v["name"]
+        assert digest(v["config"]) == digest(configs.load(ROOT / "results" / v["dir"] / "config.toml")), v["name"]
 
 
 def test_existing_study_files_resolve_as_their_committed_studies_did(study="ablation.toml", committed="ablation"):
     """Each variant of a committed study: the same folder, overrides and config digest as committed; no 'config' key."""
-    from evoplay.framework import config as C
+    from evoplay.framework import config as configs
     from evoplay.framework.rundir import digest
     from evoplay.framework.study import load_study
 
@@ -252,7 +252,7 @@ def test_existing_study_files_resolve_as_their_committed_studies_did(study="abla
            [(v["name"], v["dir"], v["overrides"]) for v in result["variants"]]
     assert all("config_file" not in v and "config" not in w for v, w in zip(loaded["variants"], result["variants"]))
     for v in loaded["variants"]:
-        assert digest(v["config"]) == digest(C.load(ROOT / "results" / committed / v["dir"] / "config.toml")), v["name"]
+        assert digest(v["config"]) == digest(configs.load(ROOT / "results" / committed / v["dir"] / "config.toml")), v["name"]
 
 
 CONFIGURED = STUDY.replace('name = "no architecture mutation"', f'name = "no architecture mutation"\nconfig = "{ROOT / "configs" / "diversity.toml"}"')
@@ -326,18 +326,18 @@ def test_the_committed_diversity_study_is_what_its_study_file_writes_from_the_co
 def test_the_blondie24_depth_study_runs_unchanged_and_its_variants_are_the_committed_depth_runs(tmp_path):
     """configs/blondie24-ttt-depths.toml: search depth 1, 2 and 3 of Blondie24 on tic-tac-toe through `evoplay study`;
     each variant's config is the committed 20-trial run's of that depth (its name aside)."""
-    from evoplay.framework import config as C
+    from evoplay.framework import config as configs
     from evoplay.framework.config import differences
     from evoplay.framework.study import load_study
 
     study = load_study(ROOT / "configs" / "blondie24-ttt-depths.toml")
     for v, run in zip(study["variants"], ("blondie24-ttt-d1", "blondie24-ttt-d2", "blondie24-ttt-d3"), strict=True):
-        assert set(differences(v["config"], C.load(ROOT / "results" / run / "config.toml"))) <= {"name"}, v["name"]
+        assert set(differences(v["config"], configs.load(ROOT / "results" / run / "config.toml"))) <= {"name"}, v["name"]
     out = tmp_path / "depths"
     evoplay("study", ROOT / "configs" / "blondie24-ttt-depths.toml", "--out", out, "--trials", "2", "--generations", "2",
             "--workers", "2", "--quiet")
     result = json.loads((out / "study.json").read_text())
     assert [v["name"] for v in result["variants"]] == ["depth 1", "depth 2", "depth 3"] and result["baseline"] == "depth 2"
     for v, depth in zip(result["variants"], (1, 2, 3)):
-        assert C.load(out / v["dir"] / "config.toml")["game"]["depth"] == depth
+        assert configs.load(out / v["dir"] / "config.toml")["game"]["depth"] == depth
         assert v["trials"] == 2 and v["champions"]["unbeatable_as_x"]["of"] == 2

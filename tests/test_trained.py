@@ -7,17 +7,17 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
 from evoplay.cli import main
 from evoplay.framework import config
 from evoplay.errors import PlayerFileError
-from evoplay.playerfile import load_player, save_player
+from evoplay.files.playerfile import load_player, save_player
 from evoplay.tictactoe.players import make_player
 from evoplay.tictactoe.trained import GreedyPlayer, write
-from evoplay.recipes import ga_value_net as G
-from evoplay.tictactoe.trained import outcome_net as O
-from evoplay.tictactoe.trained import value_net as V
+from evoplay.recipes import ga_value_net
+from evoplay.tictactoe.trained import outcome_net
+from evoplay.tictactoe.trained import value_net
 
 RANDOM = make_player("random")
 
@@ -32,9 +32,9 @@ def score_vs_random(player) -> float:
 def small():
     """One small training run of each kind (seeded), shared by the tests below."""
     return {
-        "value-net": V.train(games=300, seed=1),
-        "outcome-net": O.train(games=200, seed=1, epochs=2),
-        "ga-value-net": G.train(seed=1, generations=3, population=10, games=20),
+        "value-net": value_net.train(games=300, seed=1),
+        "outcome-net": outcome_net.train(games=200, seed=1, epochs=2),
+        "ga-value-net": ga_value_net.train(seed=1, generations=3, population=10, games=20),
     }
 
 
@@ -51,8 +51,8 @@ def test_player_file_round_trip(small, tmp_path, kind):
     assert loaded.deterministic
     assert loaded.provenance["seed"] == 1 and "exact" in loaded.provenance["metrics"]
     # every reachable unfinished board gets exactly one legal move
-    rows = loaded.table[B.DECISION_CODES]
-    assert np.all(rows.sum(1) == 1) and np.all(rows[~B.LEGAL[B.DECISION_CODES]] == 0)
+    rows = loaded.table[board.DECISION_CODES]
+    assert np.all(rows.sum(1) == 1) and np.all(rows[~board.LEGAL[board.DECISION_CODES]] == 0)
     assert exact.outcome(loaded, RANDOM) == exact.outcome(trained.player, RANDOM)
 
 
@@ -99,10 +99,10 @@ def test_corrupt_file_rejected(small, tmp_path, kind, edit, message):
     edit(arch, weights)
     path = tmp_path / "bad.json"
     doc = {"kind": kind, "architecture": arch, "weights": weights}
-    import evoplay.playerfile as PF
+    from evoplay.files import playerfile as player_files
 
-    doc = {"format": PF.FORMAT, "version": PF.VERSION, **doc, "provenance": {},
-           "sha256": PF._digest(kind, arch, weights)}
+    doc = {"format": player_files.FORMAT, "version": player_files.VERSION, **doc, "provenance": {},
+           "sha256": player_files._digest(kind, arch, weights)}
     path.write_text(json.dumps(doc))
     with pytest.raises(PlayerFileError, match=message):
         load_player(path)
@@ -115,7 +115,7 @@ PREFERENCE = np.array([0.8, 0.1, 0.2, 0.3, 0.7, 0.4, 0.5, 0.9, 0.6])
 
 
 def _first_preferred(code):
-    legal = np.flatnonzero(B.LEGAL[code])
+    legal = np.flatnonzero(board.LEGAL[code])
     return int(legal[np.argmax(PREFERENCE[legal])])
 
 
@@ -124,7 +124,7 @@ BOARDS = ["... / ... / ...", "... / ... / .X.", "X.. / .O. / .X.", "XO. / .O. / 
 
 def _check_prefers(player):
     for text in BOARDS:
-        code = B.parse(text)
+        code = board.parse(text)
         assert np.argmax(player.probs([code])[0]) == _first_preferred(code), text
 
 
@@ -134,7 +134,7 @@ def test_value_net_takes_best_valued_move(tmp_path):
     w |= {f"b{k}": np.zeros(n) for k, n in enumerate([18, 9, 3, 1])}
     w["W0"][:, 0] = PREFERENCE
     w["W1"][0, 0] = w["W2"][0, 0] = w["W3"][0, 0] = 1.0
-    path = save_player(tmp_path / "v.json", "value-net", V.architecture(), w, {})
+    path = save_player(tmp_path / "v.json", "value-net", value_net.architecture(), w, {})
     _check_prefers(make_player(str(path)))
 
 
@@ -144,49 +144,49 @@ def test_outcome_net_takes_move_most_likely_to_win_for_either_side(tmp_path):
         "W0": np.stack([PREFERENCE, -PREFERENCE], 1), "b0": np.zeros(2),
         "W1": np.array([[5.0, 0.0, 0.0], [0.0, 0.0, 5.0]]), "b1": np.zeros(3),
     }
-    arch = dict(O.architecture(), sizes=[9, 2, 3])
+    arch = dict(outcome_net.architecture(), sizes=[9, 2, 3])
     player = make_player(str(save_player(tmp_path / "o.json", "outcome-net", arch, w, {})))
-    assert B.TO_MOVE[B.parse(BOARDS[1])] == B.O  # the cases cover both seats
+    assert board.TO_MOVE[board.parse(BOARDS[1])] == board.O  # the cases cover both seats
     _check_prefers(player)
 
 
 def test_ga_net_takes_best_valued_move_and_lazy_player_agrees():
-    genome = np.zeros(G.n_genes(1))
+    genome = np.zeros(ga_value_net.n_genes(1))
     genome[:9] = PREFERENCE  # W0 column of the single hidden unit
     genome[10] = 1.0  # W1
-    net = G.net_from_genome(genome, 1)
-    _check_prefers(G.player_from_net(net))
-    lazy = GreedyPlayer("lazy", G.score_fn(net))
-    codes = B.DECISION_CODES
-    assert np.array_equal(lazy.choose(codes, np.zeros(len(codes))), G.player_from_net(net).table[codes].argmax(1))
+    net = ga_value_net.net_from_genome(genome, 1)
+    _check_prefers(ga_value_net.player_from_net(net))
+    lazy = GreedyPlayer("lazy", ga_value_net.score_fn(net))
+    codes = board.DECISION_CODES
+    assert np.array_equal(lazy.choose(codes, np.zeros(len(codes))), ga_value_net.player_from_net(net).table[codes].argmax(1))
 
 
 def test_value_net_inputs_seen_by_player_who_just_moved():
-    code = B.parse("X.. / .O. / ..X")  # X just moved
-    assert V.INPUTS[code].tolist() == [1, 0.01, 0.01, 0.01, -1, 0.01, 0.01, 0.01, 1]
-    code = B.parse("X.. / .O. / ...")  # O just moved
-    assert V.INPUTS[code].tolist() == [-1, 0.01, 0.01, 0.01, 1, 0.01, 0.01, 0.01, 0.01]
+    code = board.parse("X.. / .O. / ..X")  # X just moved
+    assert value_net.INPUTS[code].tolist() == [1, 0.01, 0.01, 0.01, -1, 0.01, 0.01, 0.01, 1]
+    code = board.parse("X.. / .O. / ...")  # O just moved
+    assert value_net.INPUTS[code].tolist() == [-1, 0.01, 0.01, 0.01, 1, 0.01, 0.01, 0.01, 0.01]
 
 
 def test_value_net_targets():
-    path = np.array([B.parse("X.. / ... / ..."), B.parse("X.. / .O. / ...")])
-    assert V.targets(path, B.X_WIN).tolist() == [1, -1]
-    assert V.targets(path, B.O_WIN).tolist() == [-1, 1]
-    assert V.targets(path, B.DRAW).tolist() == [0, 0]
+    path = np.array([board.parse("X.. / ... / ..."), board.parse("X.. / .O. / ...")])
+    assert value_net.targets(path, board.X_WIN).tolist() == [1, -1]
+    assert value_net.targets(path, board.O_WIN).tolist() == [-1, 1]
+    assert value_net.targets(path, board.DRAW).tolist() == [0, 0]
 
 
 def test_random_positions_are_labelled_with_their_game_result():
-    codes, labels = O.random_positions(500, np.random.default_rng(0))
+    codes, labels = outcome_net.random_positions(500, np.random.default_rng(0))
     assert len(codes) == len(labels) and 500 * 5 <= len(codes) <= 500 * 9
-    finals = B.OUTCOME[codes] != B.ONGOING
+    finals = board.OUTCOME[codes] != board.ONGOING
     assert finals.sum() == 500  # one finished board per game
-    assert np.array_equal(np.array(O.CLASSES)[labels[finals]], B.OUTCOME[codes[finals]])
+    assert np.array_equal(np.array(outcome_net.CLASSES)[labels[finals]], board.OUTCOME[codes[finals]])
 
 
 def test_random_positions_come_from_uniform_random_games():
-    codes, _ = O.random_positions(40_000, np.random.default_rng(1))
-    ends = B.OUTCOME[codes[B.OUTCOME[codes] != B.ONGOING]]
-    shares = [(ends == r).mean() for r in (B.X_WIN, B.O_WIN, B.DRAW)]
+    codes, _ = outcome_net.random_positions(40_000, np.random.default_rng(1))
+    ends = board.OUTCOME[codes[board.OUTCOME[codes] != board.ONGOING]]
+    shares = [(ends == r).mean() for r in (board.X_WIN, board.O_WIN, board.DRAW)]
     np.testing.assert_allclose(shares, [0.58492, 0.28810, 0.12698], atol=0.01)  # exact values
 
 
@@ -194,22 +194,22 @@ def test_random_positions_come_from_uniform_random_games():
 
 
 def test_value_net_training_improves_over_untrained():
-    untrained = V.player_from_net(V.build_net(np.random.default_rng(np.random.SeedSequence(0).spawn(2)[0])))
-    trained = V.train(games=3000, seed=0)
+    untrained = value_net.player_from_net(value_net.build_net(np.random.default_rng(np.random.SeedSequence(0).spawn(2)[0])))
+    trained = value_net.train(games=3000, seed=0)
     assert score_vs_random(trained.player) > score_vs_random(untrained) + 0.2
     assert len(trained.history["good_per_100"]) == 30
 
 
 def test_outcome_net_training_improves_over_untrained():
-    untrained = O.player_from_net(O.build_net(np.random.default_rng(np.random.SeedSequence(0).spawn(4)[2])))
-    trained = O.train(games=300, seed=0, epochs=3)
+    untrained = outcome_net.player_from_net(outcome_net.build_net(np.random.default_rng(np.random.SeedSequence(0).spawn(4)[2])))
+    trained = outcome_net.train(games=300, seed=0, epochs=3)
     assert score_vs_random(trained.player) > score_vs_random(untrained) + 0.2
     assert len(trained.history["val_accuracy"]) == 3
     assert trained.metrics["val_accuracy"] > 0.5  # the majority class (X wins) is ~0.57
 
 
 def test_ga_fitness_rises():
-    trained = G.train(seed=0, generations=15, population=20, games=50)
+    trained = ga_value_net.train(seed=0, generations=15, population=20, games=50)
     assert max(trained.history["max"][-5:]) > trained.history["max"][0]
     assert np.mean(trained.history["mean"][-5:]) > trained.history["mean"][0]
 
@@ -217,9 +217,9 @@ def test_ga_fitness_rises():
 @pytest.mark.parametrize(
     "train",
     [
-        lambda seed: V.train(games=150, seed=seed),
-        lambda seed: O.train(games=100, seed=seed, epochs=1),
-        lambda seed: G.train(seed=seed, generations=2, population=6, games=10),
+        lambda seed: value_net.train(games=150, seed=seed),
+        lambda seed: outcome_net.train(games=100, seed=seed, epochs=1),
+        lambda seed: ga_value_net.train(seed=seed, generations=2, population=6, games=10),
     ],
     ids=["value-net", "outcome-net", "ga-value-net"],
 )
@@ -234,26 +234,26 @@ def test_same_seed_same_result(train):
 
 
 def test_individual_pickles_with_its_fitness():
-    ind = G.Individual([0.5, -1.0])
+    ind = ga_value_net.Individual([0.5, -1.0])
     ind.fitness.values = (3.0,)
     back = pickle.loads(pickle.dumps(ind))
-    assert back == ind and back.fitness.values == (3.0,) and isinstance(back, G.Individual)
+    assert back == ind and back.fitness.values == (3.0,) and isinstance(back, ga_value_net.Individual)
 
 
 def test_operators():
     rng = np.random.default_rng(0)
-    a, b = G.Individual(range(10)), G.Individual(range(10, 20))
-    G.cx_two_point(a, b, rng)
+    a, b = ga_value_net.Individual(range(10)), ga_value_net.Individual(range(10, 20))
+    ga_value_net.cx_two_point(a, b, rng)
     assert sorted(a + b) == list(range(20)) and all(x % 10 == i for i, x in enumerate(a))
     assert a != list(range(10))
-    c = G.Individual([0.0] * 1000)
-    G.mut_gaussian(c, rng, sigma=0.1, indpb=0.3)
+    c = ga_value_net.Individual([0.0] * 1000)
+    ga_value_net.mut_gaussian(c, rng, sigma=0.1, indpb=0.3)
     moved = np.flatnonzero(c)
     assert 200 < len(moved) < 400 and np.max(np.abs(c)) < 0.6
-    pop = [G.Individual([i]) for i in range(5)]
+    pop = [ga_value_net.Individual([i]) for i in range(5)]
     for i, ind in enumerate(pop):
         ind.fitness.values = (float(i),)
-    assert G.sel_tournament(pop, 3, rng, tournsize=50) == [pop[4]] * 3
+    assert ga_value_net.sel_tournament(pop, 3, rng, tournsize=50) == [pop[4]] * 3
 
 
 def test_ga_results_do_not_depend_on_the_map():
@@ -269,12 +269,12 @@ def test_ga_results_do_not_depend_on_the_map():
                 out[start + i] = fn(t)
         return [out[i] for i in range(len(tasks))]
 
-    runs = [G.train(seed=5, generations=3, population=12, games=30, map_fn=m) for m in (map, pooled_map, reversed_chunks)]
+    runs = [ga_value_net.train(seed=5, generations=3, population=12, games=30, map_fn=m) for m in (map, pooled_map, reversed_chunks)]
     for other in runs[1:]:
         assert other.history == runs[0].history
         assert all(np.array_equal(other.weights[k], runs[0].weights[k]) for k in other.weights)
 
-    tb = G.GAValueNetRecipe(config.resolve({"recipe": "ga-value-net", "ga": {"games": 30}})).toolbox
+    tb = ga_value_net.GAValueNetRecipe(config.resolve({"recipe": "ga-value-net", "ga": {"games": 30}})).toolbox
     pop = [tb.individual(np.random.default_rng(0)) for _ in range(6)]
     tasks = [(list(ind), (5, 0, 2), i) for i, ind in enumerate(pop)]
     assert list(pooled_map(tb.evaluate, tasks)) == list(map(tb.evaluate, tasks))
@@ -336,9 +336,9 @@ def test_ga_on_ray_matches_builtin_map():
     distributed = pytest.importorskip("evoplay.framework.distributed")
     distributed.init_ray(workers=2)
     try:
-        on_ray = G.train(seed=5, generations=2, population=8, games=20, map_fn=distributed.RayMap())
+        on_ray = ga_value_net.train(seed=5, generations=2, population=8, games=20, map_fn=distributed.RayMap())
     finally:
         distributed.shutdown_ray()
-    local = G.train(seed=5, generations=2, population=8, games=20)
+    local = ga_value_net.train(seed=5, generations=2, population=8, games=20)
     assert on_ray.history == local.history
     assert all(np.array_equal(on_ray.weights[k], local.weights[k]) for k in local.weights)

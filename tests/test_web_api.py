@@ -28,9 +28,9 @@ from click.testing import CliRunner
 
 from evoplay.cli import cli
 from evoplay.errors import EvoplayError
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board as ttt_board
 from evoplay.tictactoe import exact
-from evoplay.playerfile import save_player
+from evoplay.files.playerfile import save_player
 from evoplay.tictactoe.players import make_player
 from evoplay.web.app import make_app, make_server
 from evoplay.web.roots import Roots
@@ -132,12 +132,12 @@ def refused(url, path, body=None, status=400, fragment="", **kw):
 
 def enumerate_outcome(x, o, code):
     """X-win/draw/O-win probabilities by walking the game tree move by move."""
-    result = B.winner(code)
-    if result != B.ONGOING:
-        return np.eye(3)[[B.X_WIN, B.DRAW, B.O_WIN].index(result)]
-    player = x if B.TO_MOVE[code] == B.X else o
+    result = ttt_board.winner(code)
+    if result != ttt_board.ONGOING:
+        return np.eye(3)[[ttt_board.X_WIN, ttt_board.DRAW, ttt_board.O_WIN].index(result)]
+    player = x if ttt_board.TO_MOVE[code] == ttt_board.X else o
     probs = player.probs(np.array([code]))[0]
-    return sum(p * enumerate_outcome(x, o, B.play(code, s)) for s, p in enumerate(probs) if p > 0)
+    return sum(p * enumerate_outcome(x, o, ttt_board.play(code, s)) for s, p in enumerate(probs) if p > 0)
 
 
 @pytest.mark.parametrize(
@@ -149,7 +149,7 @@ def enumerate_outcome(x, o, code):
     ],
 )
 def test_exact_outcome_from_a_position_equals_tree_walk(board, x, o):
-    code = B.parse(board)
+    code = ttt_board.parse(board)
     xp, op = make_player(x), make_player(o)
     got = exact.outcome(xp, op, code)
     want = enumerate_outcome(xp, op, code)
@@ -160,8 +160,8 @@ def test_exact_outcome_from_a_position_equals_tree_walk(board, x, o):
 def test_exact_outcome_default_start_and_finished_boards():
     xp, op = make_player("softmax:t=0.5"), make_player("random")
     assert exact.outcome(xp, op) == exact.outcome(xp, op, 0)
-    assert exact.outcome(xp, op, B.parse("XXX OO. ...")) == exact.Outcome(1.0, 0.0, 0.0)
-    assert exact.outcome(xp, op, B.parse("XOX XOO OXX")) == exact.Outcome(0.0, 1.0, 0.0)
+    assert exact.outcome(xp, op, ttt_board.parse("XXX OO. ...")) == exact.Outcome(1.0, 0.0, 0.0)
+    assert exact.outcome(xp, op, ttt_board.parse("XOX XOO OXX")) == exact.Outcome(0.0, 1.0, 0.0)
 
 
 # ---------------------------------------------------------------- what the page is told
@@ -199,17 +199,17 @@ def test_analyze_gives_the_movers_probabilities_and_the_exact_outcome(site):
     board = "X...O...."  # X to move
     x, o = "softmax:t=0.3,model_t=2", "players/net.json"
     data = ok(url, "/api/analyze", {"board": board, "x": x, "o": o})
-    code = B.parse(board)
+    code = ttt_board.parse(board)
     xp, op = make_player(x), make_player(str(base / o))
     assert data["board"] == board and data["result"] == "ongoing" and data["to_move"] == "X"
-    assert data["legal"] == B.legal_moves(code) and data["line"] is None and data["minimax"] is None
+    assert data["legal"] == ttt_board.legal_moves(code) and data["line"] is None and data["minimax"] is None
     assert data["probs"] == xp.probs(np.array([code]))[0].tolist()
     want = exact.outcome(xp, op, code)
     assert (data["exact"]["x_win"], data["exact"]["draw"], data["exact"]["o_win"]) == (want.x_win, want.draw, want.o_win)
     # O to move: O's distribution is shown
     after = ok(url, "/api/analyze", {"board": "X...O..X.", "x": x, "o": o})
     assert after["to_move"] == "O"
-    assert after["probs"] == op.probs(np.array([B.parse("X...O..X.")]))[0].tolist()
+    assert after["probs"] == op.probs(np.array([ttt_board.parse("X...O..X.")]))[0].tolist()
 
 
 def test_analyze_from_the_empty_board_equals_evoplay_match_exact(site):
@@ -228,7 +228,7 @@ def test_analyze_from_the_empty_board_equals_evoplay_match_exact(site):
 def test_a_human_side_is_modelled_for_the_exact_outcome(site):
     url, _ = site
     data = ok(url, "/api/analyze", {"board": "....X....", "x": "minimax", "o": "human", "human_model": "logic"})
-    want = exact.outcome(make_player("minimax"), make_player("logic"), B.parse("....X...."))
+    want = exact.outcome(make_player("minimax"), make_player("logic"), ttt_board.parse("....X...."))
     assert data["probs"] is None  # a human to move: nothing to shade
     assert data["exact"]["o_modelled"] and not data["exact"]["x_modelled"]
     assert data["exact"]["human_model"] == "logic"
@@ -272,7 +272,7 @@ def test_moves(site):
     assert seeded == [ok(url, "/api/ai-move", {"board": ".........", "player": "random", "seed": s})["square"] for s in range(40)]
     assert len(set(seeded)) >= 5  # random really samples
     played = ok(url, "/api/ai-move", {"board": "X...O....", "player": "runs/tiny"})  # a run's champion
-    assert played["square"] in B.legal_moves(B.parse("X...O...."))
+    assert played["square"] in ttt_board.legal_moves(ttt_board.parse("X...O...."))
 
 
 # ---------------------------------------------------------------- bad input: 4xx, one line, still serving

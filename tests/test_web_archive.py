@@ -18,12 +18,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evoplay.framework import config as C
+from evoplay.framework import config
 from evoplay.framework.rundir import RunDir, digest
 from evoplay.recipes.fogel.nets import net_player
 from evoplay.recipes.selfadaptive import sa_from_dict
 from evoplay.recipes.fogel.report import champion_row
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.web.archive import elite_spec
 from test_web_api import ok, refused, request, serving
 
@@ -45,7 +45,7 @@ def site(tmp_path_factory):
 
 
 def checkpoint_elites(run: Path, trial: int) -> list[dict]:
-    cfg = C.load(run / "config.toml")
+    cfg = config.load(run / "config.toml")
     data = RunDir(run).read_checkpoint(trial, digest(cfg))
     assert data["generation"] == cfg[""]["generations"]
     return data["state"]["elites"]
@@ -95,9 +95,9 @@ def test_an_elite_played_is_the_network_in_the_archive_and_its_analysis_is_exact
     assert details["analysis"] == json.loads(json.dumps(champion_row(player, 1, net.h)))
     boards = ["." * 9, "X" + "." * 8, "....X....", "X...O....", "XO..X....", "X.O.X.O.."]
     for text in boards:
-        code = B.encode([{"X": B.X, "O": B.O, ".": B.EMPTY}[c] for c in text])
+        code = board.encode([{"X": board.X, "O": board.O, ".": board.EMPTY}[c] for c in text])
         want = player.probs(np.array([code]))[0].tolist()
-        x, o = (spec, "random") if B.TO_MOVE[code] == B.X else ("random", spec)
+        x, o = (spec, "random") if board.TO_MOVE[code] == board.X else ("random", spec)
         assert ok(url, "/api/analyze", {"board": text, "x": x, "o": o})["probs"] == want
         moved = ok(url, "/api/ai-move", {"board": text, "player": spec, "seed": 1})
         assert moved["square"] == int(np.argmax(want))

@@ -11,15 +11,15 @@ import pytest
 from test_search_pv import minimax_line
 from test_web_api import make_run, ok, refused, request, serving
 
-from evoplay.checkers import rules as R
+from evoplay.checkers import rules
 from evoplay.checkers import search as compiled
 from evoplay.checkers.players import piece_difference
-from evoplay.games import get_game
+from evoplay.games import resolve_game
 from evoplay.recipes.blondie24.playerfile import network_document
-from evoplay.evalnet import Evaluator, n_weights
-from evoplay.search import move_scores, principal_variation
+from evoplay.networks.evalnet import Evaluator, n_weights
+from evoplay.arena.search import move_scores, principal_variation
 
-CHECKERS = get_game("checkers")
+CHECKERS = resolve_game("checkers")
 G = "/api/games/checkers"
 
 
@@ -35,10 +35,10 @@ def test_a_legal_move_is_played_and_the_board_follows(site):
     url, _ = site
     start = ok(url, f"{G}/state", {})
     assert start["to_move"] == "Black" and start["result"] == "ongoing" and start["moves"] == []
-    assert [m["text"] for m in start["legal"]] == [R.move_text(m) for m in R.legal_moves(R.initial())]
+    assert [m["text"] for m in start["legal"]] == [rules.move_text(m) for m in rules.legal_moves(rules.initial())]
     got = ok(url, f"{G}/move", {"moves": [], "move": "11-15"})
     assert got["move"] == "11-15" and got["moves"] == ["11-15"] and got["to_move"] == "White"
-    assert got["position"] == R.to_fen(R.apply(R.initial(), (11, 15)))
+    assert got["position"] == rules.to_fen(rules.apply(rules.initial(), (11, 15)))
     cells = [c for row in got["cells"] for c in row if c["square"] is not None]
     assert [c["square"] for c in cells] == [str(s) for s in range(1, 33)]
     assert cells[10]["piece"] == "" and cells[14]["piece"] == "b" and cells[20]["piece"] == "w"
@@ -112,27 +112,27 @@ def test_a_whole_game_between_computers_ends_by_the_rules(site):
             break
         spec = "piece-difference:depth=2" if state["to_move"] == "Black" else "piece-difference:depth=1"
         moves = ok(url, f"{G}/ai-move", {"moves": moves, "player": spec})["moves"]
-    final = R.initial()
+    final = rules.initial()
     for text in moves:
-        final = R.apply(final, R.parse_move(final, text))
+        final = rules.apply(final, rules.parse_move(final, text))
     assert state["result"] in ("win", "draw")
     assert CHECKERS.result(final) is not None
     if state["result"] == "draw":
-        assert final.quiet >= R.QUIET_LIMIT or final.history.count(final.key) >= 2
+        assert final.quiet >= rules.QUIET_LIMIT or final.history.count(final.key) >= 2
 
 
 def test_the_computer_move_is_the_players_move(site):
     url, _ = site
-    state = R.from_fen("W:W18,21,K30:B6,10,14")
-    got = ok(url, f"{G}/ai-move", {"start": R.to_fen(state), "player": "piece-difference:depth=5,king=2"})
-    assert got["move"] == R.move_text(compiled.search(state, 5, 2.0).move)
+    state = rules.from_fen("W:W18,21,K30:B6,10,14")
+    got = ok(url, f"{G}/ai-move", {"start": rules.to_fen(state), "player": "piece-difference:depth=5,king=2"})
+    assert got["move"] == rules.move_text(compiled.search(state, 5, 2.0).move)
     refused(url, f"{G}/ai-move", {"player": "human"}, fragment="'human' moves by clicking")
     refused(url, f"{G}/ai-move", {"player": "piece-difference:depth=99"}, fragment="depth must be in [1, 12]")
     refused(url, f"{G}/ai-move", {"player": "minimax"}, fragment="unknown player 'minimax': not a checkers player")
     refused(url, f"{G}/ai-move", {"player": "random", "seed": -1}, fragment="seed must be a non-negative integer")
 
 
-HAND_DRAWN = R.parse_board(
+HAND_DRAWN = rules.parse_board(
     """
       .   .   .   .
     .   .   b   .
@@ -143,26 +143,26 @@ HAND_DRAWN = R.parse_board(
       .   .   w   .
     .   .   .   .
     """,
-    turn=R.WHITE,
+    turn=rules.WHITE,
 )
 
 
 def test_analysis_equals_the_searches_on_a_hand_drawn_position(site):
     url, _ = site
-    fen = R.to_fen(HAND_DRAWN)
+    fen = rules.to_fen(HAND_DRAWN)
     for depth, king in ((1, 1.5), (3, 1.5), (5, 2.0)):
         spec = f"piece-difference:depth={depth},king={king:g}"
         got = ok(url, f"{G}/analysis", {"start": fen, "player": spec})
         evaluate = piece_difference(king)
         want = move_scores(CHECKERS, HAND_DRAWN, depth, evaluate)
-        assert got["scores"] == [{"move": R.move_text(m), "score": v} for m, v in want]
+        assert got["scores"] == [{"move": rules.move_text(m), "score": v} for m, v in want]
         value, line = minimax_line(CHECKERS, HAND_DRAWN, depth, evaluate)
-        assert got["pv"] == [R.move_text(m) for m in line]
+        assert got["pv"] == [rules.move_text(m) for m in line]
         fast = compiled.search(HAND_DRAWN, depth, king)
-        assert got["value"] == value == fast.value and got["pv"][0] == R.move_text(fast.move)
+        assert got["value"] == value == fast.value and got["pv"][0] == rules.move_text(fast.move)
         assert got["depth"] == depth and got["to_move"] == "White"
     shallower = ok(url, f"{G}/analysis", {"start": fen, "player": "piece-difference:depth=5", "depth": 2})
-    assert shallower["pv"] == [R.move_text(m) for m in principal_variation(CHECKERS, HAND_DRAWN, 2, piece_difference(1.5))]
+    assert shallower["pv"] == [rules.move_text(m) for m in principal_variation(CHECKERS, HAND_DRAWN, 2, piece_difference(1.5))]
     refused(url, f"{G}/analysis", {"start": fen, "player": "random"}, fragment="does not search")
     refused(url, f"{G}/analysis", {"start": fen, "player": "piece-difference:depth=8"}, fragment="send depth 1-6")
     refused(url, f"{G}/analysis", {"start": fen, "player": "piece-difference", "depth": 0}, fragment="depth must be")
@@ -174,11 +174,11 @@ def test_a_network_player_file_plays_and_is_analysed(site):
     genome = np.random.default_rng(3).uniform(-0.2, 0.2, n_weights(sizes))
     doc = network_document("checkers", sizes, 2, genome, 1.7, {"test": True})
     (base / "players" / "b24.json").write_text(json.dumps(doc))
-    state = R.from_fen("B:W18,22,25,K31:B5,9,11,K27")
-    got = ok(url, f"{G}/analysis", {"start": R.to_fen(state), "player": "players/b24.json"})
+    state = rules.from_fen("B:W18,22,25,K31:B5,9,11,K27")
+    got = ok(url, f"{G}/analysis", {"start": rules.to_fen(state), "player": "players/b24.json"})
     evaluate = Evaluator(genome, sizes, 1.7)
-    assert got["scores"] == [{"move": R.move_text(m), "score": v} for m, v in move_scores(CHECKERS, state, 2, evaluate)]
-    move = ok(url, f"{G}/ai-move", {"start": R.to_fen(state), "player": "players/b24.json"})["move"]
+    assert got["scores"] == [{"move": rules.move_text(m), "score": v} for m, v in move_scores(CHECKERS, state, 2, evaluate)]
+    move = ok(url, f"{G}/ai-move", {"start": rules.to_fen(state), "player": "players/b24.json"})["move"]
     assert move == got["pv"][0]
     refused(url, f"{G}/ai-move", {"player": "../outside.json"}, status=403)
     refused(url, f"{G}/ai-move", {"player": "players/none.json"}, status=404, fragment="not found")
@@ -202,7 +202,7 @@ def test_players_lists_the_games_builtins(site):
 
 
 # Two kings far apart, Black to move: nothing can be captured while they stay apart.
-KINGS = R.parse_board(
+KINGS = rules.parse_board(
     """
       B   .   .   .
     .   .   .   .
@@ -213,13 +213,13 @@ KINGS = R.parse_board(
       .   .   .   .
     .   .   .   W
     """,
-    turn=R.BLACK,
+    turn=rules.BLACK,
 )
 
 
 def test_threefold_repetition_draws_a_checkers_game(site):
     url, _ = site
-    fen = R.to_fen(KINGS)
+    fen = rules.to_fen(KINGS)
     there_and_back = ["1-6", "32-27", "6-1", "27-32"]
     moves = there_and_back * 2  # the start position comes back twice: its third occurrence
     got = ok(url, f"{G}/state", {"start": fen, "moves": moves[:-1]})
@@ -238,10 +238,10 @@ def _fresh_king_walk(state, plies: int) -> list:
     never reach a position seen before (so no draw by repetition comes before the quiet
     limit), found by a depth-first search."""
     def quiet_moves(s, seen):
-        for move in R.legal_moves(s):
-            after = R.apply(s, move)
-            if (not R.is_capture(move) and after.key not in seen
-                    and not any(R.is_capture(m) for m in R.legal_moves(after))):
+        for move in rules.legal_moves(s):
+            after = rules.apply(s, move)
+            if (not rules.is_capture(move) and after.key not in seen
+                    and not any(rules.is_capture(m) for m in rules.legal_moves(after))):
                 yield move, after
 
     seen, line = {state.key}, []
@@ -257,19 +257,19 @@ def _fresh_king_walk(state, plies: int) -> list:
         seen.add(step[1].key)
         stack.append(quiet_moves(step[1], seen))
     final = line[-1][1]
-    assert R.result(final) == 0 and final.quiet == plies and final.history.count(final.key) == 0
-    return [R.move_text(move) for move, _ in line]
+    assert rules.result(final) == 0 and final.quiet == plies and final.history.count(final.key) == 0
+    return [rules.move_text(move) for move, _ in line]
 
 
 def test_the_quiet_move_limit_draws_a_checkers_game(site):
     url, _ = site
-    fen = R.to_fen(KINGS)
-    moves = _fresh_king_walk(KINGS, R.QUIET_LIMIT)
+    fen = rules.to_fen(KINGS)
+    moves = _fresh_king_walk(KINGS, rules.QUIET_LIMIT)
     got = ok(url, f"{G}/state", {"start": fen, "moves": moves[:-1]})
     assert got["result"] == "ongoing"  # one ply short of the limit
     got = ok(url, f"{G}/move", {"start": fen, "moves": moves[:-1], "move": moves[-1]})
     assert (got["result"], got["winner"], got["to_move"], got["legal"]) == ("draw", None, None, [])
-    assert len(got["moves"]) == R.QUIET_LIMIT == 100  # 50 moves each without a capture or a man's move
+    assert len(got["moves"]) == rules.QUIET_LIMIT == 100  # 50 moves each without a capture or a man's move
     refused(url, f"{G}/ai-move", {"start": fen, "moves": moves, "player": "piece-difference"}, fragment="the game is over")
 
 
@@ -300,7 +300,7 @@ def test_tictactoe_analysis_brings_the_exact_facts_of_the_old_analyze(site):
 def test_a_spec_sent_over_the_web_imports_no_code(site):
     url, _ = site
     # `evoplay match` takes user players by module:Class; the server names only built-ins and files
-    for spec in ("evoplay.baselines:Anything", "json:JSONDecoder"):
+    for spec in ("evoplay.published.baselines:Anything", "json:JSONDecoder"):
         refused(url, "/api/games/tictactoe/ai-move", {"player": spec}, fragment="unknown player")
         refused(url, "/api/ai-move", {"board": "." * 9, "player": spec}, fragment="unknown player")
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board as ttt_board
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.players import make_player
 
@@ -153,11 +153,11 @@ def test_play_a_whole_game_against_minimax_by_clicking(server, page):
             assert board(page) == now
             first = False
     final = board(page)
-    result = B.winner(B.parse(final))
-    assert result in (B.O_WIN, B.DRAW)  # nobody beats minimax
+    result = ttt_board.winner(ttt_board.parse(final))
+    assert result in (ttt_board.O_WIN, ttt_board.DRAW)  # nobody beats minimax
     status = page.inner_text("#status")
-    assert status == ("O wins (minimax)." if result == B.O_WIN else "Draw.")
-    assert page.get_attribute("#status", "data-result") == {B.O_WIN: "o_win", B.DRAW: "draw"}[result]
+    assert status == ("O wins (minimax)." if result == ttt_board.O_WIN else "Draw.")
+    assert page.get_attribute("#status", "data-result") == {ttt_board.O_WIN: "o_win", ttt_board.DRAW: "draw"}[result]
     # undo goes back to my last turn: my last mark and minimax's reply are gone
     page.click("#undo")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('X to move: you')")
@@ -215,9 +215,9 @@ def test_sliders_change_the_probabilities_and_the_exact_outcome_equals_match(ser
         page.click("#step")
         page.wait_for_function("n => document.querySelectorAll('#board .sq[data-piece]').length === n "
                                "&& document.body.dataset.busy === ''", arg=n)
-    position = B.parse(board(page))
+    position = ttt_board.parse(board(page))
     assert shown_probs(page) == [
-        None if B.MARKS[position, s] else p for s, p in enumerate(make_player(x2).probs([position])[0].tolist())
+        None if ttt_board.MARKS[position, s] else p for s, p in enumerate(make_player(x2).probs([position])[0].tolist())
     ]
     want = exact.outcome(make_player(x2), make_player("minimax"), position)
     got = shown_exact(page)
@@ -281,7 +281,7 @@ def test_computer_against_computer_auto_play_step_undo_and_swap(server, page):
     page.wait_for_function("['x_win', 'o_win', 'draw'].includes(document.querySelector('#status').dataset.result)",
                            timeout=30_000)
     final = board(page)
-    assert B.winner(B.parse(final)) in (B.X_WIN, B.DRAW)  # minimax never loses
+    assert ttt_board.winner(ttt_board.parse(final)) in (ttt_board.X_WIN, ttt_board.DRAW)  # minimax never loses
     marks = 9 - final.count(".")
     page.click("#undo")  # two computers: one move back, and auto-play pauses there
     page.wait_for_function("n => document.querySelectorAll('#board .sq[data-piece]').length === n "
@@ -311,7 +311,7 @@ def wait_moves(page, n: int):
 
 
 def test_checkers_by_clicks_with_a_multi_jump_and_the_analysis(server, page, shots):
-    from evoplay.checkers import rules as R
+    from evoplay.checkers import rules
     from evoplay.checkers import search as compiled
 
     opponent = "piece-difference:depth=3"
@@ -323,13 +323,13 @@ def test_checkers_by_clicks_with_a_multi_jump_and_the_analysis(server, page, sho
     assert page.get_attribute('#board .sq[data-square="11"]', "class").split().count("picked") == 1
     page.click('#board .sq[data-square="15"]')
     wait_moves(page, 2)
-    state = R.apply(R.initial(), (11, 15))
+    state = rules.apply(rules.initial(), (11, 15))
     reply = compiled.search(state, 3, 1.5).move
-    assert checkers_moves(page) == ["11-15", R.move_text(reply)]
-    state = R.apply(state, reply)
+    assert checkers_moves(page) == ["11-15", rules.move_text(reply)]
+    state = rules.apply(state, reply)
     # a move from the list of legal moves in notation
     legal = page.eval_on_selector_all("#legal .legal-move", "b => b.map(x => x.textContent)")
-    assert legal == [R.move_text(m) for m in R.legal_moves(state)]
+    assert legal == [rules.move_text(m) for m in rules.legal_moves(state)]
     page.click(f"#legal .legal-move >> text='{legal[0]}'")
     wait_moves(page, 4)
     # a forced multi-jump from a drawn position, clicked square by square as one move
@@ -351,8 +351,8 @@ def test_checkers_by_clicks_with_a_multi_jump_and_the_analysis(server, page, sho
     page.fill("#analyst", "piece-difference:depth=4")
     page.click("#analyse")
     page.wait_for_function("document.querySelectorAll('#scores tr').length === 7")
-    best = compiled.search(R.initial(), 4, 1.5)
-    assert page.get_attribute("#pv", "data-pv").split()[0] == R.move_text(best.move)
+    best = compiled.search(rules.initial(), 4, 1.5)
+    assert page.get_attribute("#pv", "data-pv").split()[0] == rules.move_text(best.move)
     scores = page.eval_on_selector_all("#scores tr", "rows => rows.map(r => Number(r.dataset.score))")
     assert max(scores) == best.value
     page.screenshot(path=str(shots / "serve-checkers.png"))
@@ -436,7 +436,7 @@ def elite_server(tmp_path_factory):
 
 
 def test_run_page_shows_the_archive_and_plays_an_elite_clicked_in_it(elite_server, page, shots):
-    from evoplay.framework import config as C
+    from evoplay.framework import config
     from evoplay.framework.rundir import RunDir, digest
     from evoplay.recipes.fogel.nets import net_player
     from evoplay.recipes.selfadaptive import sa_from_dict
@@ -444,7 +444,7 @@ def test_run_page_shows_the_archive_and_plays_an_elite_clicked_in_it(elite_serve
     url, base = elite_server
     summary = json.loads((base / "me/summary.json").read_text())
     trial = summary["best_trial"]
-    cfg = C.load(base / "me/config.toml")
+    cfg = config.load(base / "me/config.toml")
     elites = RunDir(base / "me").read_checkpoint(trial, digest(cfg))["state"]["elites"]
     page.goto(f"{url}/run?id=0")
     page.wait_for_selector("#archive-box:not([hidden]) #archive-grid .cell-box")

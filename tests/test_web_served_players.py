@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evoplay.evalnet import MAX_WEIGHT, n_weights
-from evoplay.playerfile import load_player, resign, save_player
+from evoplay.networks.evalnet import MAX_WEIGHT, n_weights
+from evoplay.files.playerfile import load_player, resign, save_player
 from evoplay.errors import PlayerFileError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +81,7 @@ def test_a_network_file_holds_weights_within_the_bound(tmp_path):
 
 def test_the_bound_keeps_every_evaluation_finite():
     """Weights at the bound, the widest layers and the largest king value: finite scores."""
-    from evoplay.evalnet import forward
+    from evoplay.networks.evalnet import forward
 
     sizes = (32, 256, 256, 256, 256, 1)
     rng = np.random.default_rng(1)

@@ -102,7 +102,7 @@ def _kind_text(kind, default) -> str:
 
 
 def config_page() -> str:
-    from evoplay.framework import config as C
+    from evoplay.framework import config as configs
     from evoplay.framework.study import STUDY_KEYS
 
     meanings = tomllib.loads((HERE / "config_keys.toml").read_text())["keys"]
@@ -129,11 +129,11 @@ def config_page() -> str:
         "a user's included; the other sections are the recipe's own.",
         "",
     ]
-    for name in sorted(C.BUILTIN_RECIPES, key=lambda n: (n != C.DEFAULT_RECIPE, n)):
-        cls = C.recipe_class(name)
+    for name in sorted(configs.BUILTIN_RECIPES, key=lambda n: (n != configs.DEFAULT_RECIPE, n)):
+        cls = configs.recipe_class(name)
         doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         lines += [f"## `recipe = \"{name}\"`", "", f"{doc} (`{cls.__module__}.{cls.__qualname__}`)", ""]
-        for section, keys in C.schema_of(cls).items():
+        for section, keys in configs.schema_of(cls).items():
             title = "top level" if section == "" else f"`[{section}]`"
             lines += [f"### {title} {{ #{name}-{section or 'top'} }}", "",
                       "| key | type | default | allowed | meaning |", "|---|---|---|---|---|"]
@@ -493,7 +493,7 @@ def study_page(name: str) -> tuple[str, list[str]]:
 
 
 def baselines_page(name: str) -> tuple[str, list[str]]:
-    from evoplay import baselines
+    from evoplay.published import baselines
 
     d = RESULTS / name
     t = _json(d / "tournament.json")
@@ -512,19 +512,19 @@ def seed_page(name: str) -> tuple[str, list[str]]:
     d = RESULTS / name
     title, notes = _title(name, _notes(name))
     if name == "gibson":
-        from evoplay.seeds import gibson
+        from evoplay.published import gibson
 
         table = gibson.table(_json(d / "gibson.json"))
         figures = ["win_probabilities.png", "first_move_scores.png"]
     elif name == "seed003":
-        from evoplay.seeds import seed003
+        from evoplay.published import keras_outcome_net
 
-        table = seed003.table(_json(d / "results.json"))
+        table = keras_outcome_net.table(_json(d / "results.json"))
         figures = sorted(p.name for p in d.glob("*.png"))
     else:
-        from evoplay.seeds import valuenet_settings
+        from evoplay.published import value_net_tutorial
 
-        table = valuenet_settings.table(_json(d / "study.json")["runs"])
+        table = value_net_tutorial.table(_json(d / "study.json")["runs"])
         figures = ["curves.png"]
     lines = [f"# {title}", "", notes, "## Figures", ""]
     lines += [_figure(name, f, f"{name}: {f[:-4].replace('_', ' ')}") + "\n" for f in figures]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.errors import EvoplayError
-from evoplay.games import capability, game_ref
+from evoplay.arena.game import capability, game_ref
 
 
 def keyed_rng(seed: int, *key: int) -> np.random.Generator:

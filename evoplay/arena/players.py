@@ -13,7 +13,7 @@ import os
 import numpy as np
 
 from evoplay.errors import EvoplayError, SpecError
-from evoplay.search import search
+from evoplay.arena.search import search
 
 
 class RandomPlayer:

@@ -15,7 +15,7 @@ from evoplay.arena.mcts import SCHEMA as MCTS_SCHEMA
 from evoplay.arena.mcts import MCTSPlayer
 from evoplay.arena.players import RandomPlayer, build
 from evoplay.errors import SpecError
-from evoplay.games import capability, game_ref
+from evoplay.arena.game import capability, game_ref
 
 
 def common(game) -> dict:
@@ -42,7 +42,7 @@ def make_player(game, spec: str):
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty player spec")
     if is_path(spec):
-        from evoplay.playerfile import load_player
+        from evoplay.files.playerfile import load_player
 
         player = load_player(spec.strip())
         own = getattr(player, "game", None)

@@ -11,13 +11,13 @@ import time
 import numpy as np
 
 from evoplay.arena.match import play_game
-from evoplay.checkers import engine as E
-from evoplay.checkers import rules as R
+from evoplay.checkers import engine
+from evoplay.checkers import rules
 from evoplay.checkers import search as compiled
 from evoplay.checkers.game import CHECKERS
 from evoplay.checkers.openings import ballots
 from evoplay.checkers.players import make_player, piece_difference
-from evoplay.search import search
+from evoplay.arena.search import search
 
 
 def _cpu(fn):
@@ -28,8 +28,8 @@ def _cpu(fn):
 
 def perft_rate(depth: int, rounds: int = 3) -> dict:
     """Leaves of perft(depth) from the start, and leaves per second (best of ``rounds``)."""
-    E.perft(*E.START, 1)  # compiled or loaded from the cache before timing
-    runs = [_cpu(lambda: E.perft(*E.START, depth)) for _ in range(rounds)]
+    engine.perft(*engine.START, 1)  # compiled or loaded from the cache before timing
+    runs = [_cpu(lambda: engine.perft(*engine.START, depth)) for _ in range(rounds)]
     leaves, best = int(runs[0][0]), min(seconds for _, seconds in runs)
     return {"depth": depth, "leaves": leaves, "seconds": best, "leaves_per_second": leaves / best}
 
@@ -71,20 +71,20 @@ def seconds_per_game(depth: int = 4, games: int = 4) -> dict:
 def random_play_states(n: int, seed: int = 0) -> list:
     """``n`` positions of seeded random games (a new game whenever one ends)."""
     rng = np.random.default_rng(seed)
-    states, state = [], R.initial()
+    states, state = [], rules.initial()
     while len(states) < n:
-        if R.result(state) is not None:
-            state = R.initial()
+        if rules.result(state) is not None:
+            state = rules.initial()
         states.append(state)
-        moves = R.legal_moves(state)
-        state = R.apply(state, moves[rng.integers(len(moves))])
+        moves = rules.legal_moves(state)
+        state = rules.apply(state, moves[rng.integers(len(moves))])
     return states
 
 
 def move_generation_rate(positions: int = 300) -> dict:
     """Legal-move lists per second through the Python layer (``rules.legal_moves``)."""
     states = random_play_states(positions)
-    _, seconds = _cpu(lambda: [R.legal_moves(s) for s in states])
+    _, seconds = _cpu(lambda: [rules.legal_moves(s) for s in states])
     return {"positions": positions, "evoplay_per_second": positions / seconds}
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from evoplay.numerics import JIT
+from evoplay.networks.arithmetic import JIT
 
 #: Most moves of one position and most squares of one move's path: generous bounds (the
 #: most legal moves known in a checkers position is well under 100; a path visits at

@@ -1,4 +1,4 @@
-"""Checkers behind the game interface (``evoplay.games.Game``).
+"""Checkers behind the game interface (``evoplay.arena.game.Game``).
 
 What checkers offers beyond the protocol (its players, openings, compiled search and
 benchmark) is attached to ``CHECKERS`` by ``evoplay.checkers.domain``, the module the name
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.checkers import rules as R
+from evoplay.checkers import rules
 
 _SHIFTS = np.arange(32, dtype=np.uint64)
 
@@ -26,7 +26,7 @@ def board_views(black, white, kings, turn) -> np.ndarray:
     """``(n, 32)`` int8 boards from the side to move's view, from arrays of bitboards."""
     b, w, k = _bits(black), _bits(white), _bits(kings)
     view = (b - w) * (1 + k)
-    white_turn = np.asarray(turn) == R.WHITE
+    white_turn = np.asarray(turn) == rules.WHITE
     view[white_turn] = -view[white_turn, ::-1]
     return view
 
@@ -48,27 +48,27 @@ class Checkers:
     #: ``evoplay game``'s computer player when --vs is not given.
     default_opponent = "piece-difference"
 
-    def __init__(self, quiet_limit: int = R.QUIET_LIMIT):
+    def __init__(self, quiet_limit: int = rules.QUIET_LIMIT):
         self.quiet_limit = quiet_limit
-        self.name = "checkers" if quiet_limit == R.QUIET_LIMIT else f"checkers:quiet={quiet_limit}"
+        self.name = "checkers" if quiet_limit == rules.QUIET_LIMIT else f"checkers:quiet={quiet_limit}"
 
-    def initial(self) -> R.State:
-        return R.initial()
+    def initial(self) -> rules.State:
+        return rules.initial()
 
     def to_move(self, state) -> int:
         return state.turn
 
     def legal_moves(self, state) -> list[tuple]:
-        return R.legal_moves(state)
+        return rules.legal_moves(state)
 
-    def apply(self, state, move) -> R.State:
-        return R.apply(state, move)
+    def apply(self, state, move) -> rules.State:
+        return rules.apply(state, move)
 
     def result(self, state) -> int | None:
-        return R.result(state, self.quiet_limit)
+        return rules.result(state, self.quiet_limit)
 
     def is_capture(self, state, move) -> bool:
-        return R.is_capture(move)
+        return rules.is_capture(move)
 
     def key(self, state) -> tuple:
         return state.key
@@ -78,13 +78,13 @@ class Checkers:
         return board_views(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3].astype(np.int64))
 
     def move_text(self, state, move) -> str:
-        return R.move_text(move)
+        return rules.move_text(move)
 
     def parse_move(self, state, text: str) -> tuple:
-        return R.parse_move(state, text)
+        return rules.parse_move(state, text)
 
     def render(self, state, numbers: bool = False) -> str:
-        return R.render(state, numbers)
+        return rules.render(state, numbers)
 
     def cells(self, state) -> list[str]:
         """One text per square of the 8x8 board, row by row from Black's side ('' where empty
@@ -95,7 +95,7 @@ class Checkers:
                 s = 4 * r + c // 2
                 dark = (r + c) % 2 == 1
                 on = dark and (state.black >> s & 1 or state.white >> s & 1)
-                out.append(R.SYMBOLS[R.BLACK if state.black >> s & 1 else R.WHITE, bool(state.kings >> s & 1)] if on else "")
+                out.append(rules.SYMBOLS[rules.BLACK if state.black >> s & 1 else rules.WHITE, bool(state.kings >> s & 1)] if on else "")
         return out
 
 

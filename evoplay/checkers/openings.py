@@ -10,14 +10,14 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from evoplay.checkers import rules as R
+from evoplay.checkers import rules
 from evoplay.errors import EvoplayError
 
 PATH = Path(__file__).with_name("openings.json")
 FORMAT, VERSION = "evoplay-checkers-openings", 1
 
 
-def read_openings(path=PATH) -> list[tuple[str, R.State]]:
+def read_openings(path=PATH) -> list[tuple[str, rules.State]]:
     """``(ballot, state)`` for every opening of a file, in file order."""
     try:
         doc = json.loads(Path(path).read_text())
@@ -32,10 +32,10 @@ def read_openings(path=PATH) -> list[tuple[str, R.State]]:
     for item in items:
         if not isinstance(item, dict) or set(item) != {"ballot", "moves"} or not all(isinstance(v, str) for v in item.values()):
             raise EvoplayError(f"openings file {path}: each opening is {{'ballot': str, 'moves': str}}, got {item!r:.60}")
-        state = R.initial()
+        state = rules.initial()
         for text in item["moves"].split():
             try:
-                state = R.apply(state, R.parse_move(state, text))
+                state = rules.apply(state, rules.parse_move(state, text))
             except ValueError as e:
                 raise EvoplayError(f"openings file {path}: ballot {item['ballot']}: {e}") from None
         out.append((item["ballot"], state))

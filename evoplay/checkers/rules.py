@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from evoplay.checkers import engine as E
+from evoplay.checkers import engine
 
-BLACK, WHITE = E.BLACK, E.WHITE
+BLACK, WHITE = engine.BLACK, engine.WHITE
 #: Plies without a capture or a man move after which the game is drawn (50 moves each).
 QUIET_LIMIT = 100
 SIDE_NAMES = {BLACK: "Black", WHITE: "White"}
@@ -40,20 +40,20 @@ class State(NamedTuple):
 
 
 def initial() -> State:
-    return State(*E.START)
+    return State(*engine.START)
 
 
 # Squares jumped over between two squares of a path: (a, b) -> bit, 0-based squares.
 _OVER = {
-    (s, int(E.JUMP[s, d])): 1 << int(E.STEP[s, d]) for s in range(32) for d in range(4) if E.JUMP[s, d] >= 0
+    (s, int(engine.JUMP[s, d])): 1 << int(engine.STEP[s, d]) for s in range(32) for d in range(4) if engine.JUMP[s, d] >= 0
 }
 
 
 def legal_moves(state: State) -> list[tuple]:
     """Every legal move as a path of squares 1-32, in lexicographic order (captures forced)."""
-    paths = np.empty((E.MAX_MOVES, E.MAX_PATH), dtype=np.int64)
-    plen = np.empty(E.MAX_MOVES, dtype=np.int64)
-    n = E.generate(state.black, state.white, state.kings, state.turn, paths, plen, np.empty(E.MAX_MOVES, dtype=np.int64))
+    paths = np.empty((engine.MAX_MOVES, engine.MAX_PATH), dtype=np.int64)
+    plen = np.empty(engine.MAX_MOVES, dtype=np.int64)
+    n = engine.generate(state.black, state.white, state.kings, state.turn, paths, plen, np.empty(engine.MAX_MOVES, dtype=np.int64))
     return [tuple(int(s) + 1 for s in paths[i, : plen[i]]) for i in range(n)]
 
 
@@ -74,7 +74,7 @@ def apply(state: State, move: tuple) -> State:
     frm, to = move[0] - 1, move[-1] - 1
     cap = captured(move)
     was_man = not (state.kings >> frm) & 1
-    b, w, k, t = E.apply(state.black, state.white, state.kings, state.turn, frm, to, cap)
+    b, w, k, t = engine.apply(state.black, state.white, state.kings, state.turn, frm, to, cap)
     if cap or was_man:
         return State(int(b), int(w), int(k), int(t))
     return State(int(b), int(w), int(k), int(t), state.quiet + 1, state.history + (state.key,))
@@ -86,7 +86,7 @@ def result(state: State, quiet_limit: int = QUIET_LIMIT) -> int | None:
     A side with no legal move loses; then the no-progress count and threefold repetition
     draw.
     """
-    if E.count_moves(state.black, state.white, state.kings, state.turn) == 0:
+    if engine.count_moves(state.black, state.white, state.kings, state.turn) == 0:
         return -1
     if state.quiet >= quiet_limit or state.history.count(state.key) >= 2:
         return 0

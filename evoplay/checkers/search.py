@@ -1,19 +1,19 @@
 """Compiled alpha-beta for checkers (numba), with piece difference or a Blondie24 network at the leaves.
 
-The same search as ``evoplay.search.search`` with ``piece_difference(king)`` or the
+The same search as ``evoplay.arena.search.search`` with ``piece_difference(king)`` or the
 network's ``Evaluator`` (same terminal scores, draw rules, quiescence and tie rule, so the
 same value and move; tests compare them), specialised to the bitboards: a few million
 leaves a second rather than tens of thousands. Moves are tried best-first from a small
 table of the previous iteration's best moves.
 
 The leaf evaluator is a kind (``MATERIAL`` or ``NETWORK``) and a network in its prepared
-form (``evoplay.evalnet.prepare``: either topology; kings weigh
+form (``evoplay.networks.evalnet.prepare``: either topology; kings weigh
 ``king`` in both), so one kernel serves both and numba's on-disk cache holds it. A
 network's inputs are the board from the side to move's view (White's view turns the
 board: input ``i`` is square ``32 - i``). Its first layer is kept incrementally, NNUE-style:
 the sums of both views are kept per ply of the search path, and a move adds and removes
 only the squares it changes (from, to, the captured pieces, a crowning), as exact
-integers on the units' grids (``evoplay.numerics``); a leaf then runs the rest of the
+integers on the units' grids (``evoplay.networks.arithmetic``); a leaf then runs the rest of the
 network (``network_tail``). A full evaluation (``network_value``, the batched ``forward``)
 sums the same integers, so a leaf's value is the same bits either way. A network with a
 non-finite first-layer term has no exact sums: its leaves are evaluated in full.
@@ -31,11 +31,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from evoplay.checkers import engine as E
-from evoplay.checkers import rules as R
-from evoplay.numerics import JIT, network_tail, network_value, piece_difference
-from evoplay.evalnet import n_weights, prepare
-from evoplay.search import MAX_QUIESCENCE, WIN, SearchResult
+from evoplay.checkers import engine
+from evoplay.checkers import rules
+from evoplay.networks.arithmetic import JIT
+from evoplay.networks.kernels import network_tail, network_value, piece_difference
+from evoplay.networks.evalnet import n_weights, prepare
+from evoplay.arena.search import MAX_QUIESCENCE, WIN, SearchResult
 
 TABLE_BITS = 14  # the most: a search of depth d uses 2**min(TABLE_BITS, d + 6) slots, allocated anew each time
 MATERIAL, NETWORK = 0, 1  # the leaf evaluator's kind
@@ -53,7 +54,7 @@ def _popcount(x):
 
 @numba.njit(**JIT)
 def _material(b, w, k, t, king):
-    own, other = (b, w) if t == E.BLACK else (w, b)
+    own, other = (b, w) if t == engine.BLACK else (w, b)
     men = _popcount(own & ~k) - _popcount(other & ~k)
     kings = _popcount(own & k) - _popcount(other & k)
     return men + king * kings
@@ -62,7 +63,7 @@ def _material(b, w, k, t, king):
 @numba.njit(**JIT, inline="always")
 def _input(view, sq):
     """The network's input index of square ``sq`` seen by ``view`` (White's view turns the board)."""
-    return sq if view == E.BLACK else 31 - sq
+    return sq if view == engine.BLACK else 31 - sq
 
 
 @numba.njit(**JIT, inline="always")
@@ -80,7 +81,7 @@ def _fill(accs, p, b, w, k, q, qbias):
         for sq in range(32):
             bit = np.int64(1) << sq
             if (b | w) & bit:
-                r = _row(E.BLACK if b & bit else E.WHITE, k & bit != 0, view)
+                r = _row(engine.BLACK if b & bit else engine.WHITE, k & bit != 0, view)
                 i = _input(view, sq)
                 for j in range(accs.shape[2]):
                     accs[p, view, j] += q[r, i, j]
@@ -91,7 +92,7 @@ def _update(accs, p, c, k, t, frm, to, cap, q):
     """The first-layer sums of ply ``c`` from ply ``p``'s, for the move ``frm``-``to`` capturing
     ``cap`` (the parent's kings ``k``, side ``t``): only the squares the move changes."""
     was_king = k & (np.int64(1) << frm) != 0
-    king_after = was_king or E.CROWN[t] & (np.int64(1) << to) != 0
+    king_after = was_king or engine.CROWN[t] & (np.int64(1) << to) != 0
     n = accs.shape[2]
     for view in range(2):
         r0, i0 = _row(t, was_king, view), _input(view, frm)
@@ -110,7 +111,7 @@ def _update(accs, p, c, k, t, frm, to, cap, q):
 @numba.njit(**JIT)
 def _full_leaf(b, w, k, t, net, codes, acc, floats, a, scratch):
     """A network leaf evaluated in full (networks without exact first-layer sums)."""
-    own, other = (b, w) if t == E.BLACK else (w, b)
+    own, other = (b, w) if t == engine.BLACK else (w, b)
     for i in range(32):
         bit = np.int64(1) << _input(t, i)
         c = 0
@@ -153,9 +154,9 @@ def _negamax(base, alpha, beta, kind, king, quiescence, quiet_limit, net, nodes,
             leaf = True
             n = 0
             if depth <= 0:
-                mob = E.mobility(b, w, k, t)
+                mob = engine.mobility(b, w, k, t)
             else:
-                n = E.generate_at(b, w, k, t, paths, plen, caps, lvl, ssq, sdir, scap, sext)
+                n = engine.generate_at(b, w, k, t, paths, plen, caps, lvl, ssq, sdir, scap, sext)
                 mob = 0 if n == 0 else (2 if caps[lvl, 0] != 0 else 1)
             if mob == 0:
                 value = -(WIN - lvl)
@@ -173,7 +174,7 @@ def _negamax(base, alpha, beta, kind, king, quiescence, quiet_limit, net, nodes,
                     if kind == MATERIAL:
                         value = _material(b, w, k, t, king)
                     elif incremental:
-                        own, other = (b, w) if t == E.BLACK else (w, b)
+                        own, other = (b, w) if t == engine.BLACK else (w, b)
                         men = _popcount(own & ~k) - _popcount(other & ~k)
                         kings = _popcount(own & k) - _popcount(other & k)
                         value = network_tail(accs, lvl, t, floats, piece_difference(men, kings, king), exact, scale,
@@ -183,7 +184,7 @@ def _negamax(base, alpha, beta, kind, king, quiescence, quiet_limit, net, nodes,
                 else:
                     leaf = False
                     if depth <= 0:
-                        n = E.generate_at(b, w, k, t, paths, plen, caps, lvl, ssq, sdir, scap, sext)
+                        n = engine.generate_at(b, w, k, t, paths, plen, caps, lvl, ssq, sdir, scap, sext)
             if leaf:
                 if lvl == base:
                     return value
@@ -256,7 +257,7 @@ def _child(lvl, i, nodes, hist, paths, plen, caps, incremental, accs, q):
     quiet, start, top = nodes[lvl, 4], nodes[lvl, 5], nodes[lvl, 6]
     frm, to, cap = paths[lvl, i, 0], paths[lvl, i, plen[lvl, i] - 1], caps[lvl, i]
     c = lvl + 1
-    nodes[c, 0], nodes[c, 1], nodes[c, 2], nodes[c, 3] = E.apply(b, w, k, t, frm, to, cap)
+    nodes[c, 0], nodes[c, 1], nodes[c, 2], nodes[c, 3] = engine.apply(b, w, k, t, frm, to, cap)
     if incremental:
         _update(accs, lvl, c, k, t, frm, to, cap, q)
     if cap != 0 or (k >> frm) & 1 == 0:  # irreversible: nothing before it can repeat
@@ -285,18 +286,18 @@ def _search(b, w, k, t, quiet, history, depth, kind, king, net, quiescence, quie
     # Per ply: b, w, k, turn, quiet, history start and top, depth, moves, next, best, current.
     nodes = np.zeros((plies, 12), dtype=np.int64)
     bounds = np.zeros((plies, 3))  # alpha, beta, best value
-    paths = np.empty((plies, E.MAX_MOVES, E.MAX_PATH), dtype=np.int64)
-    plen = np.empty((plies, E.MAX_MOVES), dtype=np.int64)
-    caps = np.empty((plies, E.MAX_MOVES), dtype=np.int64)
-    order = np.empty((plies, E.MAX_MOVES), dtype=np.int64)
+    paths = np.empty((plies, engine.MAX_MOVES, engine.MAX_PATH), dtype=np.int64)
+    plen = np.empty((plies, engine.MAX_MOVES), dtype=np.int64)
+    caps = np.empty((plies, engine.MAX_MOVES), dtype=np.int64)
+    order = np.empty((plies, engine.MAX_MOVES), dtype=np.int64)
     table = np.full((1 << min(TABLE_BITS, depth + 6), 7), -1, dtype=np.int64)
     killers = np.full((plies, 2, 2), -1, dtype=np.int64)  # per ply, two quiet moves (from, to) that cut
     stats = np.zeros(2, dtype=np.int64)
-    ssq, sdir = np.empty(E.MAX_PATH, dtype=np.int64), np.empty(E.MAX_PATH, dtype=np.int64)
-    scap, sext = np.empty(E.MAX_PATH, dtype=np.int64), np.empty(E.MAX_PATH, dtype=np.int64)
+    ssq, sdir = np.empty(engine.MAX_PATH, dtype=np.int64), np.empty(engine.MAX_PATH, dtype=np.int64)
+    scap, sext = np.empty(engine.MAX_PATH, dtype=np.int64), np.empty(engine.MAX_PATH, dtype=np.int64)
     nodes[0, 0], nodes[0, 1], nodes[0, 2], nodes[0, 3] = b, w, k, t
     nodes[0, 4], nodes[0, 5], nodes[0, 6] = quiet, 0, len(history)
-    n = E.generate_at(b, w, k, t, paths, plen, caps, 0, ssq, sdir, scap, sext)
+    n = engine.generate_at(b, w, k, t, paths, plen, caps, 0, ssq, sdir, scap, sext)
     best, best_i = -np.inf, -1
     previous = -1
     for d in range(1, depth + 1):
@@ -329,23 +330,23 @@ def incremental_leaves(b, w, k, t, depth, net, out, values):
     exact, q, scale, rest, W, B, pd_weight, king = net[2], net[5], net[7], net[8], net[9], net[10], net[11], net[1]
     accs = np.empty((depth + 1, 2, wide), dtype=np.int64)
     _fill(accs, 0, b, w, k, q, net[6])
-    paths = np.empty((depth + 1, E.MAX_MOVES, E.MAX_PATH), dtype=np.int64)
-    plen = np.empty((depth + 1, E.MAX_MOVES), dtype=np.int64)
-    caps = np.empty((depth + 1, E.MAX_MOVES), dtype=np.int64)
+    paths = np.empty((depth + 1, engine.MAX_MOVES, engine.MAX_PATH), dtype=np.int64)
+    plen = np.empty((depth + 1, engine.MAX_MOVES), dtype=np.int64)
+    caps = np.empty((depth + 1, engine.MAX_MOVES), dtype=np.int64)
     pos = np.empty((depth + 1, 4), dtype=np.int64)
     count = np.zeros(depth + 1, dtype=np.int64)
     index = np.zeros(depth + 1, dtype=np.int64)
-    ssq, sdir = np.empty(E.MAX_PATH, dtype=np.int64), np.empty(E.MAX_PATH, dtype=np.int64)
-    scap, sext = np.empty(E.MAX_PATH, dtype=np.int64), np.empty(E.MAX_PATH, dtype=np.int64)
+    ssq, sdir = np.empty(engine.MAX_PATH, dtype=np.int64), np.empty(engine.MAX_PATH, dtype=np.int64)
+    scap, sext = np.empty(engine.MAX_PATH, dtype=np.int64), np.empty(engine.MAX_PATH, dtype=np.int64)
     floats, a, scratch = np.empty(wide), np.empty(wide), np.empty(wide)
     pos[0, 0], pos[0, 1], pos[0, 2], pos[0, 3] = b, w, k, t
     m = 0
     level = 0
-    count[0] = E.generate_at(b, w, k, t, paths, plen, caps, 0, ssq, sdir, scap, sext)
+    count[0] = engine.generate_at(b, w, k, t, paths, plen, caps, 0, ssq, sdir, scap, sext)
     while level >= 0 and m < len(out):
         if level == depth or count[level] == 0:
             pb, pw, pk, pt = pos[level, 0], pos[level, 1], pos[level, 2], pos[level, 3]
-            own, other = (pb, pw) if pt == E.BLACK else (pw, pb)
+            own, other = (pb, pw) if pt == engine.BLACK else (pw, pb)
             men = _popcount(own & ~pk) - _popcount(other & ~pk)
             kings = _popcount(own & pk) - _popcount(other & pk)
             v = network_tail(accs, level, pt, floats, piece_difference(men, kings, king), exact, scale, rest, W, B,
@@ -362,12 +363,12 @@ def incremental_leaves(b, w, k, t, depth, net, out, values):
             continue
         index[level] = i + 1
         frm, to, cap = paths[level, i, 0], paths[level, i, plen[level, i] - 1], caps[level, i]
-        nb, nw, nk, nt = E.apply(pos[level, 0], pos[level, 1], pos[level, 2], pos[level, 3], frm, to, cap)
+        nb, nw, nk, nt = engine.apply(pos[level, 0], pos[level, 1], pos[level, 2], pos[level, 3], frm, to, cap)
         _update(accs, level, level + 1, pos[level, 2], pos[level, 3], frm, to, cap, q)
         level += 1
         pos[level, 0], pos[level, 1], pos[level, 2], pos[level, 3] = nb, nw, nk, nt
         index[level] = 0
-        count[level] = E.generate_at(nb, nw, nk, nt, paths, plen, caps, level, ssq, sdir, scap, sext) if level < depth else 0
+        count[level] = engine.generate_at(nb, nw, nk, nt, paths, plen, caps, level, ssq, sdir, scap, sext) if level < depth else 0
     return m
 
 
@@ -399,15 +400,15 @@ def _prepared(genome, sizes, king: float) -> tuple:
     return net
 
 
-def search(state: R.State, depth: int, king: float = 1.5, quiescence: bool = False,
-           quiet_limit: int = R.QUIET_LIMIT, network=None) -> SearchResult:
+def search(state: rules.State, depth: int, king: float = 1.5, quiescence: bool = False,
+           quiet_limit: int = rules.QUIET_LIMIT, network=None) -> SearchResult:
     """Alpha-beta to ``depth`` plies from an unfinished state, with piece difference at the
     leaves, or with a Blondie24 network given as ``network=(genome, sizes)`` (kings +-king;
-    either topology of ``evoplay.evalnet``) or in its prepared form
+    either topology of ``evoplay.networks.evalnet``) or in its prepared form
     (``prepare(genome, sizes, king)``, whose king is then the king)."""
     if depth < 1:
         raise ValueError(f"search depth must be at least 1, got {depth}")
-    if R.result(state, quiet_limit) is not None:
+    if rules.result(state, quiet_limit) is not None:
         raise ValueError("the game is over: there is no move to search")
     history = np.array(state.history, dtype=np.int64).reshape(-1, 4)
     if network is None:
@@ -416,7 +417,7 @@ def search(state: R.State, depth: int, king: float = 1.5, quiescence: bool = Fal
         kind, net, king = NETWORK, network, network[1]
     else:
         kind, net = NETWORK, _prepared(network[0], network[1], float(king))
-    move = np.empty(E.MAX_PATH, dtype=np.int64)
+    move = np.empty(engine.MAX_PATH, dtype=np.int64)
     value, index, leaves, nodes = _search(state.black, state.white, state.kings, state.turn, state.quiet, history,
                                           depth, kind, float(king), net, quiescence, quiet_limit, move)
     path = tuple(int(s) + 1 for s in move if s >= 0)

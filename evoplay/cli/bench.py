@@ -23,7 +23,7 @@ def bench(as_json, quick, quiet, game_name):
 
     Takes about a minute (a few seconds with --quick); each stage is announced on stderr.
     """
-    from evoplay import bench as B
+    from evoplay.recipes.fogel import bench as fogel_bench
 
     started = time.perf_counter()
 
@@ -31,7 +31,8 @@ def bench(as_json, quick, quiet, game_name):
         if not quiet:
             click.echo(f"bench [{time.perf_counter() - started:5.1f} s]: {stage} ...", err=True)
 
-    from evoplay.games import capability, resolve_game
+    from evoplay.arena.game import capability
+    from evoplay.games import resolve_game
 
     game = resolve_game(game_name)
     if capability(game, "bench_figures") is not None:
@@ -39,18 +40,18 @@ def bench(as_json, quick, quiet, game_name):
     if not capability(game, "exact", False):
         return _any_game(game, as_json, quick, progress)
 
-    result = B.engine_figures(quick=quick, progress=progress)
+    result = fogel_bench.engine_figures(quick=quick, progress=progress)
     if not quick:
-        result["ray_scaling_s"] = B.ray_scaling(progress=progress)
+        result["ray_scaling_s"] = fogel_bench.ray_scaling(progress=progress)
     if as_json:
         click.echo(json.dumps(result, indent=1))
         return
     g, ref, est = result["generation"], result["reference"], result["full_run_estimate_s"]
     click.echo(f"engine: {result['games_per_second_per_core']:,.0f} games/s per core against logic in a run "
                f"({result['games_per_second_per_core_engine_alone']:,.0f} for the engine alone)")
-    click.echo(f"generation: {g['total_ms']:.2f} ms ({result['generations_per_second_per_core']:.0f}/s per core): {B.parts_text(g)}")
+    click.echo(f"generation: {g['total_ms']:.2f} ms ({result['generations_per_second_per_core']:.0f}/s per core): {fogel_bench.parts_text(g)}")
     click.echo(f"general path (an operator swapped): {result['generation_general_path']['total_ms']:.2f} ms: "
-               f"{B.parts_text(result['generation_general_path'])}")
+               f"{fogel_bench.parts_text(result['generation_general_path'])}")
     click.echo(f"per-game Python reference: {ref['reference_ms']:.0f} ms per generation's evaluation; "
                f"engine {ref['engine_ms']:.2f} ms; speed-up x{ref['speedup']:.0f}")
     click.echo(f"full Fogel experiment (20 x 800 generations), estimated: {est['1_core']:.1f} s on 1 core, "
@@ -95,8 +96,8 @@ def _checkers(as_json: bool, quick: bool, progress):
 
 def _any_game(game, as_json: bool, quick: bool, progress):
     """Random playouts through the game interface; an OpenSpiel game's own pyspiel figures beside them."""
-    from evoplay.games import capability, game_ref
-    from evoplay.bench import playout_moves
+    from evoplay.arena.game import capability, game_ref
+    from evoplay.arena.bench import playout_moves
 
     seconds = 1.0 if quick else 4.0
     progress(f"random playouts of {game_ref(game)} for {seconds:g} s")

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from evoplay.errors import EvoplayError
-from evoplay.paths import check_path, path_problem, probe_writable
+from evoplay.files.paths import check_path, path_problem, probe_writable
 from evoplay.arena.players import quoted as shorten
 
 #: Free bytes an output location needs at least (a curve or a player file is well below).
@@ -73,7 +73,7 @@ class FiniteFloat(click.ParamType):
 
 
 class PathArg(click.Path):
-    """A ``click.Path`` that first refuses what no file system can hold (``evoplay.paths``)."""
+    """A ``click.Path`` that first refuses what no file system can hold (``evoplay.files.paths``)."""
 
     def convert(self, value, param, ctx):
         problem = path_problem(os.fspath(value))

@@ -1,4 +1,4 @@
-"""evoplay figures: reproduce the published figures of the seed sources (``evoplay.seeds``)."""
+"""evoplay figures: reproduce the published figures of the seed sources (``evoplay.published``)."""
 
 from __future__ import annotations
 
@@ -64,13 +64,13 @@ def figures(name, out, progress, **opts):
 
 
 def _gibson(out, games, seed, progress):
-    from evoplay.seeds import gibson as G
+    from evoplay.published import gibson
 
-    games = games or G.GAMES
-    seed = G.SEED if seed is None else seed
+    games = games or gibson.GAMES
+    seed = gibson.SEED if seed is None else seed
     command = shlex.join(["evoplay", "figures", "gibson", "--out", str(out), "--games", str(games), "--seed", str(seed)])
-    data = G.compute(games=games, seed=seed)
-    G.write_results(out, data, command)
+    data = gibson.compute(games=games, seed=seed)
+    gibson.write_results(out, data, command)
     chk = data["check_position"]
     click.echo(f"gibson: wrote {out}/win_probabilities.png, first_move_scores.png, gibson.json, table.md")
     click.echo(f"  check position value {chk['value']:.4f}; moves 2/5/8: "
@@ -78,13 +78,13 @@ def _gibson(out, games, seed, progress):
 
 
 def _valuenet(out, opts, progress):
-    from evoplay.seeds import valuenet_settings as S
+    from evoplay.published import value_net_tutorial
 
-    games = opts["games"] or S.GAMES
-    if games < S.V.BLOCK:
-        raise click.UsageError(f"--games must be at least {S.V.BLOCK} for valuenet-settings (one point of the curve)")
-    seeds = tuple(range(opts["seeds"] or len(S.SEEDS)))
-    study = S.main_command(out, games, seeds, workers=opts["workers"], address=opts["address"], progress=progress)
+    games = opts["games"] or value_net_tutorial.GAMES
+    if games < value_net_tutorial.value_net.BLOCK:
+        raise click.UsageError(f"--games must be at least {value_net_tutorial.value_net.BLOCK} for valuenet-settings (one point of the curve)")
+    seeds = tuple(range(opts["seeds"] or len(value_net_tutorial.SEEDS)))
+    study = value_net_tutorial.main_command(out, games, seeds, workers=opts["workers"], address=opts["address"], progress=progress)
     click.echo(f"valuenet-settings: wrote {out}/curves.png, table.md, study.json and {len(study['runs'])} player files")
     for r in study["runs"]:
         e = r["exact"]
@@ -94,16 +94,16 @@ def _valuenet(out, opts, progress):
 
 
 def _seed003(out, retrain, outcome_net, seeds, progress):
-    from evoplay.seeds import seed003 as S
+    from evoplay.published import keras_outcome_net as value_net_tutorial
 
     outcome_net = outcome_net or "results/baselines/outcome-net.json"
     argv = ["evoplay", "figures", "seed003", "--out", str(out)] + (["--seeds", str(seeds)] if seeds else [])
     for seed in range(seeds or 1):
-        path = out / S.player_file(seed)
+        path = out / value_net_tutorial.player_file(seed)
         if retrain or not path.is_file():
-            S.train_player(out, seed=seed, progress=progress, command=shlex.join([*argv, "--retrain"]))
+            value_net_tutorial.train_player(out, seed=seed, progress=progress, command=shlex.join([*argv, "--retrain"]))
             click.echo(f"seed003: trained {path}")
-    report = S.write_results(out, out / S.PLAYER_FILE, outcome_net)
+    report = value_net_tutorial.write_results(out, out / value_net_tutorial.PLAYER_FILE, outcome_net)
     click.echo(f"seed003: wrote {out}/results.json and table.md")
     for v in report["variants"]:
         x, o = v["as_x"], v["as_o"]

@@ -19,7 +19,8 @@ from evoplay.arena.match import MAX_GAMES, pair_result, play_game, round_robin
 from evoplay.arena.players import TerminalHuman
 from evoplay.arena.specs import is_path, make_player
 from evoplay.errors import EvoplayError, SpecError
-from evoplay.games import capability, game_ref, is_code_ref, resolve_game
+from evoplay.arena.game import capability, game_ref
+from evoplay.games import is_code_ref, resolve_game
 
 #: Games per pairing when neither --games nor the game (``match_games``) says.
 DEFAULT_GAMES = 20
@@ -43,7 +44,7 @@ def choose_game(ref: str | None, specs=()):
 def file_game(spec: str) -> str | None:
     """The game reference a player file (or a run directory's champion) names, if it names one."""
     from evoplay.errors import PlayerFileError
-    from evoplay.playerfile import player_path, read_envelope
+    from evoplay.files.playerfile import player_path, read_envelope
 
     try:
         doc = read_envelope(player_path(spec))

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
 from evoplay.errors import SpecError
 from evoplay.tictactoe.players import make_player
@@ -16,7 +16,8 @@ from evoplay.tictactoe.tournament import MAX_GAMES, wilson_interval
 from evoplay.cli import gameplay
 from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt
-from evoplay.games import capability, game_ref, resolve_game
+from evoplay.arena.game import capability, game_ref
+from evoplay.games import resolve_game
 
 TICTACTOE = resolve_game("tictactoe")
 #: --seats choice -> which player moves first in each reported result.
@@ -239,7 +240,7 @@ def analyze(player, opponent, as_json):
         _echo_json({"player": player, "opponent": opponent, **facts})
         return
     yes = {True: "yes", False: "no"}
-    by_side = [_pct(exact.minimax_agreement(p, mark)) for mark in (B.X, B.O)]
+    by_side = [_pct(exact.minimax_agreement(p, mark)) for mark in (board.X, board.O)]
     click.echo(
         "\n".join(
             [

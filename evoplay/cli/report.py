@@ -6,7 +6,7 @@ import os
 
 import click
 
-from evoplay import baselines as _baselines
+from evoplay.published import baselines as _baselines
 from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt, PathArg, check_output
 from evoplay.errors import EvoplayError
@@ -127,7 +127,7 @@ def resign(player_file):
     match. After editing one on purpose, this checks everything else (format, kind,
     weight shapes, finite numbers) and stores the new sha256.
     """
-    from evoplay.playerfile import resign as resign_file
+    from evoplay.files.playerfile import resign as resign_file
 
     old, new = resign_file(player_file)
     if old == new:
@@ -138,6 +138,7 @@ def resign(player_file):
 
 def _exact(recipe) -> bool:
     """Whether a run's game analyses its champions exactly (tic-tac-toe)."""
-    from evoplay.games import capability, resolve_game
+    from evoplay.arena.game import capability
+    from evoplay.games import resolve_game
 
     return capability(resolve_game(getattr(recipe, "game", "tictactoe")), "yardstick", None) == "exact"

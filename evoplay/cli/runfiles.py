@@ -18,7 +18,7 @@ from evoplay.cli.checks import check_output, shorten, writing
 from evoplay.errors import EvoplayError
 from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
-from evoplay.playerfile import read_json
+from evoplay.files.playerfile import read_json
 
 #: Largest summary.json or logbook read (the 20 x 800 reference run has 31 kB and 60 kB).
 MAX_RUN_FILE_BYTES = 64 << 20
@@ -188,8 +188,8 @@ def run_recipe(root):
 
 def export(run_dir, trial=None, out=None) -> str:
     """``evoplay export``: copy a trial's champion (default: the best) to a player file."""
-    from evoplay.atomic import write_text
-    from evoplay.playerfile import load_player
+    from evoplay.files.atomic import write_text
+    from evoplay.files.playerfile import load_player
 
     out = check_output(Path(out or "champion.json"), suffixes=(".json",))
     summary = read_summary(run_dir)

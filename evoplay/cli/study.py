@@ -26,22 +26,22 @@ def study(study_file, out, address, workers, resume, overwrite, trials, generati
     from tqdm import tqdm
 
     from evoplay.cli.run import _leave, setup_logging
-    from evoplay.framework import study as S
+    from evoplay.framework import study as studies
 
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other")
     setup_logging(verbose, quiet)
-    spec = S.load_study(study_file, trials=trials, generations=generations)
-    out = Path(out or Path("results") / S.slug(spec["name"]))
-    S.check_study_dir(out, resume, overwrite)
+    spec = studies.load_study(study_file, trials=trials, generations=generations)
+    out = Path(out or Path("results") / studies.slug(spec["name"]))
+    studies.check_study_dir(out, resume, overwrite)
     try:
         with tqdm(total=0, unit="gen", desc=spec["name"], disable=quiet or verbose > 0, leave=False) as bar:
-            result = S.run_study(spec, out, address=address, workers=workers, resume=resume, overwrite=overwrite, progress=bar)
+            result = studies.run_study(spec, out, address=address, workers=workers, resume=resume, overwrite=overwrite, progress=bar)
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo(f"evoplay: interrupted; the checkpoints in {out} continue with --resume", err=True)
         _leave(130)
     click.echo(f"study {out}: {len(result['variants'])} variants; baseline {result['baseline']}")
-    words = S.study_words(spec)
+    words = studies.study_words(spec)
     for v in result["variants"]:
         f = v["final_mean_max"]
         line = f"  {v['name']}: final mean max {words.with_unit} {f['mean']:.2f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"

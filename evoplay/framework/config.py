@@ -19,9 +19,9 @@ from pathlib import Path
 
 import tomli_w
 
-from evoplay import usercode
+from evoplay.files import usercode
 from evoplay.errors import ConfigError, EvoplayError
-from evoplay.paths import check_path, read_regular
+from evoplay.files.paths import check_path, read_regular
 
 #: Built-in recipe names -> code references; the recipes package registers itself here.
 BUILTIN_RECIPES: dict[str, str] = {}

@@ -366,7 +366,7 @@ def _by_value(fn):
     reference (a game named in its arguments), not only call it."""
     import sys
 
-    from evoplay import usercode
+    from evoplay.files import usercode
 
     modules = usercode.user_modules()
     own = sys.modules.get(getattr(fn, "__module__", None) or "")
@@ -385,7 +385,7 @@ class _WithCode:
         self.fn, self.code = fn, code
 
     def __call__(self, *args):
-        from evoplay import usercode
+        from evoplay.files import usercode
 
         usercode.provide(self.code)
         return self.fn(*args)

@@ -18,7 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from evoplay.atomic import write_bytes  # noqa: E402
+from evoplay.files.atomic import write_bytes  # noqa: E402
 from evoplay.errors import EvoplayError  # noqa: E402
 from evoplay.framework.recipe import FitnessWords  # noqa: E402
 from evoplay.framework.rundir import RunDir  # noqa: E402

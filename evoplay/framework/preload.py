@@ -9,6 +9,6 @@ worker's first task otherwise).
 from __future__ import annotations
 
 import evoplay.framework.runner  # noqa: F401  (what a task runs)
-from evoplay.numerics import lanes
+from evoplay.networks.arithmetic import lanes
 
 lanes(1)  # numba loads its compiler context with a process's first compiled call

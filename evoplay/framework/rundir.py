@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.atomic import write_text
+from evoplay.files.atomic import write_text
 from evoplay.errors import EvoplayError
 from evoplay.framework import packing
-from evoplay.paths import check_path, read_regular
+from evoplay.files.paths import check_path, read_regular
 
 MARKER = ".evoplay-run"
 CHECKPOINT_FORMAT = "evoplay-checkpoint"

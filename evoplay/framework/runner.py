@@ -17,8 +17,9 @@ import resource
 import threading
 import time
 
-from evoplay import __version__, usercode
-from evoplay.atomic import write_text
+from evoplay import __version__
+from evoplay.files import usercode
+from evoplay.files.atomic import write_text
 from evoplay.errors import EvoplayError
 from evoplay.framework import distributed
 from evoplay.framework.config import differences, load, recipe_class, to_toml

@@ -60,15 +60,15 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.atomic import write_text
+from evoplay.files.atomic import write_text
 from evoplay.errors import ConfigError, EvoplayError
-from evoplay.framework import config as C
+from evoplay.framework import config as configs
 from evoplay.framework import distributed
 from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.runner import RunJob, _prepare, finish_jobs, make_recipe, run_pool
 from evoplay.framework.stats import cliffs_delta, holm, mean_band, mean_ci, permutation_test
-from evoplay.paths import read_regular, probe_writable
+from evoplay.files.paths import read_regular, probe_writable
 
 STUDY_KEYS = {"name", "base", "baseline", "trials", "generations", "seed", "variants", "grid"}
 MARKER = ".evoplay-study"
@@ -119,10 +119,10 @@ def _flat(overrides: dict, prefix: str = "") -> dict:
 def load_study(path, trials=None, generations=None) -> dict:
     """Read and check a study file: every variant's config resolved, before any work starts."""
     try:
-        path = C.find(path)
+        path = configs.find(path)
     except ConfigError:
         raise ConfigError(f"study file not found: {path}") from None
-    data = read_regular(path, "study file", C.MAX_CONFIG_BYTES, ConfigError)  # a study is a config's size
+    data = read_regular(path, "study file", configs.MAX_CONFIG_BYTES, ConfigError)  # a study is a config's size
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError, ValueError) as e:
@@ -135,7 +135,7 @@ def load_study(path, trials=None, generations=None) -> dict:
 
     def starting_point(config_file: str) -> dict:
         """A config file's raw keys with the study's and the command line's run sizes applied."""
-        raw = _raw_of(C.load(path.parent / config_file))
+        raw = _raw_of(configs.load(path.parent / config_file))
         for key in ("trials", "generations", "seed"):
             if key in doc:
                 raw[key] = doc[key]
@@ -190,7 +190,7 @@ def load_study(path, trials=None, generations=None) -> dict:
         merged = _merge(start, overrides, where)
         merged["name"] = slug(name)
         try:
-            cfg = C.resolve(merged, base=path.parent / Path(own or doc["base"]).parent)
+            cfg = configs.resolve(merged, base=path.parent / Path(own or doc["base"]).parent)
         except ConfigError as e:
             raise ConfigError(f"{where}: {e}") from None
         entry = {"name": name, "dir": slug(name), "overrides": _flat(overrides), "config": cfg}
@@ -214,12 +214,12 @@ def _finished_run(folder: Path, cfg: dict, where: str) -> Path:
     if not rd.config.is_file():
         raise ConfigError(f"{where}: run {folder} is no run directory (no config.toml)")
     try:
-        stored = C.load(rd.config)
+        stored = configs.load(rd.config)
         summary = rd.read_summary()
     except EvoplayError as e:
         raise ConfigError(f"{where}: run {folder}: {e}") from None
     if digest(stored) != digest(cfg):
-        keys = ", ".join(C.differences(stored, cfg)) or "recipe"
+        keys = ", ".join(configs.differences(stored, cfg)) or "recipe"
         raise ConfigError(f"{where}: run {folder} was made by another config than the variant's (keys: {keys})")
     if summary["trials"] != cfg[""]["trials"] or summary.get("generations") != cfg[""]["generations"]:
         raise ConfigError(f"{where}: run {folder} is not finished as its config says (summary.json)")
@@ -352,7 +352,7 @@ def verdict(delta: float, p_holm: float, metric: str) -> str:
 
 def study_words(study: dict) -> FitnessWords:
     """The fitness words of the variants' recipes (neutral ones if the variants' recipes differ)."""
-    return FitnessWords.common(FitnessWords.of(C.recipe_class(v["config"][""]["recipe"])) for v in study["variants"])
+    return FitnessWords.common(FitnessWords.of(configs.recipe_class(v["config"][""]["recipe"])) for v in study["variants"])
 
 
 def metrics(words: FitnessWords) -> dict[str, str]:
@@ -462,7 +462,7 @@ def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> s
 def plot_study(result: dict, curves: list[np.ndarray], out: Path, words: FitnessWords = FitnessWords()):
     """Mean max-fitness curves of all variants overlaid, with 95% bands; legend from variant names
     (``curves``: each variant's ``_max_curves``)."""
-    from evoplay.atomic import write_bytes
+    from evoplay.files.atomic import write_bytes
     from evoplay.framework.plotting import plt, render
 
     fig, ax = plt.subplots(figsize=(9, 5.5))

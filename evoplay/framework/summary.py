@@ -14,7 +14,7 @@ import json
 
 import numpy as np
 
-from evoplay.atomic import write_text
+from evoplay.files.atomic import write_text
 from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.stats import mean_band

@@ -1,4 +1,4 @@
-"""An OpenSpiel game behind evoplay's game interface (``evoplay.games.Game``).
+"""An OpenSpiel game behind evoplay's game interface (``evoplay.arena.game.Game``).
 
 ``load(text)`` takes OpenSpiel's own game string (``connect_four``,
 ``breakthrough(rows=6,columns=6)``, with or without the ``openspiel:`` prefix) and returns

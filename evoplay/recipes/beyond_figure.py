@@ -2,7 +2,7 @@
 
 ``python -m evoplay.recipes.beyond_figure OUT.png RUN_DIR...`` reads each run's logbooks
 (recipes ``fogel-exact``, ``fogel-selfadaptive`` and ``coevolution`` log the yardstick of
-every generation's best network, see ``evoplay.recipes.yardstick``) and draws, per run:
+every generation's best network, see ``evoplay.recipes.fogel.exact_yardstick``) and draws, per run:
 the mean over trials of the best network's exact payoff per 32 games against ``logic``
 (with a 95% band), and the share of trials whose best network is unbeatable as X and as
 O. The references are ``minimax``'s payoff against ``logic`` and the best-response ceiling.
@@ -25,8 +25,8 @@ from evoplay.errors import EvoplayError
 from evoplay.framework.plotting import FORMATS, plt, render
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.stats import mean_band
-from evoplay.atomic import write_bytes
-from evoplay.tictactoe import board as B
+from evoplay.files.atomic import write_bytes
+from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.players import make_player
 
@@ -99,9 +99,9 @@ def champion_table(roots) -> str:
     """
     import json
 
-    from evoplay.recipes import yardstick
+    from evoplay.recipes.fogel import exact_yardstick
     from evoplay.recipes.fogel.nets import net_from_file
-    from evoplay.playerfile import read_document
+    from evoplay.files.playerfile import read_document
 
     lines = [
         "| run | generations | mean payoff / 32 vs logic | best | unbeatable as X | unbeatable as O | both seats | mean P(draw) vs minimax as X / as O |",
@@ -114,7 +114,7 @@ def champion_table(roots) -> str:
         yards = []
         for t in range(summary["trials"]):
             doc = read_document(rd.champion(t))
-            yards.append(yardstick.record(net_from_file(doc["architecture"], doc["weights"])))
+            yards.append(exact_yardstick.record(net_from_file(doc["architecture"], doc["weights"])))
         pay = np.array([c["expected_payoff_32_vs_logic"] for c in analysis["champions"]])
         ux = np.array([y["yard_unbeat_x"] for y in yards])
         uo = np.array([y["yard_unbeat_o"] for y in yards])
@@ -133,21 +133,21 @@ def opening_values(opponent, table=exact.FOGEL_PAYOFF) -> np.ndarray:
     empty board; these are the values of its nine children.
     """
     win, draw, loss = table
-    value = np.zeros(B.N_CODES)
-    value[B.OUTCOME == B.DRAW], value[B.OUTCOME == B.X_WIN], value[B.OUTCOME == B.O_WIN] = draw, win, loss
-    probs = opponent.probs(np.arange(B.N_CODES))
+    value = np.zeros(board.N_CODES)
+    value[board.OUTCOME == board.DRAW], value[board.OUTCOME == board.X_WIN], value[board.OUTCOME == board.O_WIN] = draw, win, loss
+    probs = opponent.probs(np.arange(board.N_CODES))
     for n in range(8, 0, -1):
-        layer = np.flatnonzero((B.N_MARKS == n) & (B.OUTCOME == B.ONGOING))
-        kids = np.where(B.LEGAL[layer], value[np.maximum(B.CHILD[layer], 0)], np.nan)
+        layer = np.flatnonzero((board.N_MARKS == n) & (board.OUTCOME == board.ONGOING))
+        kids = np.where(board.LEGAL[layer], value[np.maximum(board.CHILD[layer], 0)], np.nan)
         best = np.nanmax(kids, axis=1)
         mean = np.nansum(kids * probs[layer], axis=1)
-        value[layer] = np.where(B.TO_MOVE[layer] == B.X, best, mean)
-    return value[B.CHILD[0]]
+        value[layer] = np.where(board.TO_MOVE[layer] == board.X, best, mean)
+    return value[board.CHILD[0]]
 
 
 def opening_table(roots) -> str:
     """Markdown: champions of the runs by opening square, with the best any policy can do after that opening."""
-    from evoplay.playerfile import build_player, read_document
+    from evoplay.files.playerfile import build_player, read_document
 
     logic = make_player("logic")
     ceiling = 32 * opening_values(logic)

@@ -17,7 +17,7 @@ of every generation enters an archive, and each generation every network also pl
 meeting the lines that beat it before. The archive holds only networks the population
 made; still no hand-made opponent.
 
-Every generation also logs the yardstick (``evoplay.recipes.yardstick``) of the best
+Every generation also logs the yardstick (``evoplay.recipes.fogel.exact_yardstick``) of the best
 network by points: selection never sees it. A trial's champion is the final parent with
 the most points in a round robin among the final parents (both seats, every pair).
 
@@ -38,23 +38,23 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from evoplay.errors import ConfigError
-from evoplay.framework import config as C
+from evoplay.framework import config
 from evoplay.framework.recipe import Context, Recipe
-from evoplay.numerics import weighted_rows
-from evoplay.recipes import yardstick
+from evoplay.networks.arithmetic import weighted_rows
+from evoplay.recipes.fogel import exact_yardstick
 from evoplay.recipes.exact_fitness import exploring_network
 from evoplay.recipes.exact_outcomes import population_outcomes
 from evoplay.recipes.fogel.nets import NetBatch, file_parts, stack
 from evoplay.recipes.fogel.recipe import SCHEMA, FogelState, game_uniforms, make_toolbox, net_from_dict, net_to_dict
 from evoplay.recipes.selfadaptive import MUTATION_SCHEMA, SelfAdaptiveRecipe
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe.netplay import Exploring, play_pairs
-from evoplay.playerfile import player_document
+from evoplay.files.playerfile import player_document
 
 #: Stream purpose of the pairing (after the framework's INIT..VARIATE).
 PAIRING = 5
 
-_POINTS = C.in_range(-1e6, 1e6)
+_POINTS = config.in_range(-1e6, 1e6)
 
 
 def draw_opponents(n: int, k: int, rng: np.random.Generator) -> np.ndarray:
@@ -74,9 +74,9 @@ def draw_opponents(n: int, k: int, rng: np.random.Generator) -> np.ndarray:
 
 def points_of(as_x: np.ndarray, as_o: np.ndarray, points=(1.0, 0.0, -2.0)):
     """Points and (win, loss, draw) counts per row of outcome codes with the row's member as X and as O."""
-    win = (as_x == B.X_WIN).sum(1) + (as_o == B.O_WIN).sum(1)
-    loss = (as_x == B.O_WIN).sum(1) + (as_o == B.X_WIN).sum(1)
-    draw = (as_x == B.DRAW).sum(1) + (as_o == B.DRAW).sum(1)
+    win = (as_x == board.X_WIN).sum(1) + (as_o == board.O_WIN).sum(1)
+    loss = (as_x == board.O_WIN).sum(1) + (as_o == board.X_WIN).sum(1)
+    draw = (as_x == board.DRAW).sum(1) + (as_o == board.DRAW).sum(1)
     p_win, p_draw, p_loss = points
     return p_win * win + p_draw * draw + p_loss * loss, np.stack([win, loss, draw], axis=1)
 
@@ -103,8 +103,8 @@ def _coevolve(w1, w2, first, opp, points, explore, games, key, exact=False):
     if exact:  # expected points against each opponent exploring
         me, them = np.repeat(np.arange(first, first + n), k), opp.ravel()
         probs = exploring_network(player, them, explore)
-        as_x = population_outcomes(player, len(me), probs, B.X, rows=me).reshape(n, k, 3)
-        as_o = population_outcomes(player, len(me), probs, B.O, rows=me).reshape(n, k, 3)
+        as_x = population_outcomes(player, len(me), probs, board.X, rows=me).reshape(n, k, 3)
+        as_o = population_outcomes(player, len(me), probs, board.O, rows=me).reshape(n, k, 3)
         win = as_x[..., 0].sum(1) + as_o[..., 2].sum(1)
         draw = as_x[..., 1].sum(1) + as_o[..., 1].sum(1)
         loss = as_x[..., 2].sum(1) + as_o[..., 0].sum(1)
@@ -132,11 +132,11 @@ SCHEMA_COEVOLUTION = {
     "population": SCHEMA["population"],
     "mutation": MUTATION_SCHEMA,
     "coevolution": {
-        "opponents": (int, 5, C.in_range(1, 10_000)),
-        "games": (int, 1, C.in_range(1, 10_000)),
+        "opponents": (int, 5, config.in_range(1, 10_000)),
+        "games": (int, 1, config.in_range(1, 10_000)),
         "explore": (float, 0.0, (lambda v: 0.0 <= v < 1.0, "in [0, 1)")),
-        "hall_of_fame": (int, 0, C.in_range(0, 10_000)),
-        "exact": (object, False, C.BOOLEAN),
+        "hall_of_fame": (int, 0, config.in_range(0, 10_000)),
+        "exact": (object, False, config.BOOLEAN),
         "points_win": (float, 1.0, _POINTS),
         "points_draw": (float, 0.0, _POINTS),
         "points_loss": (float, -2.0, _POINTS),
@@ -249,7 +249,7 @@ class CoevolutionRecipe(SelfAdaptiveRecipe):
         """A champion's yardstick for study tables: ``expected_payoff`` is per 32 games against ``logic`` as X."""
         from evoplay.recipes.fogel.nets import net_from_file
 
-        y = yardstick.facts(net_from_file(champion["architecture"], champion["weights"], self.hmax))
+        y = exact_yardstick.facts(net_from_file(champion["architecture"], champion["weights"], self.hmax))
         return {
             "expected_payoff": y["champion_logic32"],
             "unbeatable_as_x": y["champion_unbeatable_as_x"],
@@ -262,7 +262,7 @@ class CoevolutionRecipe(SelfAdaptiveRecipe):
         rr = round_robin(w1, w2, self.points)
         best = int(np.argmax(rr))
         champ = st.parents[best]
-        yard = yardstick.facts(champ)
+        yard = exact_yardstick.facts(champ)
         arch, weights = file_parts(champ)
         provenance = {
             **self.provenance(champ, trial, logbook),

@@ -9,7 +9,7 @@ its payoff is what ``games`` sampled games would score on average.
 ``ExactFogelRecipe`` (recipe ``fogel-exact``) is Fogel's recipe with this evaluation,
 through ``toolbox.map`` in chunks like the sampled one (``evaluation.mode = "sampled"``
 gives Fogel's sampled games back, for comparisons), and the per-generation yardstick of
-``evoplay.recipes.yardstick``.
+``evoplay.recipes.fogel.exact_yardstick``.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ import json
 import numpy as np
 
 from evoplay.framework.recipe import Context
-from evoplay.numerics import weighted_rows
-from evoplay.recipes import yardstick
+from evoplay.networks.arithmetic import weighted_rows
+from evoplay.recipes.fogel import exact_yardstick
 from evoplay.recipes.exact_outcomes import population_outcomes
 from evoplay.recipes.fogel.nets import NetBatch, stack
 from evoplay.recipes.fogel.recipe import SCHEMA, FogelRecipe, opponent_games
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 
 
 def exploring_network(batch: NetBatch, rows: np.ndarray, eps: float):
@@ -33,7 +33,7 @@ def exploring_network(batch: NetBatch, rows: np.ndarray, eps: float):
     rows = np.asarray(rows, dtype=np.int64)
 
     def probs(g, c):
-        p = eps * B.LEGAL[c] / B.N_LEGAL[c][:, None]
+        p = eps * board.LEGAL[c] / board.N_LEGAL[c][:, None]
         p[np.arange(len(c)), batch.moves(rows[g], c)] += 1.0 - eps
         return p
 
@@ -45,7 +45,7 @@ def _opponents(key: str, games: int):
     """(tables, weights) of a JSON-encoded opponent config: a mix weighs its players as the games split."""
     players, per_game = opponent_games(json.loads(key), games)
     weights = np.ones(1) if per_game is None else np.bincount(per_game, minlength=len(players)) / len(per_game)
-    return [p.probs(np.arange(B.N_CODES)) for p in players], weights
+    return [p.probs(np.arange(board.N_CODES)) for p in players], weights
 
 
 def exact_weights(w1, w2, opponent, payoff=(1.0, 0.0, -10.0), games: int = 32):
@@ -56,7 +56,7 @@ def exact_weights(w1, w2, opponent, payoff=(1.0, 0.0, -10.0), games: int = 32):
     n = len(w1)
     tables, weights = _opponents(json.dumps(opponent), games)
     batch = NetBatch(w1, w2)
-    probs = sum(w * population_outcomes(batch, n, t, B.X) for w, t in zip(weights, tables))
+    probs = sum(w * population_outcomes(batch, n, t, board.X) for w, t in zip(weights, tables))
     win, draw, loss = payoff
     payoffs = games * weighted_rows(probs, (win, draw, loss))
     return payoffs, games * probs[:, [0, 2, 1]]
@@ -101,10 +101,10 @@ class ExactFogelRecipe(FogelRecipe):
 
     def step(self, st, ctx: Context) -> dict:
         record = super().step(st, ctx)
-        record.update(yardstick.record(st.champion))
+        record.update(exact_yardstick.record(st.champion))
         return record
 
     def finish(self, st, trial: int, logbook: list[dict]):
         doc, facts = super().finish(st, trial, logbook)
-        facts.update(yardstick.facts(st.champion))
+        facts.update(exact_yardstick.facts(st.champion))
         return doc, facts

@@ -14,17 +14,17 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.recipes.fogel.nets import NetBatch
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 
 
 def _merge(r: np.ndarray, c: np.ndarray, m: np.ndarray):
     """Equal (network, board) pairs added up: (networks, boards, probabilities), sorted by pair."""
-    key = r * B.N_CODES + c
+    key = r * board.N_CODES + c
     uniq, inverse = np.unique(key, return_inverse=True)
-    return uniq // B.N_CODES, uniq % B.N_CODES, np.bincount(inverse, weights=m, minlength=len(uniq))
+    return uniq // board.N_CODES, uniq % board.N_CODES, np.bincount(inverse, weights=m, minlength=len(uniq))
 
 
-def population_outcomes(batch: NetBatch, n: int, table, net_mark: int = B.X, rows=None) -> np.ndarray:
+def population_outcomes(batch: NetBatch, n: int, table, net_mark: int = board.X, rows=None) -> np.ndarray:
     """Exact (X win, draw, O win) probabilities of ``n`` games of networks of ``batch`` against an opponent.
 
     Game ``g`` is played by network ``rows[g]`` (``g`` itself by default) as ``net_mark``
@@ -44,18 +44,18 @@ def _outcomes(batch, n, table, net_mark, rows):
     for _ in range(9):
         if g.size == 0:
             break
-        if B.TO_MOVE[c[0]] == net_mark:  # all frontier boards have the same number of marks
-            c = B.CHILD[c, batch.moves(rows[g], c)]
+        if board.TO_MOVE[c[0]] == net_mark:  # all frontier boards have the same number of marks
+            c = board.CHILD[c, batch.moves(rows[g], c)]
         else:
             p = probs(g, c)
             at, sq = np.nonzero(p)
-            g, c, m = g[at], B.CHILD[c[at], sq], m[at] * p[at, sq]
+            g, c, m = g[at], board.CHILD[c[at], sq], m[at] * p[at, sq]
         g, c, m = _merge(g, c, m)  # equal (game, board) pairs: two boards can lead to one
-        result = B.OUTCOME[c]
-        for col, code in enumerate((B.X_WIN, B.DRAW, B.O_WIN)):
+        result = board.OUTCOME[c]
+        for col, code in enumerate((board.X_WIN, board.DRAW, board.O_WIN)):
             done = result == code
             if done.any():
                 out[:, col] += np.bincount(g[done], weights=m[done], minlength=n)
-        on = result == B.ONGOING
+        on = result == board.ONGOING
         g, c, m = g[on], c[on], m[on]
     return out

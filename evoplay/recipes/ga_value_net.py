@@ -27,16 +27,16 @@ import numpy as np
 from deap import base, tools
 
 from evoplay.errors import ConfigError, EvoplayError
-from evoplay.framework import config as C
+from evoplay.framework import config
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import EVALUATE, INIT, VARIATE, stream
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.fogel.recipe import check_player_spec, spec_files
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import engine
 from evoplay.tictactoe.exact import FOGEL_PAYOFF, expected_payoff
 from evoplay.tictactoe.mlp import MLP, Dense, Tanh
-from evoplay.playerfile import arch_int, player_document
+from evoplay.files.playerfile import arch_int, player_document
 from evoplay.tictactoe.players import make_player, provide_files
 from evoplay.tictactoe.trained import GreedyPlayer, Trained, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 
@@ -88,7 +88,7 @@ def net_from_genome(genome, hidden: int) -> MLP:
 
 def encode(codes) -> np.ndarray:
     """Inputs of boards seen by the player who just moved: own +1, other -1, empty 0."""
-    return B.perspective(codes, just_moved(codes))
+    return board.perspective(codes, just_moved(codes))
 
 
 def score_fn(net: MLP):
@@ -146,7 +146,7 @@ def eval_task(task, hidden: int, opponent: str, games: int, payoff):
     result = engine.play(net, make_player(opponent), u)
     win, draw, loss = payoff
     return (
-        float(win * (result == B.X_WIN).sum() + draw * (result == B.DRAW).sum() + loss * (result == B.O_WIN).sum()),
+        float(win * (result == board.X_WIN).sum() + draw * (result == board.DRAW).sum() + loss * (result == board.O_WIN).sum()),
     )
 
 
@@ -164,20 +164,20 @@ def make_toolbox(s: dict) -> base.Toolbox:
 
 SCHEMA = {
     "ga": {
-        "hidden": (int, 9, C.in_range(1, 64)),
-        "population": (int, 50, C.in_range(2, 100_000)),
-        "games": (int, 100, C.in_range(1, 100_000)),
+        "hidden": (int, 9, config.in_range(1, 64)),
+        "population": (int, 50, config.in_range(2, 100_000)),
+        "games": (int, 100, config.in_range(1, 100_000)),
         "opponent": (str, "logic", (check_player_spec, "a player spec")),
-        "payoff_win": (float, FOGEL_PAYOFF[0], C.in_range(-1e6, 1e6)),
-        "payoff_draw": (float, FOGEL_PAYOFF[1], C.in_range(-1e6, 1e6)),
-        "payoff_loss": (float, FOGEL_PAYOFF[2], C.in_range(-1e6, 1e6)),
-        "cxpb": (float, 0.5, C.in_range(0.0, 1.0)),
-        "mutpb": (float, 0.5, C.in_range(0.0, 1.0)),
-        "sigma": (float, 0.2, C.in_range(0.0, 1e3)),
-        "indpb": (float, 0.1, C.in_range(0.0, 1.0)),
-        "tournsize": (int, 3, C.in_range(1, 1000)),
-        "elite": (int, 2, C.in_range(0, 100_000)),
-        "init_scale": (float, 1.0, C.in_range(0.0, 1e3)),
+        "payoff_win": (float, FOGEL_PAYOFF[0], config.in_range(-1e6, 1e6)),
+        "payoff_draw": (float, FOGEL_PAYOFF[1], config.in_range(-1e6, 1e6)),
+        "payoff_loss": (float, FOGEL_PAYOFF[2], config.in_range(-1e6, 1e6)),
+        "cxpb": (float, 0.5, config.in_range(0.0, 1.0)),
+        "mutpb": (float, 0.5, config.in_range(0.0, 1.0)),
+        "sigma": (float, 0.2, config.in_range(0.0, 1e3)),
+        "indpb": (float, 0.1, config.in_range(0.0, 1.0)),
+        "tournsize": (int, 3, config.in_range(1, 1000)),
+        "elite": (int, 2, config.in_range(0, 100_000)),
+        "init_scale": (float, 1.0, config.in_range(0.0, 1e3)),
     }
 }
 
@@ -319,7 +319,7 @@ def train(seed: int = 0, map_fn=map, progress: bool = False, **settings) -> Trai
     generations = ga.pop("generations", 200)
     if "payoff" in ga:
         ga["payoff_win"], ga["payoff_draw"], ga["payoff_loss"] = ga.pop("payoff")
-    cfg = C.resolve({"recipe": "ga-value-net", "seed": seed, "trials": 1, "generations": generations, "ga": ga})
+    cfg = config.resolve({"recipe": "ga-value-net", "seed": seed, "trials": 1, "generations": generations, "ga": ga})
     recipe = GAValueNetRecipe(cfg)
     chunks = 1 if map_fn is map else recipe.s["population"]  # a RayMap groups them per CPU
     run = TrialRun(recipe, 0, map_fn=map_fn, chunks=chunks)

@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.errors import EvoplayError
-from evoplay.framework import config as C
+from evoplay.framework import config
 from evoplay.framework.recipe import Context
 from evoplay.framework.streams import INIT
-from evoplay.numerics import exp_array
+from evoplay.networks.arithmetic import exp_array
 from evoplay.recipes.exact_fitness import EXACT_SCHEMA, ExactFogelRecipe
 from evoplay.recipes.fogel.nets import FogelNet, Population, _mask_tables, init_population, stack
 from evoplay.recipes.fogel.recipe import FogelState, net_from_dict, net_to_dict
@@ -143,11 +143,11 @@ def sa_from_dict(d: dict, hmax: int) -> SANet:
 
 MUTATION_SCHEMA = {
     **EXACT_SCHEMA["mutation"],
-    "self_adaptive": (object, True, C.BOOLEAN),
-    "tau": (float, 0.0, C.in_range(0.0, 10.0)),
-    "sigma_init": (float, 0.05, C.in_range(1e-9, 1e3)),
-    "sigma_new": (float, 0.05, C.in_range(1e-9, 1e3)),
-    "sigma_min": (float, 1e-6, C.in_range(1e-12, 1e3)),
+    "self_adaptive": (object, True, config.BOOLEAN),
+    "tau": (float, 0.0, config.in_range(0.0, 10.0)),
+    "sigma_init": (float, 0.05, config.in_range(1e-9, 1e3)),
+    "sigma_new": (float, 0.05, config.in_range(1e-9, 1e3)),
+    "sigma_min": (float, 1e-6, config.in_range(1e-12, 1e3)),
     "step": (str, "gauss", (lambda v: v in ("gauss", "cauchy"), "'gauss' or 'cauchy'")),
 }
 

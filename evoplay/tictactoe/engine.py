@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 
 
 def play(x_player, o_player, u: np.ndarray, x_rows=None, o_rows=None) -> np.ndarray:
@@ -32,20 +32,20 @@ def play(x_player, o_player, u: np.ndarray, x_rows=None, o_rows=None) -> np.ndar
             moves = player.choose(c, u[active, ply])
         else:
             moves = player.choose(c, u[active, ply], rows[active])
-        c = B.CHILD[c, moves]
+        c = board.CHILD[c, moves]
         codes[active] = c
-        active = active[B.OUTCOME[c] == B.ONGOING]
+        active = active[board.OUTCOME[c] == board.ONGOING]
         if active.size == 0:
             break
-    return B.OUTCOME[codes]
+    return board.OUTCOME[codes]
 
 
 def tally(outcomes: np.ndarray) -> dict:
     """Counts of X wins, draws and O wins."""
     return {
-        "x_win": int((outcomes == B.X_WIN).sum()),
-        "draw": int((outcomes == B.DRAW).sum()),
-        "o_win": int((outcomes == B.O_WIN).sum()),
+        "x_win": int((outcomes == board.X_WIN).sum()),
+        "draw": int((outcomes == board.DRAW).sum()),
+        "o_win": int((outcomes == board.O_WIN).sum()),
     }
 
 

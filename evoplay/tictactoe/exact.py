@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe.players import Player, minimax_optimal_moves
 
 #: Fogel's payoff per game for the player moving first: win, draw, loss.
@@ -32,7 +32,7 @@ class Outcome:
 
 def _tables(player: Player) -> np.ndarray:
     table = getattr(player, "table", None)
-    return table if table is not None else player.probs(np.arange(B.N_CODES))
+    return table if table is not None else player.probs(np.arange(board.N_CODES))
 
 
 def reach_probabilities(x_player: Player, o_player: Player, start: int = 0) -> np.ndarray:
@@ -41,16 +41,16 @@ def reach_probabilities(x_player: Player, o_player: Player, start: int = 0) -> n
     The game starts from board code ``start`` (the empty board by default).
     """
     tx, to = _tables(x_player), _tables(o_player)
-    mass = np.zeros(B.N_CODES)
+    mass = np.zeros(board.N_CODES)
     mass[start] = 1.0
-    for n in range(int(B.N_MARKS[start]), 9):
-        layer = np.flatnonzero((B.N_MARKS == n) & (mass > 0) & (B.OUTCOME == B.ONGOING))
+    for n in range(int(board.N_MARKS[start]), 9):
+        layer = np.flatnonzero((board.N_MARKS == n) & (mass > 0) & (board.OUTCOME == board.ONGOING))
         if layer.size == 0:
             break
-        probs = np.where((B.TO_MOVE[layer] == B.X)[:, None], tx[layer], to[layer])
+        probs = np.where((board.TO_MOVE[layer] == board.X)[:, None], tx[layer], to[layer])
         flow = mass[layer, None] * probs
         ok = flow > 0
-        np.add.at(mass, B.CHILD[layer][ok], flow[ok])
+        np.add.at(mass, board.CHILD[layer][ok], flow[ok])
     return mass
 
 
@@ -62,9 +62,9 @@ def outcome(x_player: Player, o_player: Player, start: int = 0) -> Outcome:
     """
     mass = reach_probabilities(x_player, o_player, start)
     return Outcome(
-        x_win=float(mass[B.OUTCOME == B.X_WIN].sum()),
-        draw=float(mass[B.OUTCOME == B.DRAW].sum()),
-        o_win=float(mass[B.OUTCOME == B.O_WIN].sum()),
+        x_win=float(mass[board.OUTCOME == board.X_WIN].sum()),
+        draw=float(mass[board.OUTCOME == board.DRAW].sum()),
+        o_win=float(mass[board.OUTCOME == board.O_WIN].sum()),
     )
 
 
@@ -79,19 +79,19 @@ def best_response_payoff(opponent: Player, table=FOGEL_PAYOFF, first: bool = Tru
     With ``first`` the responder is X (moves first), as in Fogel's experiment.
     """
     win, draw, loss = table
-    me = B.X if first else B.O
-    value = np.zeros(B.N_CODES)
-    value[B.OUTCOME == B.DRAW] = draw
-    value[B.OUTCOME == (B.X_WIN if first else B.O_WIN)] = win
-    value[B.OUTCOME == (B.O_WIN if first else B.X_WIN)] = loss
+    me = board.X if first else board.O
+    value = np.zeros(board.N_CODES)
+    value[board.OUTCOME == board.DRAW] = draw
+    value[board.OUTCOME == (board.X_WIN if first else board.O_WIN)] = win
+    value[board.OUTCOME == (board.O_WIN if first else board.X_WIN)] = loss
     opp = _tables(opponent)
     for n in range(8, -1, -1):
-        layer = np.flatnonzero((B.N_MARKS == n) & (B.OUTCOME == B.ONGOING))
-        kids = value[np.maximum(B.CHILD[layer], 0)]
-        legal = B.LEGAL[layer]
+        layer = np.flatnonzero((board.N_MARKS == n) & (board.OUTCOME == board.ONGOING))
+        kids = value[np.maximum(board.CHILD[layer], 0)]
+        legal = board.LEGAL[layer]
         best = np.where(legal, kids, -np.inf).max(1)
         mean = (np.where(legal, kids, 0.0) * opp[layer]).sum(1)
-        value[layer] = np.where(B.TO_MOVE[layer] == me, best, mean)
+        value[layer] = np.where(board.TO_MOVE[layer] == me, best, mean)
     return float(value[0])
 
 
@@ -102,15 +102,15 @@ def unbeatable(player: Player, as_x: bool = True) -> bool:
     play any legal move.
     """
     probs = _tables(player)
-    me = B.X if as_x else B.O
-    lost = B.O_WIN if as_x else B.X_WIN
-    seen = np.zeros(B.N_CODES, dtype=bool)
+    me = board.X if as_x else board.O
+    lost = board.O_WIN if as_x else board.X_WIN
+    seen = np.zeros(board.N_CODES, dtype=bool)
     seen[0] = True
     for n in range(9):
-        layer = np.flatnonzero((B.N_MARKS == n) & seen & (B.OUTCOME == B.ONGOING))
-        moves = np.where((B.TO_MOVE[layer] == me)[:, None], probs[layer] > 0, B.LEGAL[layer])
-        seen[B.CHILD[layer][moves]] = True
-    return not bool((seen & (B.OUTCOME == lost)).any())
+        layer = np.flatnonzero((board.N_MARKS == n) & seen & (board.OUTCOME == board.ONGOING))
+        moves = np.where((board.TO_MOVE[layer] == me)[:, None], probs[layer] > 0, board.LEGAL[layer])
+        seen[board.CHILD[layer][moves]] = True
+    return not bool((seen & (board.OUTCOME == lost)).any())
 
 
 def minimax_agreement(player: Player, mark: int | None = None) -> float:
@@ -120,9 +120,9 @@ def minimax_agreement(player: Player, mark: int | None = None) -> float:
     player this is the probability mass on optimal moves, averaged over boards. ``mark``
     restricts to boards with X (1) or O (2) to move; None takes both.
     """
-    codes = B.DECISION_CODES
+    codes = board.DECISION_CODES
     if mark is not None:
-        codes = codes[B.TO_MOVE[codes] == mark]
+        codes = codes[board.TO_MOVE[codes] == mark]
     probs = _tables(player)[codes]
     good = minimax_optimal_moves()[codes]
     return float((probs * good).sum(1).mean())

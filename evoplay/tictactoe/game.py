@@ -1,4 +1,4 @@
-"""Tic-tac-toe behind the game interface (``evoplay.games.Game``): an adapter over the board tables.
+"""Tic-tac-toe behind the game interface (``evoplay.arena.game.Game``): an adapter over the board tables.
 
 A state is a board code; a move is a square 0..8. The batched engine, the players' tables
 and the exact analysis keep using ``board`` directly.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 
 
 class TicTacToe:
@@ -64,19 +64,19 @@ class TicTacToe:
         return 0
 
     def to_move(self, state) -> int:
-        return 0 if B.TO_MOVE[state] == B.X else 1
+        return 0 if board.TO_MOVE[state] == board.X else 1
 
     def legal_moves(self, state) -> list[int]:
-        return B.legal_moves(state)
+        return board.legal_moves(state)
 
     def apply(self, state, move) -> int:
-        return int(B.CHILD[state, move])
+        return int(board.CHILD[state, move])
 
     def result(self, state) -> int | None:
-        outcome = B.OUTCOME[state]
-        if outcome == B.ONGOING:
+        outcome = board.OUTCOME[state]
+        if outcome == board.ONGOING:
             return None
-        return 0 if outcome == B.DRAW else -1  # a line is always the last mover's
+        return 0 if outcome == board.DRAW else -1  # a line is always the last mover's
 
     def is_capture(self, state, move) -> bool:
         return False
@@ -86,7 +86,7 @@ class TicTacToe:
 
     def views(self, states) -> np.ndarray:
         codes = np.asarray(states, dtype=np.int64)
-        return B.perspective(codes, B.TO_MOVE[codes]).astype(np.int8)
+        return board.perspective(codes, board.TO_MOVE[codes]).astype(np.int8)
 
     def move_text(self, state, move) -> str:
         return str(move)
@@ -102,19 +102,19 @@ class TicTacToe:
             square = int(text)
         except ValueError:
             raise ValueError(f"{quoted(text)} is not a square number: type a number from 0 to 8.") from None
-        if not 0 <= square < B.N_SQUARES:
+        if not 0 <= square < board.N_SQUARES:
             raise ValueError(f"There is no square {square}: type a number from 0 to 8.")
-        if not B.LEGAL[state, square]:
-            free = ", ".join(map(str, B.legal_moves(state)))
+        if not board.LEGAL[state, square]:
+            free = ", ".join(map(str, board.legal_moves(state)))
             raise ValueError(f"Square {square} is taken: choose one of {free}.")
         return square
 
     def render(self, state, numbers: bool = False) -> str:
-        return B.render(state, numbers)
+        return board.render(state, numbers)
 
     def cells(self, state) -> list[str]:
         """One text per square, row by row: 'X', 'O' or ''."""
-        return ["X" if m == B.X else "O" if m == B.O else "" for m in B.decode(state)]
+        return ["X" if m == board.X else "O" if m == board.O else "" for m in board.decode(state)]
 
 
 TICTACTOE = TicTacToe()

@@ -6,7 +6,7 @@ Layers hold no state: ``forward(params, x)`` returns the output and a cache that
 ``backward(params, cache, dy)`` turns into the input gradient and the parameter gradients,
 so every piece can be checked against finite differences. Randomness comes from an
 explicit ``numpy.random.Generator``. Products and activations go through
-``evoplay.numerics`` (fixed-order loops, a fixed ``exp``), never a BLAS kernel, so a
+``evoplay.networks.arithmetic`` (fixed-order loops, a fixed ``exp``), never a BLAS kernel, so a
 trained network's weights are the same bits on every CPU.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.numerics import exp_array, log_array, matmul, tanh_array
+from evoplay.networks.arithmetic import exp_array, log_array, matmul, tanh_array
 
 
 class Dense:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import engine
 
 
@@ -59,8 +59,8 @@ class Exploring:
         wild = explores & (u < self.eps)
         if wild.any():
             c = codes[wild]
-            pick = np.minimum((u[wild] / self.eps * B.N_LEGAL[c]).astype(np.int64), B.N_LEGAL[c] - 1)
-            moves[wild] = np.argmax(np.cumsum(B.LEGAL[c], axis=1) > pick[:, None], axis=1)
+            pick = np.minimum((u[wild] / self.eps * board.N_LEGAL[c]).astype(np.int64), board.N_LEGAL[c] - 1)
+            moves[wild] = np.argmax(np.cumsum(board.LEGAL[c], axis=1) > pick[:, None], axis=1)
         tame = ~wild
         if tame.any():
             v = np.where(explores, (u - self.eps) / (1.0 - self.eps), u)[tame]

@@ -18,13 +18,13 @@ import os
 
 import numpy as np
 
-from evoplay.tictactoe import board as B
-from evoplay.paths import check_path
+from evoplay.tictactoe import board
+from evoplay.files.paths import check_path
 from evoplay.tictactoe.userplayer import split_user_spec, user_table
 from evoplay.arena.players import format_spec, quoted
 from evoplay.arena.players import parse_spec as arena_parse_spec
 from evoplay.errors import SpecError
-from evoplay.numerics import exp_array
+from evoplay.networks.arithmetic import exp_array
 
 
 class Player:
@@ -86,7 +86,7 @@ class TablePlayer(Player):
     def __init__(self, spec: str, table: np.ndarray):
         self.spec = spec
         table = np.asarray(table, dtype=np.float64)
-        table = np.where(B.LEGAL, table, 0.0)
+        table = np.where(board.LEGAL, table, 0.0)
         if not np.isfinite(table).all():
             raise SpecError(f"player {spec}: its move probabilities are not finite numbers")
         table.setflags(write=False)
@@ -131,11 +131,11 @@ def onehot_table(moves: np.ndarray) -> np.ndarray:
 
 
 def make_random() -> TablePlayer:
-    return TablePlayer("random", uniform_table(B.LEGAL))
+    return TablePlayer("random", uniform_table(board.LEGAL))
 
 
 def make_first_open() -> TablePlayer:
-    moves = np.where(B.LEGAL.any(1), np.argmax(B.LEGAL, axis=1), -1)
+    moves = np.where(board.LEGAL.any(1), np.argmax(board.LEGAL, axis=1), -1)
     return TablePlayer("first-open", onehot_table(moves))
 
 
@@ -144,18 +144,18 @@ def _line_squares(own_count: int, other_count: int, mark_of: str) -> np.ndarray:
 
     ``mark_of`` says whose marks count as "own": ``"mover"`` or ``"other"``.
     """
-    mover = B.TO_MOVE.astype(np.int8)[:, None, None]
+    mover = board.TO_MOVE.astype(np.int8)[:, None, None]
     other = np.int8(3) - mover
     own_mark, opp_mark = (mover, other) if mark_of == "mover" else (other, mover)
-    lm = B.MARKS[:, B.LINES]  # (N, 8, 3)
+    lm = board.MARKS[:, board.LINES]  # (N, 8, 3)
     n_own = (lm == own_mark).sum(2)
     n_opp = (lm == opp_mark).sum(2)
     hit = (n_own == own_count) & (n_opp == other_count)  # (N, 8)
-    squares = np.zeros((B.N_CODES, 9), dtype=bool)
-    for k, line in enumerate(B.LINES):
+    squares = np.zeros((board.N_CODES, 9), dtype=bool)
+    for k, line in enumerate(board.LINES):
         for s in line:
-            squares[:, s] |= hit[:, k] & (B.MARKS[:, s] == B.EMPTY)
-    return squares & B.LEGAL
+            squares[:, s] |= hit[:, k] & (board.MARKS[:, s] == board.EMPTY)
+    return squares & board.LEGAL
 
 
 def logic_rule_table(develop: str = "own") -> np.ndarray:
@@ -164,10 +164,10 @@ def logic_rule_table(develop: str = "own") -> np.ndarray:
         _line_squares(2, 0, "mover"),  # 1. complete three of its own
         _line_squares(2, 0, "other"),  # 2. block the other side's three
         _line_squares(1, 0, "mover" if develop == "own" else "other"),  # 3. develop a line
-        B.LEGAL,  # 4. anything
+        board.LEGAL,  # 4. anything
     ]
-    table = np.zeros((B.N_CODES, 9))
-    done = np.zeros(B.N_CODES, dtype=bool)
+    table = np.zeros((board.N_CODES, 9))
+    done = np.zeros(board.N_CODES, dtype=bool)
     for mask in rules:
         applies = mask.any(1) & ~done
         table[applies] = uniform_table(mask[applies])
@@ -176,7 +176,7 @@ def logic_rule_table(develop: str = "own") -> np.ndarray:
 
 
 def make_logic(eps: float = 0.1, develop: str = "own") -> TablePlayer:
-    table = eps * uniform_table(B.LEGAL) + (1.0 - eps) * logic_rule_table(develop)
+    table = eps * uniform_table(board.LEGAL) + (1.0 - eps) * logic_rule_table(develop)
     return TablePlayer(format_spec("logic", {"eps": eps, "develop": develop}), table)
 
 
@@ -186,17 +186,17 @@ def minimax_scores() -> np.ndarray:
     A won game scores ``10 - marks`` for X (negative for O), a draw 0, so X maximizing and
     O minimizing both prefer the faster win and the slower loss.
     """
-    score = np.zeros(B.N_CODES)
-    end = B.OUTCOME != B.ONGOING
-    score[B.OUTCOME == B.X_WIN] = 10 - B.N_MARKS[B.OUTCOME == B.X_WIN]
-    score[B.OUTCOME == B.O_WIN] = -(10 - B.N_MARKS[B.OUTCOME == B.O_WIN])
+    score = np.zeros(board.N_CODES)
+    end = board.OUTCOME != board.ONGOING
+    score[board.OUTCOME == board.X_WIN] = 10 - board.N_MARKS[board.OUTCOME == board.X_WIN]
+    score[board.OUTCOME == board.O_WIN] = -(10 - board.N_MARKS[board.OUTCOME == board.O_WIN])
     for n in range(8, -1, -1):
-        layer = np.flatnonzero((B.N_MARKS == n) & ~end)
-        kids = score[np.maximum(B.CHILD[layer], 0)]
-        legal = B.LEGAL[layer]
+        layer = np.flatnonzero((board.N_MARKS == n) & ~end)
+        kids = score[np.maximum(board.CHILD[layer], 0)]
+        legal = board.LEGAL[layer]
         best_x = np.where(legal, kids, -np.inf).max(1)
         best_o = np.where(legal, kids, np.inf).min(1)
-        score[layer] = np.where(B.TO_MOVE[layer] == B.X, best_x, best_o)
+        score[layer] = np.where(board.TO_MOVE[layer] == board.X, best_x, best_o)
     return score
 
 
@@ -206,11 +206,11 @@ MINIMAX_SCORES.setflags(write=False)
 
 def minimax_best_moves(scores: np.ndarray = MINIMAX_SCORES) -> np.ndarray:
     """Boolean (N, 9): the moves that attain the best score for the side to move."""
-    kids = scores[np.maximum(B.CHILD, 0)]
-    sign = np.where(B.TO_MOVE == B.X, 1.0, -1.0)[:, None]
-    val = np.where(B.LEGAL, sign * kids, -np.inf)
+    kids = scores[np.maximum(board.CHILD, 0)]
+    sign = np.where(board.TO_MOVE == board.X, 1.0, -1.0)[:, None]
+    val = np.where(board.LEGAL, sign * kids, -np.inf)
     best = val.max(1, keepdims=True)
-    return B.LEGAL & (val == best)
+    return board.LEGAL & (val == best)
 
 
 def minimax_optimal_moves() -> np.ndarray:
@@ -229,22 +229,22 @@ def make_minimax(tiebreak: str = "random") -> TablePlayer:
 
 def softmax_values(t_x: float, t_o: float) -> np.ndarray:
     """Expected score (X's view) of every board when X moves at ``t_x`` and O at ``t_o``."""
-    value = np.zeros(B.N_CODES)
-    value[B.OUTCOME == B.X_WIN] = 1.0
-    value[B.OUTCOME == B.O_WIN] = -1.0
+    value = np.zeros(board.N_CODES)
+    value[board.OUTCOME == board.X_WIN] = 1.0
+    value[board.OUTCOME == board.O_WIN] = -1.0
     for n in range(8, -1, -1):
-        layer = np.flatnonzero((B.N_MARKS == n) & (B.OUTCOME == B.ONGOING))
+        layer = np.flatnonzero((board.N_MARKS == n) & (board.OUTCOME == board.ONGOING))
         w = _softmax_weights(layer, value, t_x, t_o)
-        value[layer] = (w * value[np.maximum(B.CHILD[layer], 0)]).sum(1)
+        value[layer] = (w * value[np.maximum(board.CHILD[layer], 0)]).sum(1)
     return value
 
 
 def _softmax_weights(layer, value, t_x, t_o):
-    kids = value[np.maximum(B.CHILD[layer], 0)]
-    x_moves = B.TO_MOVE[layer] == B.X
+    kids = value[np.maximum(board.CHILD[layer], 0)]
+    x_moves = board.TO_MOVE[layer] == board.X
     sign = np.where(x_moves, 1.0, -1.0)[:, None]
     temp = np.where(x_moves, t_x, t_o)[:, None]
-    logits = np.where(B.LEGAL[layer], sign * kids / temp, -np.inf)
+    logits = np.where(board.LEGAL[layer], sign * kids / temp, -np.inf)
     logits -= logits.max(1, keepdims=True)
     w = exp_array(logits)
     return w / w.sum(1, keepdims=True)
@@ -252,12 +252,12 @@ def _softmax_weights(layer, value, t_x, t_o):
 
 def softmax_table(t: float, model_t: float) -> np.ndarray:
     """Move distribution of the softmax player: own moves at ``t``, opponent modelled at ``model_t``."""
-    table = np.zeros((B.N_CODES, 9))
+    table = np.zeros((board.N_CODES, 9))
     as_x = softmax_values(t, model_t)  # the player is X: X moves at t
     as_o = softmax_values(model_t, t)  # the player is O: O moves at t
-    ongoing = B.OUTCOME == B.ONGOING
-    for mark, value, temps in ((B.X, as_x, (t, model_t)), (B.O, as_o, (model_t, t))):
-        layer = np.flatnonzero(ongoing & (B.TO_MOVE == mark))
+    ongoing = board.OUTCOME == board.ONGOING
+    for mark, value, temps in ((board.X, as_x, (t, model_t)), (board.O, as_o, (model_t, t))):
+        layer = np.flatnonzero(ongoing & (board.TO_MOVE == mark))
         table[layer] = _softmax_weights(layer, value, *temps)
     return table
 
@@ -362,7 +362,7 @@ def make_player(spec: str) -> Player:
             _CACHE[spec] = TablePlayer(spec, user_table(spec))
         return _CACHE[spec]
     if spec.endswith(".json") or "/" in spec:
-        from evoplay.playerfile import build_player, load_player
+        from evoplay.files.playerfile import build_player, load_player
 
         check_path(spec, "player file", SpecError)
 

@@ -2,7 +2,7 @@
 
 ``move_table`` evaluates every reachable board in one batch and backs the values up
 ``depth`` plies by the generic search's negamax rule (terminal children ``+-(WIN - ply)``,
-the first best square in order), so it is ``evoplay.search.search``'s move on every board
+the first best square in order), so it is ``evoplay.arena.search.search``'s move on every board
 (a test compares them) at a small fraction of the cost.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.search import WIN
-from evoplay.tictactoe import board as B
+from evoplay.arena.search import WIN
+from evoplay.tictactoe import board
 
 _TABLES = None
 
@@ -20,16 +20,16 @@ def _tables():
     """Reachable boards: their views, which are finished and how, and each unfinished one's children."""
     global _TABLES
     if _TABLES is None:
-        codes = B.REACHABLE_CODES
-        index = np.full(B.N_CODES, -1, dtype=np.int64)
+        codes = board.REACHABLE_CODES
+        index = np.full(board.N_CODES, -1, dtype=np.int64)
         index[codes] = np.arange(len(codes))
-        ongoing = B.OUTCOME[codes] == B.ONGOING
+        ongoing = board.OUTCOME[codes] == board.ONGOING
         decision = np.flatnonzero(ongoing)
-        legal = B.LEGAL[codes[decision]]
-        kids = np.where(legal, index[np.where(legal, B.CHILD[codes[decision]], 0)], 0)
+        legal = board.LEGAL[codes[decision]]
+        kids = np.where(legal, index[np.where(legal, board.CHILD[codes[decision]], 0)], 0)
         # the result of a finished board for the side to move: 0 drawn, -1 lost (the last mover made the line)
-        result = np.where(B.OUTCOME[codes] == B.DRAW, 0.0, -1.0)
-        views = B.perspective(codes[decision], B.TO_MOVE[codes[decision]]).astype(np.int8)  # TicTacToe.views
+        result = np.where(board.OUTCOME[codes] == board.DRAW, 0.0, -1.0)
+        views = board.perspective(codes[decision], board.TO_MOVE[codes[decision]]).astype(np.int8)  # TicTacToe.views
         _TABLES = (codes, ~ongoing, result, decision, legal, kids, views)
     return _TABLES
 
@@ -44,7 +44,7 @@ def move_table(evaluate, depth: int) -> np.ndarray:
         child = np.where(finished, -(result * (WIN - ply)), -value)  # a board's value for the side that moved into it
         scores = np.where(legal, child[kids], -np.inf)
         if k == depth:
-            moves = np.full(B.N_CODES, -1, dtype=np.int64)
+            moves = np.full(board.N_CODES, -1, dtype=np.int64)
             moves[codes[decision]] = np.argmax(scores, axis=1)
             return moves
         value = np.zeros(len(codes))

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay import usercode
+from evoplay.files import usercode
 from evoplay.errors import EvoplayError, SpecError
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board as ttt_board
 
 #: Boards on which the side to move has a legal move.
-_MOVE_CODES = np.flatnonzero(B.LEGAL.any(1))
+_MOVE_CODES = np.flatnonzero(ttt_board.LEGAL.any(1))
 
 
 def split_user_spec(spec: str):
@@ -61,13 +61,13 @@ def user_table(spec: str) -> np.ndarray:
         raise SpecError(f"player {ref}: {type(e).__name__}: {e}") from None
     if probs.shape != (len(_MOVE_CODES), 9):
         raise SpecError(f"player {ref}: probs(codes) must return shape ({len(_MOVE_CODES)}, 9), got {probs.shape}")
-    legal = B.LEGAL[_MOVE_CODES]
+    legal = ttt_board.LEGAL[_MOVE_CODES]
     bad = ~np.isfinite(probs).all(1) | (probs < 0).any(1) | (np.where(legal, 0.0, probs) != 0).any(1)
     bad |= np.abs(probs.sum(1) - 1.0) > 1e-9
     if bad.any():
         code = int(_MOVE_CODES[np.argmax(bad)])
-        board = B.render(code).replace(chr(10), " / ")
+        board = ttt_board.render(code).replace(chr(10), " / ")
         raise SpecError(f"player {ref}: probs on board {board} is not a distribution over the empty squares (non-negative, summing to 1)")
-    table = np.zeros((B.N_CODES, 9))
+    table = np.zeros((ttt_board.N_CODES, 9))
     table[_MOVE_CODES] = probs / probs.sum(1, keepdims=True)
     return table

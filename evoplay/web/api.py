@@ -10,15 +10,15 @@ by the code the board page uses (``evoplay.web.boards`` for players and moves,
 
 from __future__ import annotations
 
-from evoplay.games import get_game
-from evoplay.tictactoe import board as B
+from evoplay.games import resolve_game
+from evoplay.tictactoe import board
 from evoplay.tictactoe.players import TEMPERATURE_RANGE
 from evoplay.web import boards
 from evoplay.web.boards import check_fields
 from evoplay.web.roots import ApiError
 from evoplay.web.tictactoe import HUMAN_MODEL, RESULTS, board_text, exact_facts, move_probs
 
-MARK_CHARS = {"X": B.X, "O": B.O, ".": B.EMPTY}
+MARK_CHARS = {"X": board.X, "O": board.O, ".": board.EMPTY}
 HUMAN = boards.HUMAN
 GAME = "tictactoe"
 
@@ -27,13 +27,13 @@ def parse_board(value) -> int:
     """The code of a board sent as nine characters of X, O and '.'; 400 if malformed."""
     if not isinstance(value, str):
         raise ApiError(400, f"board must be a string of 9 characters X, O or '.', got {type(value).__name__}")
-    if len(value) != B.N_SQUARES:
+    if len(value) != board.N_SQUARES:
         raise ApiError(400, f"board must have 9 squares, got {len(value)} characters in {value[:20]!r}")
     bad = sorted({c for c in value if c not in MARK_CHARS})
     if bad:
         raise ApiError(400, f"board {value!r} has characters other than X, O and '.': {''.join(bad)!r}")
-    code = B.encode([MARK_CHARS[c] for c in value])
-    if not B.REACHABLE[code]:
+    code = board.encode([MARK_CHARS[c] for c in value])
+    if not board.REACHABLE[code]:
         n_x, n_o = value.count("X"), value.count("O")
         raise ApiError(400, f"board {value!r} cannot arise in a game (X has {n_x} marks, O {n_o}; X moves first and play stops at a win)")
     return code
@@ -42,11 +42,11 @@ def parse_board(value) -> int:
 def parse_square(value, code: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ApiError(400, f"square must be an integer 0-8, got {value!r}")
-    if not 0 <= value < B.N_SQUARES:
+    if not 0 <= value < board.N_SQUARES:
         raise ApiError(400, f"there is no square {value}: squares are 0-8")
-    if B.winner(code) != B.ONGOING:
-        raise ApiError(400, f"the game is over ({RESULTS[B.winner(code)].replace('_', ' ')}): no more moves")
-    if not B.LEGAL[code, value]:
+    if board.winner(code) != board.ONGOING:
+        raise ApiError(400, f"the game is over ({RESULTS[board.winner(code)].replace('_', ' ')}): no more moves")
+    if not board.LEGAL[code, value]:
         raise ApiError(400, f"square {value} is taken")
     return value
 
@@ -55,7 +55,7 @@ class PlayerBook:
     """Tic-tac-toe players by spec, for the old API: the board page's ``boards.Players``."""
 
     def __init__(self, players: boards.Players):
-        self.players, self.game = players, get_game(GAME)
+        self.players, self.game = players, resolve_game(GAME)
 
     def get(self, spec, what: str):
         """The (batched) player ``spec`` names, None for ``human``; 4xx ApiError naming ``what``."""
@@ -91,19 +91,19 @@ def human_move(body) -> dict:
     check_fields(body, ("board", "square"))
     code = parse_board(body["board"])
     square = parse_square(body["square"], code)
-    return {"board": board_text(B.play(code, square)), "square": square}
+    return {"board": board_text(board.play(code, square)), "square": square}
 
 
 def computer_move(book: PlayerBook, body) -> dict:
     """The move a computer player makes on the board (sampled; ``seed`` repeats it)."""
     check_fields(body, ("board", "player"), ("seed",))
     code = parse_board(body["board"])
-    if B.winner(code) != B.ONGOING:
-        raise ApiError(400, f"the game is over ({RESULTS[B.winner(code)].replace('_', ' ')}): no more moves")
+    if board.winner(code) != board.ONGOING:
+        raise ApiError(400, f"the game is over ({RESULTS[board.winner(code)].replace('_', ' ')}): no more moves")
     player = book.players.get(book.game, body["player"], "player")
     if player is None:
         raise ApiError(400, "player: 'human' moves by clicking a square, not by computer")
     seed = boards.check_seed(body.get("seed"))
     move_probs(player.player, code, body["player"])  # 422 for a player whose probabilities are not finite
     square = int(boards.choose(player, code, seed))
-    return {"board": board_text(B.play(code, square)), "square": square}
+    return {"board": board_text(board.play(code, square)), "square": square}

@@ -22,8 +22,9 @@ from typing import Callable
 import numpy as np
 
 from evoplay.errors import EvoplayError
-from evoplay.games import BUILTIN_GAMES, capability, game_ref, resolve_game
-from evoplay.search import move_scores, principal_variation
+from evoplay.arena.game import capability, game_ref
+from evoplay.games import BUILTIN_GAMES, resolve_game
+from evoplay.arena.search import move_scores, principal_variation
 from evoplay.web.archive import is_elite_spec
 from evoplay.web.roots import ApiError, Roots
 
@@ -60,9 +61,9 @@ class WebGame:
 
 def checkers_board() -> WebGame:
     """Checkers' board page: FEN starts, its players and files, the search's analysis."""
-    from evoplay.checkers import players as P
-    from evoplay.checkers import rules as R
-    from evoplay.evalnet import Evaluator
+    from evoplay.checkers import players as ttt_players
+    from evoplay.checkers import rules
+    from evoplay.networks.evalnet import Evaluator
     from evoplay.recipes.blondie24.play import CompiledNetPlayer
 
     def cells(state):
@@ -76,19 +77,19 @@ def checkers_board() -> WebGame:
                 s = 4 * r + c // 2
                 piece = ""
                 if state.black >> s & 1 or state.white >> s & 1:
-                    piece = R.SYMBOLS[R.BLACK if state.black >> s & 1 else R.WHITE, bool(state.kings >> s & 1)]
+                    piece = rules.SYMBOLS[rules.BLACK if state.black >> s & 1 else rules.WHITE, bool(state.kings >> s & 1)]
                 row.append({"square": str(s + 1), "piece": piece, "king": bool(state.kings >> s & 1)})
             rows.append(row)
         return rows
 
     def search_parts(player):
-        if isinstance(player, P.PieceDifferencePlayer):
-            return P.piece_difference(player.king), player.depth, False
+        if isinstance(player, ttt_players.PieceDifferencePlayer):
+            return ttt_players.piece_difference(player.king), player.depth, False
         if isinstance(player, CompiledNetPlayer):
             return Evaluator(player.genome, player.sizes, player.king), player.depth, player.quiescence
         return None
 
-    return WebGame(P.make_player, P.make_player, P.REGISTRY, cells, R.from_fen, R.to_fen, search_parts,
+    return WebGame(ttt_players.make_player, ttt_players.make_player, ttt_players.REGISTRY, cells, rules.from_fen, rules.to_fen, search_parts,
                    default_players=("human", "piece-difference"), analyst="piece-difference:depth=4")
 
 
@@ -98,11 +99,11 @@ def checkers_board() -> WebGame:
 def tictactoe_board() -> WebGame:
     """Tic-tac-toe's board page: exact facts of the position, temperature sliders, elites."""
     from evoplay.tictactoe.players import REGISTRY
-    from evoplay.web import tictactoe as T
+    from evoplay.web import tictactoe as web_tictactoe
 
-    return WebGame(T.builtin, T.from_file, REGISTRY, T.cells, T.parse_start, T.board_text, lambda player: None,
-                   default_players=T.DEFAULT_PLAYERS, sliders=T.SLIDERS, from_elite=T.from_elite,
-                   facts=T.facts, fact_fields=T.FACT_FIELDS)
+    return WebGame(web_tictactoe.builtin, web_tictactoe.from_file, REGISTRY, web_tictactoe.cells, web_tictactoe.parse_start, web_tictactoe.board_text, lambda player: None,
+                   default_players=web_tictactoe.DEFAULT_PLAYERS, sliders=web_tictactoe.SLIDERS, from_elite=web_tictactoe.from_elite,
+                   facts=web_tictactoe.facts, fact_fields=web_tictactoe.FACT_FIELDS)
 
 
 # ---------------------------------------------------------------- any other game

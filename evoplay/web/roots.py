@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evoplay.errors import EvoplayError, PlayerFileError
-from evoplay.paths import check_path, path_problem
-from evoplay.playerfile import read_envelope, read_json
+from evoplay.files.paths import check_path, path_problem
+from evoplay.files.playerfile import read_envelope, read_json
 
 #: Most player files listed per directory root (a directory of thousands is not a menu),
 #: how deep a directory root is searched, and how many .json files are opened to find them.

@@ -15,13 +15,13 @@ import math
 import numpy as np
 
 from evoplay.errors import SpecError
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
-from evoplay.playerfile import load_player
+from evoplay.files.playerfile import load_player
 from evoplay.tictactoe.players import MINIMAX_SCORES, REGISTRY, Player, parse_spec
 from evoplay.web.roots import ApiError
 
-RESULTS = {B.ONGOING: "ongoing", B.X_WIN: "x_win", B.O_WIN: "o_win", B.DRAW: "draw"}
+RESULTS = {board.ONGOING: "ongoing", board.X_WIN: "x_win", board.O_WIN: "o_win", board.DRAW: "draw"}
 #: The player that stands in for a human side in the exact outcome unless another is named.
 HUMAN_MODEL = "random"
 #: Sliders the page draws for built-in parameters: log10 of the value from ``min`` to ``max``.
@@ -68,20 +68,20 @@ def from_elite(net, spec: str) -> Batched:
 
 
 def cells(state) -> list:
-    marks = B.decode(state)
+    marks = board.decode(state)
     return [[{"square": str(3 * r + c), "piece": ".XO"[marks[3 * r + c]].strip(".")} for c in range(3)]
             for r in range(3)]
 
 
 def parse_start(text: str) -> int:
-    code = B.parse(text)
-    if not B.REACHABLE[code]:
+    code = board.parse(text)
+    if not board.REACHABLE[code]:
         raise ValueError(f"board {text!r} cannot arise in a game")
     return code
 
 
 def board_text(code: int) -> str:
-    return "".join(".XO"[m] for m in B.decode(code))
+    return "".join(".XO"[m] for m in board.decode(code))
 
 
 # ---------------------------------------------------------------- exact facts
@@ -94,25 +94,25 @@ def minimax_values(code: int) -> list:
     won game, 0 for a draw), ``result`` win/draw/loss, ``plies`` the moves left to the end
     of the game under perfect play, this one included. None for squares not playable.
     """
-    sign = 1.0 if B.TO_MOVE[code] == B.X else -1.0
+    sign = 1.0 if board.TO_MOVE[code] == board.X else -1.0
     values = []
-    for s in range(B.N_SQUARES):
-        child = int(B.CHILD[code, s])
+    for s in range(board.N_SQUARES):
+        child = int(board.CHILD[code, s])
         if child < 0:
             values.append(None)
             continue
         score = sign * float(MINIMAX_SCORES[child])
         end_marks = 9 if score == 0 else 10 - abs(score)
         result = "win" if score > 0 else "loss" if score < 0 else "draw"
-        values.append({"score": score, "result": result, "plies": int(end_marks - B.N_MARKS[code])})
+        values.append({"score": score, "result": result, "plies": int(end_marks - board.N_MARKS[code])})
     return values
 
 
 def winning_line(code: int) -> list | None:
-    marks = B.decode(code)
-    for line in B.LINES:
+    marks = board.decode(code)
+    for line in board.LINES:
         a, b, c = marks[line]
-        if a != B.EMPTY and a == b == c:
+        if a != board.EMPTY and a == b == c:
             return [int(s) for s in line]
     return None
 
@@ -128,9 +128,9 @@ def move_probs(player: Player, code: int, spec: str) -> list:
 def exact_facts(code: int, x: Player | None, o: Player | None, specs: tuple, model: Player, model_spec: str,
                 want_minimax: bool) -> dict:
     """What evoplay knows about a board for two players (None: a human, modelled by ``model``)."""
-    result = B.winner(code)
-    ongoing = result == B.ONGOING
-    x_moves = bool(B.TO_MOVE[code] == B.X)
+    result = board.winner(code)
+    ongoing = result == board.ONGOING
+    x_moves = bool(board.TO_MOVE[code] == board.X)
     mover, mover_spec = (x, specs[0]) if x_moves else (o, specs[1])
     probs = move_probs(mover, code, mover_spec) if ongoing and mover is not None else None
     outcome = exact.outcome(x if x is not None else model, o if o is not None else model, code)
@@ -142,7 +142,7 @@ def exact_facts(code: int, x: Player | None, o: Player | None, specs: tuple, mod
         "result": RESULTS[result],
         "to_move": ("X" if x_moves else "O") if ongoing else None,
         "line": winning_line(code),
-        "legal": B.legal_moves(code),
+        "legal": board.legal_moves(code),
         "probs": probs,
         "exact": {
             "x_win": outcome.x_win,

@@ -32,7 +32,7 @@ MAX_DEPTH = 12
 def network_of(path) -> dict:
     """A checkers network's descriptor (genome, sizes, king, depth) from a player file or a run
     directory's champion, checked; a one-line error for anything else."""
-    from evoplay.playerfile import player_path, read_document
+    from evoplay.files.playerfile import player_path, read_document
     from evoplay.recipes.blondie24.playerfile import BUILTIN_KINDS, KIND, network_parts
 
     file = player_path(str(path))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from evoplay.numerics import exp_array
+from evoplay.networks.arithmetic import exp_array
 
 
 @dataclass

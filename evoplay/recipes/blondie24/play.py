@@ -1,7 +1,7 @@
 """Players made of an evaluation network and alpha-beta search, and the games they play.
 
 A player searches to ``depth`` plies with the network at the leaves and exact scores at
-finished games (``evoplay.search``), in the fastest exact form its game offers: a game
+finished games (``evoplay.arena.search``), in the fastest exact form its game offers: a game
 with a ``search_table`` (tic-tac-toe) computes the move on every position at once; a game
 with a ``network_search`` (checkers' compiled search) searches with the network itself;
 any other game runs the generic search with the network's batched ``Evaluator``. All
@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.games import capability, resolve_game
-from evoplay.evalnet import Evaluator
+from evoplay.arena.game import capability
+from evoplay.games import resolve_game
+from evoplay.networks.evalnet import Evaluator
 from evoplay.arena.players import SearchPlayer
 
 #: K's stand-in where a game has no kings: views' values enter unchanged (2 reads as 2).

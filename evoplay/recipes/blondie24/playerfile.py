@@ -18,10 +18,11 @@ from __future__ import annotations
 import math
 
 from evoplay.errors import PlayerFileError
-from evoplay.evalnet import SPATIAL_UNITS, check_genome, n_weights
-from evoplay.games import GameError, capability, game_ref, resolve_data_game, resolve_game
+from evoplay.networks.evalnet import SPATIAL_UNITS, check_genome, n_weights
+from evoplay.arena.game import capability, game_ref
+from evoplay.games import GameError, resolve_data_game, resolve_game
 from evoplay.recipes.blondie24.play import net_player
-from evoplay.playerfile import arch_int, player_document, weight_array
+from evoplay.files.playerfile import arch_int, player_document, weight_array
 
 KIND = "blondie24-network"
 #: The kinds the built-in games' files have always had (still written for them, and read).

@@ -55,12 +55,13 @@ import numpy as np
 from deap import base
 
 from evoplay.errors import ConfigError, EvoplayError
-from evoplay.framework import config as C
+from evoplay.framework import config as configs
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import INIT, MUTATE, SELECT
-from evoplay.games import capability, game_ref, resolve_game
+from evoplay.arena.game import capability, game_ref
+from evoplay.games import resolve_game
 from evoplay.recipes.blondie24 import yardstick
-from evoplay.evalnet import SPATIAL_UNITS, check_genome, n_weights
+from evoplay.networks.evalnet import SPATIAL_UNITS, check_genome, n_weights
 from evoplay.recipes.blondie24.operators import Net, draw_openings, draw_opponents, init_population, mut_selfadaptive, sel_best
 from evoplay.recipes.blondie24.play import play_chunk
 from evoplay.recipes.blondie24.league import words
@@ -70,7 +71,7 @@ from evoplay.recipes.blondie24.playerfile import network_document
 PAIRING, OPENING = 5, 6
 #: Work of a game whose game object does not say (``work_per_game``), in Fogel-game equivalents.
 DEFAULT_GAME_WORK = 20_000
-_POINTS = C.in_range(-1e6, 1e6)
+_POINTS = configs.in_range(-1e6, 1e6)
 #: ``champion.rule``: the last generation's best network, or the winner of the last parents' league.
 CHAMPION_RULES = ("best", "league")
 
@@ -82,47 +83,47 @@ def _hidden(v):
 SCHEMA = {
     "game": {
         "name": (str, "checkers", (lambda v: checked_game(v), "a game reference")),
-        "depth": (int, 4, C.in_range(1, 12)),
-        "max_plies": (int, 200, C.in_range(1, 100_000)),
-        "quiescence": (object, False, C.BOOLEAN),
+        "depth": (int, 4, configs.in_range(1, 12)),
+        "max_plies": (int, 200, configs.in_range(1, 100_000)),
+        "quiescence": (object, False, configs.BOOLEAN),
     },
     "network": {
         "hidden": (object, [40, 10], (_hidden, "a list of 1-4 hidden layer sizes in 1..256")),
-        "spatial": (object, False, C.BOOLEAN),
-        "init_scale": (float, 0.2, C.in_range(0.0, 1e3)),
-        "king_init": (float, 2.0, C.in_range(0.0, 1e3)),
-        "king_min": (float, 1.0, C.in_range(0.0, 1e3)),
-        "king_max": (float, 3.0, C.in_range(0.0, 1e3)),
+        "spatial": (object, False, configs.BOOLEAN),
+        "init_scale": (float, 0.2, configs.in_range(0.0, 1e3)),
+        "king_init": (float, 2.0, configs.in_range(0.0, 1e3)),
+        "king_min": (float, 1.0, configs.in_range(0.0, 1e3)),
+        "king_max": (float, 3.0, configs.in_range(0.0, 1e3)),
     },
     "population": {
-        "parents": (int, 15, C.in_range(2, 10_000)),
+        "parents": (int, 15, configs.in_range(2, 10_000)),
     },
     "mutation": {
-        "sigma_init": (float, 0.05, C.in_range(1e-9, 1e3)),
-        "tau": (float, 0.0, C.in_range(0.0, 10.0)),
-        "king_step": (float, 0.0, C.in_range(0.0, 10.0)),
+        "sigma_init": (float, 0.05, configs.in_range(1e-9, 1e3)),
+        "tau": (float, 0.0, configs.in_range(0.0, 10.0)),
+        "king_step": (float, 0.0, configs.in_range(0.0, 10.0)),
     },
     "evaluation": {
-        "games": (int, 5, C.in_range(1, 10_000)),
+        "games": (int, 5, configs.in_range(1, 10_000)),
         "points_win": (float, 1.0, _POINTS),
         "points_draw": (float, 0.0, _POINTS),
         "points_loss": (float, -2.0, _POINTS),
-        "opponent_scores": (object, False, C.BOOLEAN),
-        "random_plies": (int, 0, C.in_range(0, 50)),
-        "both_seats": (object, False, C.BOOLEAN),
-        "round_robin": (object, False, C.BOOLEAN),
-        "hall_of_fame": (int, 0, C.in_range(0, 1000)),
+        "opponent_scores": (object, False, configs.BOOLEAN),
+        "random_plies": (int, 0, configs.in_range(0, 50)),
+        "both_seats": (object, False, configs.BOOLEAN),
+        "round_robin": (object, False, configs.BOOLEAN),
+        "hall_of_fame": (int, 0, configs.in_range(0, 1000)),
     },
     "champion": {
         "rule": (str, "best", (lambda v: v in CHAMPION_RULES, "best or league")),
-        "ballots": (int, 8, C.in_range(1, 157)),
+        "ballots": (int, 8, configs.in_range(1, 157)),
     },
     "yardstick": {
-        "every": (int, 10, C.in_range(1, 1_000_000)),
-        "openings": (int, 0, C.in_range(0, 100_000)),
-        "pd_king": (float, 1.5, C.in_range(0.0, 100.0)),
-        "mcts_sims": (int, 100, C.in_range(1, 1_000_000)),
-        "random_plies": (int, 2, C.in_range(0, 50)),
+        "every": (int, 10, configs.in_range(1, 1_000_000)),
+        "openings": (int, 0, configs.in_range(0, 100_000)),
+        "pd_king": (float, 1.5, configs.in_range(0.0, 100.0)),
+        "mcts_sims": (int, 100, configs.in_range(1, 1_000_000)),
+        "random_plies": (int, 2, configs.in_range(0, 50)),
     },
 }
 
@@ -131,7 +132,7 @@ def checked_game(ref: str) -> str:
     """A config's game reference, resolved now (a bad one is refused before any work) and
     written as the reference that rebuilds the game anywhere (a user file's absolute path)."""
     from evoplay.framework.config import base_dir
-    from evoplay import usercode
+    from evoplay.files import usercode
 
     text = ref.strip()
     if usercode.is_ref(text) and text.partition(":")[0].endswith(".py"):

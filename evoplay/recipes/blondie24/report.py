@@ -10,7 +10,7 @@ its champion against piece difference.
 
 from __future__ import annotations
 
-from evoplay.atomic import write_text
+from evoplay.files.atomic import write_text
 from evoplay.framework.rundir import RunDir
 from evoplay.recipes.blondie24 import duels as _duels
 from evoplay.recipes.blondie24 import league as _league

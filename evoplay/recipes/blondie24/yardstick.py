@@ -29,8 +29,9 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.framework.stats import mean_ci
-from evoplay.games import capability, resolve_game
-from evoplay.evalnet import Evaluator
+from evoplay.arena.game import capability
+from evoplay.games import resolve_game
+from evoplay.networks.evalnet import Evaluator
 from evoplay.recipes.blondie24.play import play, ttt_move_table
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.players import TablePlayer, make_player, onehot_table

@@ -4,7 +4,7 @@ When a trial runs the recipe's own operators (nobody replaced ``mutate``, ``eval
 ``select`` or ``map`` in its toolbox), evaluates in one chunk and plays a table opponent,
 the recipe's ``step`` comes here: the draws of ``mut_population``, of the games and of
 ``sel_tournament_score`` are made exactly as there: the same streams and numbers in the
-same order, made by the kernel itself on the streams' compiled PCG64 (``reseed.pcg64``:
+same order, made by the kernel itself on the streams' compiled PCG64 (``compiled_streams.pcg64``:
 numpy's normals, uniforms and bounded integers), with only the uniforms a game uses.
 ``kernels.generation`` turns them into children, games, payoffs and tournament scores
 with the same operations. Python objects (``FogelNet``, DEAP fitness) are made only for
@@ -23,7 +23,7 @@ import numpy as np
 from evoplay.framework.recipe import Context
 from evoplay.recipes.fogel import kernels
 from evoplay.recipes.fogel.nets import GAME_TABLES, FogelNet, Population
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 
 
 @dataclass
@@ -58,7 +58,7 @@ def generation(parents: Population, ctx: Context, toolbox, games: int, opponent,
     t0 = time.perf_counter()
     key = ctx.streams.key
     top = np.arange(2 * n - 1 - sel["rivals"], 2 * n - 1)  # sel_tournament_score's ranges of Floyd's draws
-    o_base = np.zeros(games, dtype=np.int64) if per_game is None else np.asarray(per_game, dtype=np.int64) * B.N_CODES
+    o_base = np.zeros(games, dtype=np.int64) if per_game is None else np.asarray(per_game, dtype=np.int64) * board.N_CODES
     win, draw, loss = payoff
     t1 = time.perf_counter()
     hp, w1p, w2p, wld, payoffs, opp, scores, selected, kept, kept_memo, (best, worst, hist) = kernels.generation(

@@ -2,7 +2,7 @@
 
 A pair's hidden sums run over the board's occupied squares in ascending order (inputs are
 +1 or -1 there, 0 elsewhere), each output's sum over the hidden units in order with the
-bias last, through the fixed ``exp`` of ``evoplay.numerics``: the same bits on every CPU
+bias last, through the fixed ``exp`` of ``evoplay.networks.arithmetic``: the same bits on every CPU
 and in every batch. ``w1s`` rows are ``18 * net + square`` (+ 9 for an opponent's mark),
 ``w2t`` rows ``9 * net + square`` with the bias in the last column; ``h[net]`` hidden
 units are read (those after them have only zero weights). The helpers a move calls are
@@ -15,9 +15,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from evoplay.framework.reseed import jumps, next64, output_at, pcg64, standard_normal, uniform
+from evoplay.framework.compiled_streams import jumps, next64, output_at, pcg64, standard_normal, uniform
 from evoplay.framework.streams import EVALUATE, MUTATE, SELECT
-from evoplay.numerics import JIT, fused_rows, lanes, sigmoid, sigmoid_lanes
+from evoplay.networks.arithmetic import JIT, fused_rows, lanes, sigmoid, sigmoid_lanes
 from evoplay.tictactoe.board import DRAW, O_WIN, X_WIN
 
 
@@ -142,9 +142,9 @@ def play_vs_table(w1s, b1, w2t, h, x_rows, u, pcg, jump_table, keep, alias, o_ba
 
     O samples from flattened Walker alias tables exactly as ``players.sample_moves``: with
     uniform ``u[g, ply]``, slot ``floor(9u)`` of row ``o_base[g] + board``. When ``pcg`` is
-    a compiled stream (``reseed.pcg64``; else it is empty), ``u[g, ply]`` is not read but
+    a compiled stream (``compiled_streams.pcg64``; else it is empty), ``u[g, ply]`` is not read but
     made: the stream's uniform number ``9g + ply``, reached by ``jump_table``
-    (``reseed.jumps``), none being made for X's plies or after a game's end. X's move on a
+    (``compiled_streams.jumps``), none being made for X's plies or after a game's end. X's move on a
     board with one legal move is that move, else the network's (``_move``), looked up
     first in the network's memo row (``memo_codes``/``memo_moves``, updated in place; a
     network's moves depend on nothing but its weights, so a memo may be carried from
@@ -247,7 +247,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 
 @numba.njit(**JIT)
 def tournament_draws(pcg, top, rows):
-    """``integers(0, top + 1, size=(rows, len(top)))`` then ``random(rows)`` of the stream ``pcg`` (``reseed.pcg64``), as numpy draws them.
+    """``integers(0, top + 1, size=(rows, len(top)))`` then ``random(rows)`` of the stream ``pcg`` (``compiled_streams.pcg64``), as numpy draws them.
 
     numpy (an array ``high`` of int64, in the 32-bit range) draws each bounded integer by
     Lemire's method from 32-bit words: the low half of a 64-bit output, then its high half;
@@ -324,7 +324,7 @@ def mutate_into(h, w1, w2, n1, n2, change, grow, victim, p_arch, lo, hi, hp, w1p
 
 @numba.njit(**JIT)
 def mutation_draws(pcg, sigma, w1, w2):
-    """The draws of ``nets.mut_population`` on the stream ``pcg`` (``reseed.pcg64``), in its order, as numpy makes them.
+    """The draws of ``nets.mut_population`` on the stream ``pcg`` (``compiled_streams.pcg64``), in its order, as numpy makes them.
 
     Normals for every padded weight of ``w1`` then of ``w2`` (``normal(0.0, sigma)``,
     which is ``0.0 + sigma * z``), then three uniforms per parent (architecture change,

@@ -15,7 +15,7 @@ import numpy as np
 from deap import base
 
 from evoplay.recipes.fogel import kernels
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.errors import PlayerFileError
 from evoplay.tictactoe.players import TablePlayer, onehot_table
 
@@ -23,7 +23,7 @@ N_IN = 10  # nine squares + bias
 
 #: Network inputs for every board, seen by the side to move, bias last: (N_CODES, 10).
 INPUTS = np.concatenate(
-    [B.perspective(np.arange(B.N_CODES), B.TO_MOVE), np.ones((B.N_CODES, 1))], axis=1
+    [board.perspective(np.arange(board.N_CODES), board.TO_MOVE), np.ones((board.N_CODES, 1))], axis=1
 )
 INPUTS.setflags(write=False)
 
@@ -199,11 +199,11 @@ def _square_tables():
 
     Both ascending and padded with -1; boards with k marks use the first k / 9 - k entries.
     """
-    occ = np.full((B.N_CODES, 9), -1, dtype=np.int8)
-    free = np.full((B.N_CODES, 9), -1, dtype=np.int8)
-    marks = B.MARKS.astype(np.int64)
-    key = np.arange(9)[None, :] + 9 * (marks != B.TO_MOVE[:, None])
-    taken = marks != B.EMPTY
+    occ = np.full((board.N_CODES, 9), -1, dtype=np.int8)
+    free = np.full((board.N_CODES, 9), -1, dtype=np.int8)
+    marks = board.MARKS.astype(np.int64)
+    key = np.arange(9)[None, :] + 9 * (marks != board.TO_MOVE[:, None])
+    taken = marks != board.EMPTY
     o_rank = np.cumsum(taken, 1) - 1
     f_rank = np.cumsum(~taken, 1) - 1
     rows, cols = np.nonzero(taken)
@@ -216,9 +216,9 @@ def _square_tables():
 # The kernels' board tables, in the narrowest integer types that hold them: the games walk
 # them at random, and a fifth of int64 tables' bytes stays in faster caches.
 OCCUPIED, FREE = _square_tables()
-N_MARKS = np.ascontiguousarray(B.N_MARKS, dtype=np.int8)
+N_MARKS = np.ascontiguousarray(board.N_MARKS, dtype=np.int8)
 #: What ``kernels.play_vs_table`` reads after the memos: child, outcome, legal count, first legal, occupied, free, marks.
-GAME_TABLES = (B.CHILD.astype(np.int16), B.OUTCOME, B.N_LEGAL, B.FIRST_LEGAL.astype(np.int8), OCCUPIED, FREE, N_MARKS)
+GAME_TABLES = (board.CHILD.astype(np.int16), board.OUTCOME, board.N_LEGAL, board.FIRST_LEGAL.astype(np.int8), OCCUPIED, FREE, N_MARKS)
 
 
 class NetBatch:
@@ -266,10 +266,10 @@ class NetBatch:
         )
 
     def choose(self, codes, u, rows):
-        moves = B.FIRST_LEGAL[codes]  # right wherever the move is forced
-        todo = np.flatnonzero(B.N_LEGAL[codes] > 1)
+        moves = board.FIRST_LEGAL[codes]  # right wherever the move is forced
+        todo = np.flatnonzero(board.N_LEGAL[codes] > 1)
         if todo.size:
-            first, inverse = distinct(rows[todo] * B.N_CODES + codes[todo], len(self.b1) * B.N_CODES)
+            first, inverse = distinct(rows[todo] * board.N_CODES + codes[todo], len(self.b1) * board.N_CODES)
             pick = todo[first]
             moves[todo] = self.moves(rows[pick], codes[pick])[inverse]
         return moves
@@ -308,8 +308,8 @@ def distinct(keys: np.ndarray, key_space: int):
 def net_player(net: FogelNet, spec: str = "fogel-net") -> TablePlayer:
     """A single network as a table player (its move on every board, computed once)."""
     batch = NetBatch(net.w1[None], net.w2[None])
-    codes = np.flatnonzero(B.OUTCOME == B.ONGOING)
-    moves = np.full(B.N_CODES, -1)
+    codes = np.flatnonzero(board.OUTCOME == board.ONGOING)
+    moves = np.full(board.N_CODES, -1)
     moves[codes] = batch.moves(np.zeros(len(codes), dtype=np.int64), codes)
     return TablePlayer(spec, onehot_table(moves))
 
@@ -332,7 +332,7 @@ def file_parts(net: FogelNet):
 
 def net_from_file(architecture: dict, weights: dict, hmax: int = 10) -> FogelNet:
     """Rebuild a network from player-file parts, checking every shape."""
-    from evoplay.playerfile import arch_int, weight_array
+    from evoplay.files.playerfile import arch_int, weight_array
 
     if architecture.get("inputs") != 9 or architecture.get("outputs") != 9:
         raise PlayerFileError("architecture must have 9 inputs and 9 outputs")

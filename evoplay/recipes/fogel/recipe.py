@@ -22,17 +22,17 @@ import numpy as np
 from deap import base, tools
 
 from evoplay.errors import ConfigError, EvoplayError, SpecError
-from evoplay.framework import config as C
+from evoplay.framework import config
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import EVALUATE, INIT, MUTATE, SELECT, stream
-from evoplay.numerics import weighted_rows
-from evoplay.paths import check_path
+from evoplay.networks.arithmetic import weighted_rows
+from evoplay.files.paths import check_path
 from evoplay.recipes.fogel import compiled, kernels
 from evoplay.recipes.fogel.detail import Generation, format_generation
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import engine, exact
-from evoplay.playerfile import player_document, player_path, read_document
+from evoplay.files.playerfile import player_document, player_path, read_document
 from evoplay.tictactoe.players import TablePlayer, make_player, provide_files, sample_moves
 from evoplay.tictactoe.userplayer import split_user_spec
 
@@ -61,7 +61,7 @@ class MixedOpponent:
         self.alias = np.concatenate([p.alias for p in players])
 
     def choose(self, codes, u, rows):
-        return sample_moves(self.keep, self.alias, rows * B.N_CODES + codes, u)
+        return sample_moves(self.keep, self.alias, rows * board.N_CODES + codes, u)
 
 
 def opponent_games(opponent, games: int):
@@ -100,14 +100,14 @@ def eval_weights(w1, w2, u, opponent, payoff=(1.0, 0.0, -10.0), memo=None):
     x_rows = np.repeat(np.arange(n), games)
     u = u.reshape(n * games, 9)
     if isinstance(o_player, (TablePlayer, MixedOpponent)):  # the whole games in compiled code
-        o_base = np.zeros(n * games, dtype=np.int64) if o_rows is None else o_rows * B.N_CODES
+        o_base = np.zeros(n * games, dtype=np.int64) if o_rows is None else o_rows * board.N_CODES
         if memo is not None and not (memo[0].flags.writeable and memo[1].flags.writeable):
             memo = tuple(a.copy() for a in memo)  # received read-only (from Ray's object store)
         result = NetBatch(w1, w2).play_vs_table(x_rows, u, o_player.keep, o_player.alias, o_base, memo)
     else:
         result = engine.play(NetBatch(w1, w2), o_player, u, x_rows=x_rows, o_rows=o_rows)
     result = result.reshape(n, games)
-    wld = np.stack([(result == B.X_WIN).sum(1), (result == B.O_WIN).sum(1), (result == B.DRAW).sum(1)], axis=1)
+    wld = np.stack([(result == board.X_WIN).sum(1), (result == board.O_WIN).sum(1), (result == board.DRAW).sum(1)], axis=1)
     win, draw, loss = payoff
     return weighted_rows(wld, (win, loss, draw)), wld
 
@@ -164,15 +164,15 @@ def make_toolbox(cfg: dict, map_fn=map) -> base.Toolbox:
 
 def _spec_path(spec: str) -> str:
     """A player spec with a relative file path made absolute against the config's folder."""
-    from evoplay import usercode
+    from evoplay.files import usercode
 
     spec = spec.strip()
     ref, params = split_user_spec(spec)
     if ref is not None:
-        return usercode.absolute_ref(ref, C.base_dir()) + (f":{params}" if params else "")
+        return usercode.absolute_ref(ref, config.base_dir()) + (f":{params}" if params else "")
     if spec.endswith(".json") or "/" in spec:
         path = check_path(spec, "player file", SpecError).expanduser()
-        return str(path if path.is_absolute() else (C.base_dir() / path).resolve())
+        return str(path if path.is_absolute() else (config.base_dir() / path).resolve())
     return spec
 
 
@@ -202,28 +202,28 @@ def check_opponent(v):
     return False
 
 
-_PAYOFF = C.in_range(-1e6, 1e6)
+_PAYOFF = config.in_range(-1e6, 1e6)
 
 SCHEMA = {
     "population": {
-        "parents": (int, 50, C.in_range(2, 100_000)),
-        "hidden_min": (int, 1, C.in_range(1, 64)),
-        "hidden_max": (int, 10, C.in_range(1, 64)),
-        "init_scale": (float, 0.5, C.in_range(0.0, 1e3)),
+        "parents": (int, 50, config.in_range(2, 100_000)),
+        "hidden_min": (int, 1, config.in_range(1, 64)),
+        "hidden_max": (int, 10, config.in_range(1, 64)),
+        "init_scale": (float, 0.5, config.in_range(0.0, 1e3)),
     },
     "mutation": {
-        "sigma": (float, 0.05, C.in_range(0.0, 1e3)),
-        "p_arch": (float, 0.5, C.in_range(0.0, 1.0)),
+        "sigma": (float, 0.05, config.in_range(0.0, 1e3)),
+        "p_arch": (float, 0.5, config.in_range(0.0, 1.0)),
     },
     "evaluation": {
-        "games": (int, 32, C.in_range(1, 100_000)),
+        "games": (int, 32, config.in_range(1, 100_000)),
         "opponent": (object, "logic", (check_opponent, "a player spec or a list of up to 100 {player, weight} tables with 0 < weight < 1e12")),
         "payoff_win": (float, 1.0, _PAYOFF),
         "payoff_draw": (float, 0.0, _PAYOFF),
         "payoff_loss": (float, -10.0, _PAYOFF),
     },
     "selection": {
-        "rivals": (int, 10, C.in_range(1, 1_000_000)),
+        "rivals": (int, 10, config.in_range(1, 1_000_000)),
     },
 }
 
@@ -518,7 +518,7 @@ class FogelRecipe(Recipe):
     def champion_analysis(self, champion: dict) -> dict:
         """Exact facts about a champion: expected payoff per 32 games against the evaluation
         opponent, whether any line of play beats it as X, its hidden units."""
-        from evoplay.playerfile import build_player
+        from evoplay.files.playerfile import build_player
 
         player = build_player(champion, "champion")
         return {

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import sys
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
-from evoplay.atomic import write_text
+from evoplay.files.atomic import write_text
 from evoplay.tictactoe.players import make_player
-from evoplay.playerfile import build_player, read_document
+from evoplay.files.playerfile import build_player, read_document
 from evoplay.framework.rundir import RunDir
 
 GAMES = 32
@@ -43,7 +43,7 @@ def champion_row(player, trial: int, hidden: int) -> dict:
         "hidden": hidden,
         "expected_payoff_32_vs_logic": GAMES * vs_logic.payoff(),
         "unbeatable_as_x": exact.unbeatable(player, as_x=True),
-        "minimax_agreement_x": exact.minimax_agreement(player, mark=B.X),
+        "minimax_agreement_x": exact.minimax_agreement(player, mark=board.X),
         "vs_logic": [vs_logic.x_win, vs_logic.draw, vs_logic.o_win],
         "vs_random": [vs_random.x_win, vs_random.draw, vs_random.o_win],
     }

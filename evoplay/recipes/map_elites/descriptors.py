@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evoplay.recipes.fogel.nets import NetBatch
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board as ttt_board
 
 #: Square classes: corner 0, edge 1, centre 2.
 SQUARE_CLASS = np.array([0, 1, 0, 1, 2, 1, 0, 1, 0])
@@ -38,10 +38,10 @@ class Descriptor:
 DESCRIPTORS = {
     d.name: d
     for d in (
-        Descriptor("opening", B.encode([0] * 9), SQUARE_CLASS, ("corner", "edge", "centre")),
-        Descriptor("opening_square", B.encode([0] * 9), np.arange(9), tuple(f"square {s}" for s in range(9))),
-        Descriptor("reply_centre", B.parse("... .X. ..."), np.array([0, 1, 0, 1, -1, 1, 0, 1, 0]), ("corner", "edge")),
-        Descriptor("reply_corner", B.parse("X.. ... ..."), CORNER_REPLY_CLASS,
+        Descriptor("opening", ttt_board.encode([0] * 9), SQUARE_CLASS, ("corner", "edge", "centre")),
+        Descriptor("opening_square", ttt_board.encode([0] * 9), np.arange(9), tuple(f"square {s}" for s in range(9))),
+        Descriptor("reply_centre", ttt_board.parse("... .X. ..."), np.array([0, 1, 0, 1, -1, 1, 0, 1, 0]), ("corner", "edge")),
+        Descriptor("reply_corner", ttt_board.parse("X.. ... ..."), CORNER_REPLY_CLASS,
                    ("centre", "adjacent edge", "adjacent corner", "far edge", "opposite corner")),
     )
 }

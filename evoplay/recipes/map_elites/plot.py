@@ -98,7 +98,7 @@ def plot_archive(root, out, title: str, names: list[str], scale: float) -> Path:
     """Write the archive figure of the run in ``root`` to ``out`` (format by extension)."""
     import matplotlib.pyplot as plt
 
-    from evoplay.atomic import write_bytes
+    from evoplay.files.atomic import write_bytes
     from evoplay.framework.plotting import render
 
     rd = RunDir(root)

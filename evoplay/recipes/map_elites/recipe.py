@@ -25,19 +25,19 @@ import numpy as np
 from deap import base
 
 from evoplay.errors import ConfigError, EvoplayError
-from evoplay.framework import config as C
+from evoplay.framework import config
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import INIT, MUTATE, SELECT
-from evoplay.recipes import yardstick
+from evoplay.recipes.fogel import exact_yardstick
 from evoplay.recipes.exact_fitness import exact_chunk
 from evoplay.recipes.fogel.nets import file_parts, net_player, stack
 from evoplay.recipes.fogel.recipe import SCHEMA, FogelRecipe, _whole
-from evoplay.recipes.map_elites import archive as A
+from evoplay.recipes.map_elites import archive as elite_archive
 from evoplay.recipes.map_elites.symmetry import canonical
 from evoplay.recipes.map_elites.descriptors import DESCRIPTORS, cell_labels, describe, shape
 from evoplay.recipes.selfadaptive import MUTATION_SCHEMA, init_sa_population, mut_selfadaptive, n_weights, sa_from_dict, sa_to_dict, step_sizes
-from evoplay.tictactoe import board as B
-from evoplay.playerfile import player_document
+from evoplay.tictactoe import board
+from evoplay.files.playerfile import player_document
 
 
 def _descriptor_names(v):
@@ -48,17 +48,17 @@ def _descriptor_names(v):
 
 MAP_ELITES_SCHEMA = {
     "population": {
-        "batch": (int, 100, C.in_range(1, 100_000)),
+        "batch": (int, 100, config.in_range(1, 100_000)),
         **{k: SCHEMA["population"][k] for k in ("hidden_min", "hidden_max", "init_scale")},
     },
     "mutation": {k: v for k, v in MUTATION_SCHEMA.items() if k not in ("self_adaptive", "sigma")},
     "evaluation": SCHEMA["evaluation"],
     "selection": {
-        "tournament": (int, 1, C.in_range(1, 1000)),
+        "tournament": (int, 1, config.in_range(1, 1000)),
     },
     "archive": {
-        "capacity": (int, 1, C.in_range(1, 10_000)),
-        "canonical": (object, False, C.BOOLEAN),
+        "capacity": (int, 1, config.in_range(1, 10_000)),
+        "canonical": (object, False, config.BOOLEAN),
         "descriptors": (object, ["opening", "reply_centre", "reply_corner"],
                         (_descriptor_names, f"a non-empty list of distinct descriptor names from {sorted(DESCRIPTORS)}")),
     },
@@ -69,7 +69,7 @@ MAP_ELITES_SCHEMA = {
 class ArchiveState:
     """A trial between generations: its archive, the next network id, and (before generation 1) the random networks to evaluate."""
 
-    archive: A.Archive
+    archive: elite_archive.Archive
     next_id: int
     pending: list | None = None
 
@@ -112,7 +112,7 @@ class MapElitesRecipe(FogelRecipe):
         self.toolbox.register("mutate", mut_selfadaptive, tau=mut["tau"], sigma_new=mut["sigma_new"], sigma_min=mut["sigma_min"],
                               p_arch=mut["p_arch"], h_range=h_range, step=mut["step"])
         self.toolbox.register("describe", describe, names=self.names)
-        self.toolbox.register("select", A.sel_cells, tournament=cfg["selection"]["tournament"])
+        self.toolbox.register("select", elite_archive.sel_cells, tournament=cfg["selection"]["tournament"])
         self.toolbox.register("map", map)
         self.hooks = []
 
@@ -133,7 +133,7 @@ class MapElitesRecipe(FogelRecipe):
 
     # -- a trial
     def start(self, ctx: Context) -> ArchiveState:
-        return ArchiveState(A.Archive(self.shape, self.capacity), self.batch, list(self.toolbox.population(ctx.stream(INIT))))
+        return ArchiveState(elite_archive.Archive(self.shape, self.capacity), self.batch, list(self.toolbox.population(ctx.stream(INIT))))
 
     def evaluate(self, pool, ctx: Context):
         """Exact payoffs and expected (win, loss, draw) counts of ``pool``, through ``toolbox.map`` in chunks."""
@@ -179,15 +179,15 @@ class MapElitesRecipe(FogelRecipe):
             "coverage": len(st.archive.occupied()),
             "elites": len(elites),
             "batch_max": float(payoffs.max()),
-            "new": int((status == A.NEW).sum()),
-            "better": int((status == A.BETTER).sum()),
-            "equal": int((status == A.EQUAL).sum()),
+            "new": int((status == elite_archive.NEW).sum()),
+            "better": int((status == elite_archive.BETTER).sum()),
+            "equal": int((status == elite_archive.EQUAL).sum()),
             "champion_cell": int(best_cell),
             "mean_sigma": float((s1.sum() + s2.sum()) / n_weights(h).sum()),
             "cell_best": np.round(cell_best, 4).tolist(),  # for the figures: 4 decimals keep the logbooks small
             "cell_count": cell_count.tolist(),
         }
-        record.update(yardstick.record(champion))
+        record.update(exact_yardstick.record(champion))
         return record
 
     # -- plain data
@@ -208,7 +208,7 @@ class MapElitesRecipe(FogelRecipe):
             raise EvoplayError(f"the checkpoint's state: {e}") from None
         if not isinstance(d["elites"], list) or not d["elites"] and d["pending"] is None:
             raise EvoplayError("the checkpoint's archive is not a non-empty list of elites")
-        archive = A.Archive(self.shape, self.capacity)
+        archive = elite_archive.Archive(self.shape, self.capacity)
         cells, nets = [], []
         for item in d["elites"]:
             if not isinstance(item, dict) or set(item) != {"cell", "net"}:
@@ -229,7 +229,7 @@ class MapElitesRecipe(FogelRecipe):
             for k, net in zip(flat, nets):
                 archive.cells.setdefault(k, []).append(net)
             for members in archive.cells.values():
-                fit = [A.fitness(m) for m in members]
+                fit = [elite_archive.fitness(m) for m in members]
                 if len(members) > self.capacity or fit != sorted(fit, reverse=True):
                     raise EvoplayError(f"a cell of the checkpoint holds more than {self.capacity} elites or not best first")
         pending = None
@@ -247,7 +247,7 @@ class MapElitesRecipe(FogelRecipe):
         """What a file of an elite says about it: exact payoff per game, opening square."""
         player = net_player(net)
         return {"expected_payoff_per_game": self.expected_payoff(player),
-                "opening_square": int(np.argmax(player.table[B.encode([0] * 9)]))}
+                "opening_square": int(np.argmax(player.table[board.encode([0] * 9)]))}
 
     def finish(self, st: ArchiveState, trial: int, logbook: list[dict]) -> tuple[dict, dict]:
         cell, champ = st.archive.best()
@@ -272,7 +272,7 @@ class MapElitesRecipe(FogelRecipe):
             "final_max": logbook[-1]["max"],
             "final_mean": logbook[-1]["mean"],
             "final_mean_h": logbook[-1]["mean_h"],
-            **yardstick.facts(champ),
+            **exact_yardstick.facts(champ),
         }
         return player_document("fogel-net", arch, weights, provenance), facts
 

@@ -9,7 +9,7 @@ per 32 games against ``logic``, unbeatable as X, minimax agreement, exact result
 
 from __future__ import annotations
 
-from evoplay.atomic import write_text
+from evoplay.files.atomic import write_text
 from evoplay.framework.rundir import RunDir
 from evoplay.recipes.fogel.nets import net_player
 from evoplay.recipes.fogel.report import champion_row

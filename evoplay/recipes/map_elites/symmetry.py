@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.recipes.fogel.nets import NetBatch, stack
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 
 
 def _symmetries() -> np.ndarray:
@@ -66,7 +66,7 @@ def canonical(nets: list) -> list:
 
 def board_image(code: int, g: np.ndarray) -> int:
     """The code of board ``code`` under the square permutation ``g``."""
-    marks = B.decode(code)
+    marks = board.decode(code)
     image = np.empty(9, dtype=np.int64)
     image[g] = marks
-    return B.encode(image)
+    return board.encode(image)

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board as ttt_board
 from evoplay.errors import PlayerFileError
 from evoplay.tictactoe.mlp import MLP
 from evoplay.tictactoe.players import Player, TablePlayer, make_player, onehot_table
-from evoplay.playerfile import weight_array
+from evoplay.files.playerfile import weight_array
 
 #: Every board where the side to move has a legal move (reachable or not).
-MOVE_CODES = np.flatnonzero(B.LEGAL.any(1))
+MOVE_CODES = np.flatnonzero(ttt_board.LEGAL.any(1))
 
 #: Opponents whose exact results every trained player reports, from both seats.
 REPORT_OPPONENTS = ("random", "logic", "minimax")
@@ -27,7 +27,7 @@ REPORT_OPPONENTS = ("random", "logic", "minimax")
 
 def just_moved(codes) -> np.ndarray:
     """The mark (1 X, 2 O) of the player who made the last move on each board."""
-    return (3 - B.TO_MOVE[np.asarray(codes)]).astype(np.int8)
+    return (3 - ttt_board.TO_MOVE[np.asarray(codes)]).astype(np.int8)
 
 
 def best_moves(score, codes) -> np.ndarray:
@@ -37,13 +37,13 @@ def best_moves(score, codes) -> np.ndarray:
     the lowest square.
     """
     codes = np.asarray(codes)
-    kids = B.CHILD[codes]
-    legal = B.LEGAL[codes]
+    kids = ttt_board.CHILD[codes]
+    legal = ttt_board.LEGAL[codes]
     values = np.full(kids.shape, -np.inf)
     unique, index = np.unique(kids[legal], return_inverse=True)  # boards share children
     scores = score(unique)
     if np.isnan(scores).any():  # inf - inf or 0 * inf: weights so large that the sums overflow
-        board = B.render(int(unique[np.argmax(np.isnan(scores))])).replace("\n", " / ")
+        board = ttt_board.render(int(unique[np.argmax(np.isnan(scores))])).replace("\n", " / ")
         raise PlayerFileError(f"the network's output on board {board} is not a number (its weights are too large to evaluate)")
     values[legal] = scores[index]
     return np.where(legal.any(1), np.argmax(values, axis=1), -1)
@@ -51,7 +51,7 @@ def best_moves(score, codes) -> np.ndarray:
 
 def greedy_player(spec: str, score) -> TablePlayer:
     """The deterministic player that always takes the move ``score`` rates best, as a table."""
-    moves = np.full(B.N_CODES, -1, dtype=np.int64)
+    moves = np.full(ttt_board.N_CODES, -1, dtype=np.int64)
     moves[MOVE_CODES] = best_moves(score, MOVE_CODES)
     return TablePlayer(spec, onehot_table(moves))
 
@@ -135,7 +135,7 @@ def save_figure(fig, path) -> None:
 
     import matplotlib.pyplot as plt
 
-    from evoplay.atomic import write_bytes
+    from evoplay.files.atomic import write_bytes
 
     buf = io.BytesIO()
     fig.savefig(buf, format=str(path).rsplit(".", 1)[-1], dpi=120, bbox_inches="tight")
@@ -180,7 +180,7 @@ def write(trained: Trained, out, provenance: dict):
     from pathlib import Path
 
     from evoplay import __version__
-    from evoplay.playerfile import save_player
+    from evoplay.files.playerfile import save_player
 
     out = Path(out)
     plot_path = out.with_suffix(".png")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.errors import PlayerFileError
 from evoplay.tictactoe.mlp import MLP, RMSprop, softmax, softmax_cross_entropy
 from evoplay.tictactoe.trained import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
@@ -29,7 +29,7 @@ BATCH = 32
 LEARNING_RATE = 1e-3
 VALIDATION = 0.2
 #: Output classes, in order.
-CLASSES = (B.X_WIN, B.DRAW, B.O_WIN)
+CLASSES = (board.X_WIN, board.DRAW, board.O_WIN)
 CLASS_NAMES = ("x_win", "draw", "o_win")
 LABEL_OF = {c: i for i, c in enumerate(CLASSES)}
 
@@ -38,7 +38,7 @@ SIGN = np.array([0.0, 1.0, -1.0])  # mark -> input: empty 0, X +1, O -1
 
 def encode(codes) -> np.ndarray:
     """Network inputs of boards: X +1, O -1, empty 0."""
-    return SIGN[B.MARKS[np.asarray(codes)]]
+    return SIGN[board.MARKS[np.asarray(codes)]]
 
 
 def random_positions(games: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -53,20 +53,20 @@ def random_positions(games: int, rng: np.random.Generator) -> tuple[np.ndarray, 
     active = np.arange(games)
     boards, owners = [], []
     for ply in range(9):
-        legal = B.LEGAL[codes[active]]
+        legal = board.LEGAL[codes[active]]
         k = (u[active, ply] * legal.sum(1)).astype(np.int64)
         moves = np.argmax(np.cumsum(legal, 1) > k[:, None], axis=1)
-        c = B.CHILD[codes[active], moves]
+        c = board.CHILD[codes[active], moves]
         codes[active] = c
         boards.append(c)
         owners.append(active)
-        active = active[B.OUTCOME[c] == B.ONGOING]
+        active = active[board.OUTCOME[c] == board.ONGOING]
         if active.size == 0:
             break
     to_label = np.zeros(4, dtype=np.int64)
     for i, c in enumerate(CLASSES):
         to_label[c] = i
-    labels = to_label[B.OUTCOME[codes]]
+    labels = to_label[board.OUTCOME[codes]]
     return np.concatenate(boards), labels[np.concatenate(owners)]
 
 
@@ -77,7 +77,7 @@ def build_net(rng: np.random.Generator) -> MLP:
 def win_probability(net: MLP, kids) -> np.ndarray:
     """Predicted probability that the player who just moved into each board wins."""
     p = softmax(net.forward(encode(kids)))
-    mover_wins = np.where(just_moved(kids) == B.X, LABEL_OF[B.X_WIN], LABEL_OF[B.O_WIN])
+    mover_wins = np.where(just_moved(kids) == board.X, LABEL_OF[board.X_WIN], LABEL_OF[board.O_WIN])
     return p[np.arange(len(p)), mover_wins]
 
 

@@ -19,7 +19,7 @@ learns to defend as X against lines it does not play itself. Measured at 500,000
 seed 0 (exact, as X): without exploration it loses 1.0% to random, 21% to logic and 50% to
 minimax; with 0.03 it loses none of them (good games 94.6 vs 93.0 per 100 at the end).
 
-Training settings (``train`` arguments, all off by default; see ``evoplay.seeds.valuenet_settings``):
+Training settings (``train`` arguments, all off by default; see ``evoplay.published.value_net_tutorial``):
 ``lr``; ``empty`` (the input of an empty square); ``side_input`` (a tenth input, +1 when X is
 to move on the rated board and -1 when O is); ``cycle`` (the kinds of game played in turn,
 e.g. only net-vs-net, or only the two games against random). Since the sampled good-games
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe.mlp import MLP, SGD
 from evoplay.errors import PlayerFileError
 from evoplay.tictactoe.trained import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
@@ -46,7 +46,7 @@ DEFAULT_GAMES = 500_000
 BLOCK = 100  # games per point of the good-games curve
 
 #: The three kinds of training game, in cycle order: which marks the net plays.
-CYCLE = (("net-vs-net", (B.X, B.O)), ("net-vs-random", (B.X,)), ("random-vs-net", (B.O,)))
+CYCLE = (("net-vs-net", (board.X, board.O)), ("net-vs-random", (board.X,)), ("random-vs-net", (board.O,)))
 GAME_KINDS = tuple(mode for mode, _ in CYCLE)
 
 
@@ -56,16 +56,16 @@ def encode(codes, empty: float = EMPTY_INPUT, side_input: bool = False) -> np.nd
     With ``side_input`` a tenth input says who is to move on the board: +1 X, -1 O.
     """
     codes = np.asarray(codes)
-    marks = B.MARKS[codes]
+    marks = board.MARKS[codes]
     own = just_moved(codes)[..., None]
-    x = np.where(marks == B.EMPTY, empty, np.where(marks == own, 1.0, -1.0))
+    x = np.where(marks == board.EMPTY, empty, np.where(marks == own, 1.0, -1.0))
     if side_input:
-        side = np.where(B.TO_MOVE[codes] == B.X, 1.0, -1.0)[..., None]
+        side = np.where(board.TO_MOVE[codes] == board.X, 1.0, -1.0)[..., None]
         x = np.concatenate([x, side], axis=-1)
     return x
 
 
-INPUTS = encode(np.arange(B.N_CODES))
+INPUTS = encode(np.arange(board.N_CODES))
 INPUTS.setflags(write=False)
 
 
@@ -85,7 +85,7 @@ def player_from_net(net: MLP, empty: float = EMPTY_INPUT, spec: str = KIND, side
 
 def targets(path: np.ndarray, result: int) -> np.ndarray:
     """+1 / -1 / 0 for each board of a finished game, seen by the player who just moved."""
-    if result == B.DRAW:
+    if result == board.DRAW:
         return np.zeros(len(path))
     # X_WIN == X and O_WIN == O: the result names the winning mark.
     return np.where(just_moved(path) == result, 1.0, -1.0)
@@ -95,15 +95,15 @@ def play_game(net: MLP, net_marks, u: np.ndarray, explore: float = 0.0, inputs=I
     """One training game; ``u`` holds two uniforms per ply. Returns the boards after each
     move and the result. ``inputs`` is the network input of every board code."""
     code, path, ply = 0, [], 0
-    while B.OUTCOME[code] == B.ONGOING:
-        kids = B.CHILD[code][B.LEGAL[code]]
-        if B.TO_MOVE[code] in net_marks and not u[ply, 1] < explore:
+    while board.OUTCOME[code] == board.ONGOING:
+        kids = board.CHILD[code][board.LEGAL[code]]
+        if board.TO_MOVE[code] in net_marks and not u[ply, 1] < explore:
             code = int(kids[np.argmax(net.forward(inputs[kids])[:, 0])])
         else:
             code = int(kids[int(u[ply, 0] * len(kids))])
         path.append(code)
         ply += 1
-    return np.array(path), int(B.OUTCOME[code])
+    return np.array(path), int(board.OUTCOME[code])
 
 
 def train(
@@ -125,14 +125,14 @@ def train(
         raise ValueError(f"cycle must list game kinds among {', '.join(GAME_KINDS)}, got {cycle!r}")
     marks_of = dict(CYCLE)
     default_inputs = empty == EMPTY_INPUT and not side_input
-    inputs = INPUTS if default_inputs else encode(np.arange(B.N_CODES), empty, side_input)
+    inputs = INPUTS if default_inputs else encode(np.arange(board.N_CODES), empty, side_input)
     init_seq, play_seq = np.random.SeedSequence(seed).spawn(2)
     net = build_net(np.random.default_rng(init_seq), side_input)
     rng = np.random.default_rng(play_seq)
     opt = SGD(lr)
     good = np.zeros(games, dtype=bool)
     exact_curve = []
-    wanted = {"net-vs-net": B.DRAW, "net-vs-random": B.X_WIN, "random-vs-net": B.O_WIN}
+    wanted = {"net-vs-net": board.DRAW, "net-vs-random": board.X_WIN, "random-vs-net": board.O_WIN}
     with tqdm(total=games, unit="game", desc=KIND, disable=not progress, mininterval=1.0) as bar:
         for g in range(games):
             mode = cycle[g % len(cycle)]
@@ -187,7 +187,7 @@ def exact_good_per_100(player, explore: float = EXPLORE) -> float:
     from evoplay.tictactoe.players import TablePlayer, make_player, uniform_table
 
     rnd = make_player("random")
-    explorer = TablePlayer(player.spec, (1.0 - explore) * player.table + explore * uniform_table(B.LEGAL))
+    explorer = TablePlayer(player.spec, (1.0 - explore) * player.table + explore * uniform_table(board.LEGAL))
     draw = outcome(explorer, explorer).draw
     return 100.0 * (draw + outcome(player, rnd).x_win + outcome(rnd, player).o_win) / 3.0
 

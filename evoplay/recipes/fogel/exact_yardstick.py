@@ -15,10 +15,10 @@ import functools
 
 import numpy as np
 
-from evoplay.numerics import plain_rows
+from evoplay.networks.arithmetic import plain_rows
 from evoplay.recipes.exact_outcomes import population_outcomes
 from evoplay.recipes.fogel.nets import NetBatch
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe.exact import FOGEL_PAYOFF
 from evoplay.tictactoe.players import make_player
 
@@ -30,18 +30,18 @@ COLUMNS = ("yard_logic32", "yard_mm_x_draw", "yard_mm_x_loss", "yard_mm_o_draw",
 
 @functools.lru_cache(maxsize=None)
 def _table(spec: str) -> np.ndarray:
-    return make_player(spec).probs(np.arange(B.N_CODES))
+    return make_player(spec).probs(np.arange(board.N_CODES))
 
 
 def measure_weights(w1: np.ndarray, w2: np.ndarray) -> dict:
     """The yardstick of stacked networks ``w1`` (n, 10, H), ``w2`` (n, H+1, 9): a dict of (n,) arrays."""
     n = len(w1)
     batch = NetBatch(w1, w2)
-    logic = population_outcomes(batch, n, _table("logic"), B.X)
-    mm_x = population_outcomes(batch, n, _table("minimax"), B.X)
-    mm_o = population_outcomes(batch, n, _table("minimax"), B.O)
-    rnd_x = population_outcomes(batch, n, _table("random"), B.X)
-    rnd_o = population_outcomes(batch, n, _table("random"), B.O)
+    logic = population_outcomes(batch, n, _table("logic"), board.X)
+    mm_x = population_outcomes(batch, n, _table("minimax"), board.X)
+    mm_o = population_outcomes(batch, n, _table("minimax"), board.O)
+    rnd_x = population_outcomes(batch, n, _table("random"), board.X)
+    rnd_o = population_outcomes(batch, n, _table("random"), board.O)
     win, draw, loss = FOGEL_PAYOFF
     return {
         "yard_logic32": GAMES * plain_rows(logic, (win, draw, loss)),

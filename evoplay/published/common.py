@@ -6,7 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from evoplay.atomic import write_bytes, write_text
+from evoplay.files.atomic import write_bytes, write_text
 
 
 def pyplot():

@@ -25,11 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.seeds.common import pyplot, save_figure, write_json
-from evoplay.atomic import write_text
-from evoplay.tictactoe import board as B
+from evoplay.published.common import pyplot, save_figure, write_json
+from evoplay.files.atomic import write_text
+from evoplay.tictactoe import board
 from evoplay.tictactoe import engine, exact
-from evoplay.tictactoe import players as P
+from evoplay.tictactoe import players as ttt_players
 from evoplay.arena.match import keyed_rng
 from evoplay.tictactoe.tournament import wilson_interval
 
@@ -47,25 +47,25 @@ CHECK_PUBLISHED = {"value": 0.9813, "move_percent": {"2": 97.46, "5": 2.52, "8":
 
 def players(t_x: float, t_o: float):
     """The two softmax players, each knowing the other's temperature (not cached)."""
-    return P.make_softmax(t_x, t_o), P.make_softmax(t_o, t_x)
+    return ttt_players.make_softmax(t_x, t_o), ttt_players.make_softmax(t_o, t_x)
 
 
-def opening(first: int, x_player) -> P.TablePlayer:
+def opening(first: int, x_player) -> ttt_players.TablePlayer:
     """``x_player`` forced to open on square ``first`` (for sampling a first move's score)."""
     table = np.array(x_player.table)
     table[0] = 0.0
     table[0, first] = 1.0
-    return P.TablePlayer(f"{x_player.spec}+open{first}", table)
+    return ttt_players.TablePlayer(f"{x_player.spec}+open{first}", table)
 
 
 def exact_point(t_x: float, t_o: float) -> dict:
     """Exact win probabilities and first-move scores at one pair of temperatures."""
     x, o = players(t_x, t_o)
     out = exact.outcome(x, o)
-    values = P.softmax_values(t_x, t_o)
+    values = ttt_players.softmax_values(t_x, t_o)
     return {
         "x_win": out.x_win, "draw": out.draw, "o_win": out.o_win,
-        "score": {name: float(values[B.play(0, sq)]) for name, sq in FIRST_MOVES.items()},
+        "score": {name: float(values[board.play(0, sq)]) for name, sq in FIRST_MOVES.items()},
     }
 
 
@@ -87,12 +87,12 @@ def sampled_point(t_x: float, t_o: float, games: int, seed: int, key: tuple) -> 
 
 def check_position() -> dict:
     """The page's check position: its value and X's move probabilities (percent)."""
-    code = B.parse(CHECK_BOARD)
+    code = board.parse(CHECK_BOARD)
     t, model_t = CHECK_TEMPS
-    probs = P.make_softmax(t, model_t).probs([code])[0]
+    probs = ttt_players.make_softmax(t, model_t).probs([code])[0]
     return {
         "board": CHECK_BOARD,
-        "value": float(P.softmax_values(t, model_t)[code]),
+        "value": float(ttt_players.softmax_values(t, model_t)[code]),
         "move_percent": {str(s): float(100 * probs[s]) for s in np.flatnonzero(probs)},  # by square
     }
 

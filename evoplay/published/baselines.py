@@ -31,7 +31,7 @@ import click  # noqa: E402
 import numpy as np  # noqa: E402
 
 from evoplay.tictactoe import exact  # noqa: E402
-from evoplay.atomic import write_text  # noqa: E402
+from evoplay.files.atomic import write_text  # noqa: E402
 from evoplay.tictactoe.players import make_player  # noqa: E402
 from evoplay.arena.match import round_robin  # noqa: E402
 from evoplay.games import resolve_game  # noqa: E402

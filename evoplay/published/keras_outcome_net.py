@@ -30,76 +30,76 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.errors import PlayerFileError
-from evoplay.tictactoe import board as B
+from evoplay.tictactoe import board
 from evoplay.tictactoe.mlp import MLP, softmax
 from evoplay.tictactoe.players import TablePlayer, onehot_table, uniform_table
 
 KIND = "outcome-net-seed003"
 GAMES = 10_000
-FIRST = B.O  # the program's first mover
+FIRST = board.O  # the program's first mover
 
 #: Network inputs of the marks (empty, X, O): the program's board values.
 SIGN = np.array([0.0, -1.0, 1.0])
 #: The program's result labels and where ``to_categorical(label, 3)`` puts each (-1 -> last).
-LABEL = {B.X_WIN: -1, B.DRAW: 0, B.O_WIN: 1}
+LABEL = {board.X_WIN: -1, board.DRAW: 0, board.O_WIN: 1}
 COLUMNS = ("draw", "o_win", "x_win")  # column k holds label k, with -1 at index 2
 #: Which column each side maximises: as the program reads its output, and as it meant to.
 READINGS = {
-    "program": {B.X: 0, B.O: 2},  # believes columns are (x_win, draw, o_win) in label order -1, 0, 1
-    "intended": {B.X: COLUMNS.index("x_win"), B.O: COLUMNS.index("o_win")},
+    "program": {board.X: 0, board.O: 2},  # believes columns are (x_win, draw, o_win) in label order -1, 0, 1
+    "intended": {board.X: COLUMNS.index("x_win"), board.O: COLUMNS.index("o_win")},
 }
 
 # ---------------------------------------------------------------- the full-board game
 
-FULL = (B.MARKS != B.EMPTY).all(1)
+FULL = (board.MARKS != board.EMPTY).all(1)
 
 
 def _scan_outcome() -> np.ndarray:
     """Outcome of every board under the program's rule: ONGOING while any square is empty;
     on a full board the first complete line in scan order wins, none is a draw."""
-    out = np.full(B.N_CODES, B.ONGOING, dtype=np.int8)
-    lines = B.MARKS[:, B.LINES]  # (N, 8, 3)
-    complete = (lines == lines[:, :, :1]).all(2) & (lines[:, :, 0] != B.EMPTY)
+    out = np.full(board.N_CODES, board.ONGOING, dtype=np.int8)
+    lines = board.MARKS[:, board.LINES]  # (N, 8, 3)
+    complete = (lines == lines[:, :, :1]).all(2) & (lines[:, :, 0] != board.EMPTY)
     first = np.argmax(complete, axis=1)
-    owner = lines[np.arange(B.N_CODES), first, 0]
+    owner = lines[np.arange(board.N_CODES), first, 0]
     decided = complete.any(1)
-    out[FULL] = B.DRAW
-    out[FULL & decided & (owner == B.X)] = B.X_WIN
-    out[FULL & decided & (owner == B.O)] = B.O_WIN
+    out[FULL] = board.DRAW
+    out[FULL & decided & (owner == board.X)] = board.X_WIN
+    out[FULL & decided & (owner == board.O)] = board.O_WIN
     return out
 
 
 SCAN_OUTCOME = _scan_outcome()
 SCAN_OUTCOME.setflags(write=False)
 #: Squares that can be played in the full-board game: every empty one.
-OPEN = B.MARKS == B.EMPTY
+OPEN = board.MARKS == board.EMPTY
 
 
 def mover(codes, first: int = FIRST) -> np.ndarray:
     """The mark to move on each board when ``first`` moves first."""
-    counts = B.N_MARKS[np.asarray(codes)]
+    counts = board.N_MARKS[np.asarray(codes)]
     return np.where(counts % 2 == 0, first, 3 - first).astype(np.int64)
 
 
 def children(codes, first: int = FIRST) -> np.ndarray:
     """(n, 9) boards after each square is marked by the side to move (-1: square taken)."""
     codes = np.asarray(codes, dtype=np.int64)
-    kids = codes[:, None] + mover(codes, first)[:, None] * B.POW3[None, :]
+    kids = codes[:, None] + mover(codes, first)[:, None] * board.POW3[None, :]
     return np.where(OPEN[codes], kids, -1)
 
 
 def sequence_counts(first: int = FIRST) -> dict:
     """Move sequences (all 9! fillings) ending in each result, and the final boards behind them."""
-    paths = np.zeros(B.N_CODES)
+    paths = np.zeros(board.N_CODES)
     paths[0] = 1
     for n in range(9):
-        layer = np.flatnonzero((B.N_MARKS == n) & (paths > 0))
+        layer = np.flatnonzero((board.N_MARKS == n) & (paths > 0))
         kids = children(layer, first)
         ok = kids >= 0
         np.add.at(paths, kids[ok], np.repeat(paths[layer], ok.sum(1)))
     full = np.flatnonzero(FULL & (paths > 0))
     out = {}
-    for name, code in (("x_win", B.X_WIN), ("o_win", B.O_WIN), ("draw", B.DRAW)):
+    for name, code in (("x_win", board.X_WIN), ("o_win", board.O_WIN), ("draw", board.DRAW)):
         hit = full[SCAN_OUTCOME[full] == code]
         out[name] = {"sequences": int(paths[hit].sum()), "boards": int(hit.size)}
     return out
@@ -107,12 +107,12 @@ def sequence_counts(first: int = FIRST) -> dict:
 
 def reach(x_table: np.ndarray, o_table: np.ndarray, first: int = FIRST) -> np.ndarray:
     """Probability of passing through each board of a full-board game between two move tables."""
-    mass = np.zeros(B.N_CODES)
+    mass = np.zeros(board.N_CODES)
     mass[0] = 1.0
     for n in range(9):
-        layer = np.flatnonzero((B.N_MARKS == n) & (mass > 0))
+        layer = np.flatnonzero((board.N_MARKS == n) & (mass > 0))
         side = mover(layer, first)
-        probs = np.where((side == B.X)[:, None], x_table[layer], o_table[layer])
+        probs = np.where((side == board.X)[:, None], x_table[layer], o_table[layer])
         flow = mass[layer, None] * probs
         ok = flow > 0
         np.add.at(mass, children(layer, first)[ok], flow[ok])
@@ -123,7 +123,7 @@ def outcome(x_table: np.ndarray, o_table: np.ndarray, first: int = FIRST) -> dic
     """Exact X-win / draw / O-win probabilities of a full-board game."""
     mass = reach(x_table, o_table, first)
     return {name: float(mass[SCAN_OUTCOME == code].sum())
-            for name, code in (("x_win", B.X_WIN), ("draw", B.DRAW), ("o_win", B.O_WIN))}
+            for name, code in (("x_win", board.X_WIN), ("draw", board.DRAW), ("o_win", board.O_WIN))}
 
 
 #: Uniform over the empty squares: the random player of the full-board game.
@@ -134,7 +134,7 @@ RANDOM_TABLE = uniform_table(OPEN & ~FULL[:, None])
 
 
 def encode(codes) -> np.ndarray:
-    return SIGN[B.MARKS[np.asarray(codes)]]
+    return SIGN[board.MARKS[np.asarray(codes)]]
 
 
 def mirrored_encode(codes) -> np.ndarray:
@@ -177,14 +177,14 @@ def train(games: int = GAMES, seed: int = 0, epochs: int = 100, batch: int = 32,
           progress: bool = False):
     """The program's net: evoplay's outcome-net layout and fit, on the program's data and labels."""
     from evoplay.tictactoe.trained import Trained
-    from evoplay.tictactoe.trained import outcome_net as O
+    from evoplay.tictactoe.trained import outcome_net
 
     data_seq, *fit_seqs = np.random.SeedSequence(seed).spawn(4)
     codes, labels = random_positions(games, np.random.default_rng(data_seq))
-    net, history, sizes = O.fit(codes, labels, encode, fit_seqs, epochs, batch, lr, progress, KIND)
+    net, history, sizes = outcome_net.fit(codes, labels, encode, fit_seqs, epochs, batch, lr, progress, KIND)
     player = player_from_net(net)
     metrics = {
-        "settings": {"games": games, "epochs": epochs, "batch": batch, "lr": lr, "validation": O.VALIDATION,
+        "settings": {"games": games, "epochs": epochs, "batch": batch, "lr": lr, "validation": outcome_net.VALIDATION,
                      "first": "O", "ending": "full board, first line in scan order"},
         **sizes,
         "label_share": {n: float((labels == i).mean()) for i, n in enumerate(COLUMNS)},
@@ -214,7 +214,7 @@ class Seed003Player(TablePlayer):
 
     def __init__(self, spec: str, net: MLP, reading: str = "program", columns=COLUMNS, encoder=encode):
         self.net, self.reading, self.columns, self.encoder = net, reading, tuple(columns), encoder
-        super().__init__(spec, self._table(B.CHILD, B.LEGAL, B.TO_MOVE))
+        super().__init__(spec, self._table(board.CHILD, board.LEGAL, board.TO_MOVE))
 
     def __reduce__(self):
         return (type(self), (self.spec, self.net, self.reading, self.columns, self.encoder))
@@ -230,15 +230,15 @@ class Seed003Player(TablePlayer):
         p = softmax(self.net.forward(self.encoder(unique)))
         values = np.full(kids.shape, -np.inf)
         side = to_move[codes]
-        col = np.where(side == B.X, self.column(B.X), self.column(B.O))
+        col = np.where(side == board.X, self.column(board.X), self.column(board.O))
         values[ok] = p[index, np.repeat(col, ok.sum(1))]
-        moves = np.full(B.N_CODES, -1, dtype=np.int64)
+        moves = np.full(board.N_CODES, -1, dtype=np.int64)
         moves[codes] = np.argmax(values, axis=1)
         return onehot_table(moves)
 
     def fullboard_table(self, first: int = FIRST) -> np.ndarray:
         """Its move on every board of the program's full-board game."""
-        codes = np.arange(B.N_CODES)
+        codes = np.arange(board.N_CODES)
         legal = OPEN & ~FULL[:, None]
         return self._table(np.where(legal, children(codes, first), -1), legal, mover(codes, first))
 
@@ -275,8 +275,8 @@ def train_player(out, games: int = GAMES, seed: int = 0, progress: bool = False,
     from pathlib import Path
 
     from evoplay import __version__
-    from evoplay.playerfile import save_player
-    from evoplay.tictactoe.trained import outcome_net as O
+    from evoplay.files.playerfile import save_player
+    from evoplay.tictactoe.trained import outcome_net
 
     out = Path(out)
     t0 = time.perf_counter()
@@ -285,7 +285,7 @@ def train_player(out, games: int = GAMES, seed: int = 0, progress: bool = False,
             "evoplay": __version__, "metrics": trained.metrics, "history": trained.history,
             "plot": player_file(seed).replace(".json", ".png")}
     path = save_player(out / player_file(seed), KIND, trained.architecture, trained.weights, prov)
-    O.plot(trained.history, path.with_suffix(".png"))
+    outcome_net.plot(trained.history, path.with_suffix(".png"))
     return path
 
 
@@ -307,7 +307,7 @@ def _runs(x_net_table, o_net_table, random_table, first, play) -> dict:
     }
 
 
-def _standard(x_player, o_player, first=B.X) -> dict:
+def _standard(x_player, o_player, first=board.X) -> dict:
     from evoplay.tictactoe import exact
 
     o = exact.outcome(x_player, o_player)
@@ -320,15 +320,15 @@ def _fullboard(x_table, o_table, first) -> dict:
 
 def evoplay_outcome_net(path):
     """evoplay's correct outcome-net read from its player file, with the program's move rule."""
-    from evoplay.playerfile import read_document
+    from evoplay.files.playerfile import read_document
     from evoplay.tictactoe.trained import arch_sizes, mlp_from_weights
-    from evoplay.tictactoe.trained import outcome_net as O
+    from evoplay.tictactoe.trained import outcome_net
 
     doc = read_document(path)
     if doc["kind"] != "outcome-net":
         raise PlayerFileError(f"{path} is a {doc['kind']} player file, not an outcome-net")
     net = mlp_from_weights(doc["weights"], arch_sizes(doc["architecture"], 9, 3), "relu", None)
-    return net, O.encode, O.CLASS_NAMES
+    return net, outcome_net.encode, outcome_net.CLASS_NAMES
 
 
 def variants(player: Seed003Player, evoplay_net_path) -> list[dict]:
@@ -342,35 +342,35 @@ def variants(player: Seed003Player, evoplay_net_path) -> list[dict]:
     rnd = make_player("random")
     out = []
 
-    def add(name, game, first, reading, net_name, x_table, o_table, rnd_table, play, data_first=B.O,
+    def add(name, game, first, reading, net_name, x_table, o_table, rnd_table, play, data_first=board.O,
             data_play=_fullboard):
         """``random_split``: the net's training data, random games (rule ``data_play``, with
         ``data_first`` moving first): what the program printed as its random games."""
         res = _runs(x_table, o_table, rnd_table, first, play)
         split = data_play(RANDOM_TABLE if data_play is _fullboard else rnd, RANDOM_TABLE if data_play is _fullboard
                           else rnd, data_first)
-        out.append({"name": name, "game": game, "data_first": "O" if data_first == B.O else "X",
-                    "first": "O" if first == B.O else "X", "reading": reading, "net": net_name, **res,
+        out.append({"name": name, "game": game, "data_first": "O" if data_first == board.O else "X",
+                    "first": "O" if first == board.O else "X", "reading": reading, "net": net_name, **res,
                     "random_split": split})
 
-    fo, fx = player.fullboard_table(B.O), player.fullboard_table(B.X)
+    fo, fx = player.fullboard_table(board.O), player.fullboard_table(board.X)
     full = "full board, first line in scan order"
     std = "evoplay's (ends at the first line)"
-    add("faithful: all four hypotheses", full, B.O, "program", "seed003", fo, fo, RANDOM_TABLE, _fullboard)
-    io = intended.fullboard_table(B.O)
-    add("labels read as intended", full, B.O, "intended", "seed003", io, io, RANDOM_TABLE, _fullboard)
-    add("X moves first in the net's games", full, B.X, "program", "seed003", fx, fx, RANDOM_TABLE, _fullboard)
+    add("faithful: all four hypotheses", full, board.O, "program", "seed003", fo, fo, RANDOM_TABLE, _fullboard)
+    io = intended.fullboard_table(board.O)
+    add("labels read as intended", full, board.O, "intended", "seed003", io, io, RANDOM_TABLE, _fullboard)
+    add("X moves first in the net's games", full, board.X, "program", "seed003", fx, fx, RANDOM_TABLE, _fullboard)
     # Trained on X-first games instead: the full-board rule is symmetric in X and O, so the
     # committed net with marks and columns swapped is such a net (same training, mirrored).
     mirrored = Seed003Player(player.spec + " (mirrored)", player.net, "program", MIRRORED_COLUMNS, mirrored_encode)
-    mx = mirrored.fullboard_table(B.X)
-    add("X moves first everywhere (mirrored net)", full, B.X, "program", "seed003 mirrored", mx, mx, RANDOM_TABLE,
-        _fullboard, data_first=B.X)
-    add("evoplay's game, seed003 net", std, B.X, "program", "seed003", player, player, rnd, _standard)
-    add("evoplay's game and net, program's reading", std, B.X, "program", "outcome-net", evo_program, evo_program,
-        rnd, _standard, data_first=B.X, data_play=_standard)
-    add("evoplay's outcome-net (correct)", std, B.X, "intended", "outcome-net", evo_intended, evo_intended, rnd,
-        _standard, data_first=B.X, data_play=_standard)
+    mx = mirrored.fullboard_table(board.X)
+    add("X moves first everywhere (mirrored net)", full, board.X, "program", "seed003 mirrored", mx, mx, RANDOM_TABLE,
+        _fullboard, data_first=board.X)
+    add("evoplay's game, seed003 net", std, board.X, "program", "seed003", player, player, rnd, _standard)
+    add("evoplay's game and net, program's reading", std, board.X, "program", "outcome-net", evo_program, evo_program,
+        rnd, _standard, data_first=board.X, data_play=_standard)
+    add("evoplay's outcome-net (correct)", std, board.X, "intended", "outcome-net", evo_intended, evo_intended, rnd,
+        _standard, data_first=board.X, data_play=_standard)
     return out
 
 
@@ -389,13 +389,13 @@ def gap(ours: dict, published: dict) -> float:
 
 def seed_spread(paths) -> list[dict]:
     """The two closest variants for nets trained with other seeds: how much training noise moves them."""
-    from evoplay.playerfile import load_player
+    from evoplay.files.playerfile import load_player
 
     rows = []
     for path in paths:
         player = load_player(path)
         row = {"player_file": str(path), "seed": player.provenance.get("seed")}
-        for key, first in (("games_o_first", B.O), ("games_x_first", B.X)):
+        for key, first in (("games_o_first", board.O), ("games_x_first", board.X)):
             t = player.fullboard_table(first)
             row[key] = _runs(t, t, RANDOM_TABLE, first, _fullboard)
         rows.append(row)
@@ -405,7 +405,7 @@ def seed_spread(paths) -> list[dict]:
 def report(player_path, evoplay_net_path, other_seeds=()) -> dict:
     """Everything written to results/seed003: random splits, the variants, the gaps, and
     the faithful model's results for nets trained with ``other_seeds`` (player files)."""
-    from evoplay.playerfile import load_player
+    from evoplay.files.playerfile import load_player
 
     player = load_player(player_path)
     rows = variants(player, evoplay_net_path)
@@ -422,7 +422,7 @@ def report(player_path, evoplay_net_path, other_seeds=()) -> dict:
         "player_file": str(player_path),
         "evoplay_outcome_net": str(evoplay_net_path),
         "published": PUBLISHED,
-        "sequence_counts": {"O first": sequence_counts(B.O), "X first": sequence_counts(B.X)},
+        "sequence_counts": {"O first": sequence_counts(board.O), "X first": sequence_counts(board.X)},
         "training": player.provenance.get("metrics", {}),
         "variants": rows,
         "seeds": seed_spread([player_path, *other_seeds]),
@@ -490,8 +490,8 @@ def write_results(out, player_path, evoplay_net_path) -> dict:
     """results.json and table.md in ``out``; returns the report."""
     from pathlib import Path
 
-    from evoplay.atomic import write_text
-    from evoplay.seeds.common import write_json
+    from evoplay.files.atomic import write_text
+    from evoplay.published.common import write_json
 
     out = Path(out)
     others = sorted(Path(player_path).parent.glob("outcome-net-seed003-seed*.json"),

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.atomic import write_text
-from evoplay.seeds.common import pyplot, save_figure, wdl, write_json
-from evoplay.tictactoe.trained import value_net as V
+from evoplay.files.atomic import write_text
+from evoplay.published.common import pyplot, save_figure, wdl, write_json
+from evoplay.tictactoe.trained import value_net
 
 GAMES = 150_000
 SEEDS = (0, 1)
@@ -56,7 +56,7 @@ def run_one(name: str, seed: int, games: int, exact_every: int = EXACT_EVERY) ->
 
     _, kwargs = SETTINGS[name]
     t0 = time.perf_counter()
-    trained = V.train(games=games, seed=seed, exact_every=exact_every, **kwargs)
+    trained = value_net.train(games=games, seed=seed, exact_every=exact_every, **kwargs)
     seconds = time.perf_counter() - t0
     return {
         "setting": name,
@@ -92,7 +92,7 @@ def run_study(games: int = GAMES, seeds=SEEDS, names=tuple(SETTINGS), map_tasks=
 
 def write_results(runs: list[dict], out, command: str, environment: dict | None = None) -> dict:
     """Player files, study.json, table.md and the curve figures in ``out``."""
-    from evoplay.playerfile import save_player
+    from evoplay.files.playerfile import save_player
 
     out = Path(out)
     players = out / "players"

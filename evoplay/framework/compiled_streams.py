@@ -18,7 +18,7 @@ from numba import types
 from numba.extending import intrinsic
 from numba.np.random._constants import fi_double, ki_double, wi_double, ziggurat_nor_inv_r, ziggurat_nor_r
 
-from evoplay.numerics import JIT
+from evoplay.networks.arithmetic import JIT
 
 _M32 = 0xFFFFFFFF
 _INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875  # numpy's SeedSequence constants

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from evoplay.errors import PlayerFileError
-from evoplay.paths import check_path, read_regular
-from evoplay.atomic import write_text
+from evoplay.files.paths import check_path, read_regular
+from evoplay.files.atomic import write_text
 
 FORMAT = "evoplay-player"
 VERSION = 1
@@ -38,7 +38,7 @@ KINDS = {
     "value-net": "evoplay.tictactoe.trained.value_net:player_from_file",
     "outcome-net": "evoplay.tictactoe.trained.outcome_net:player_from_file",
     "ga-value-net": "evoplay.recipes.ga_value_net:player_from_file",
-    "outcome-net-seed003": "evoplay.seeds.seed003:player_from_file",  # faithful model of a published program
+    "outcome-net-seed003": "evoplay.published.keras_outcome_net:player_from_file",  # faithful model of a published program
     "blondie24-tictactoe": "evoplay.recipes.blondie24.playerfile:tictactoe_player_from_file",
     "blondie24-checkers": "evoplay.recipes.blondie24.playerfile:checkers_player_from_file",
     "blondie24-network": "evoplay.recipes.blondie24.playerfile:player_from_file",

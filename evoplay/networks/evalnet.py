@@ -25,10 +25,10 @@ own pieces positive) entering as men +-1 and kings +-K, K evolved with the weigh
   github.com/brendanbabb/blondie24-reborn's reimplementation counts it: 945 + 3,680 + 410
   + 11); K is evolved beside the genome in both.
 
-Every value goes through ``evoplay.numerics.network_value`` (batched here by ``forward``)
+Every value goes through ``evoplay.networks.kernels.network_value`` (batched here by ``forward``)
 or, in the compiled checkers search, through the same kernels from first-layer sums kept
 along the search path: the first layer is summed exactly (integers on each unit's grid,
-see ``evoplay.numerics``), the other layers in a fixed order (bias first, then the inputs
+see ``evoplay.networks.arithmetic``), the other layers in a fixed order (bias first, then the inputs
 in order), no BLAS and no fast-math, so a score is the same bits on every CPU, in any
 batch, and in the search.
 """
@@ -40,7 +40,8 @@ import functools
 import numba
 import numpy as np
 
-from evoplay.numerics import JIT, dense_tables, first_layer_tables, lanes, network_value
+from evoplay.networks.arithmetic import JIT, lanes
+from evoplay.networks.kernels import dense_tables, first_layer_tables, network_value
 
 #: Largest magnitude of a weight, a bias or the piece-difference weight that a network may
 #: hold (player files and checkpoints are checked on load, ``evoplay resign`` too). A unit
@@ -80,13 +81,13 @@ def regions() -> tuple:
     """The 91 regions of the spatial layer: (size, top row, left column, squares), squares
     0-based in ascending order, regions by size, then top row, then left column. Rows and
     columns are those of ``evoplay.checkers.engine`` (row 0 holds squares 1-4)."""
-    from evoplay.checkers import engine as E
+    from evoplay.checkers import engine
 
     out = []
     for n in REGION_SIZES:
         for r in range(9 - n):
             for c in range(9 - n):
-                squares = tuple(s for s in range(32) if r <= E.ROW[s] < r + n and c <= E.COL[s] < c + n)
+                squares = tuple(s for s in range(32) if r <= engine.ROW[s] < r + n and c <= engine.COL[s] < c + n)
                 out.append((n, r, c, squares))
     return tuple(out)
 
@@ -137,7 +138,7 @@ def topology(sizes: tuple):
 
 
 def prepare(genome, sizes, king: float) -> tuple:
-    """The network in the form ``evoplay.numerics.network_value`` takes (see there); the genome is copied."""
+    """The network in the form ``evoplay.networks.kernels.network_value`` takes (see there); the genome is copied."""
     genome = np.array(genome, dtype=np.float64)
     sizes = tuple(int(s) for s in sizes)
     if len(genome) != n_weights(sizes):

@@ -19,8 +19,8 @@ import sys
 import types
 from pathlib import Path
 
-from .errors import EvoplayError
-from .paths import check_path
+from evoplay.errors import EvoplayError
+from evoplay.files.paths import check_path
 
 _REF = re.compile(r"^(?P<module>[^:]+):(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")

@@ -1,0 +1,1 @@
+"""Files on disk: atomic writes, bounded reads, player files, user code."""

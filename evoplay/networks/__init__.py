@@ -1,0 +1,1 @@
+"""Evaluation networks and their fixed-order arithmetic (the same bits on every CPU)."""
