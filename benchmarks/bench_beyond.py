@@ -20,7 +20,6 @@ import time
 
 import numpy as np
 
-import evoplay.recipes  # noqa: F401
 from evoplay.framework import config as configs
 from evoplay.framework.config import recipe_class
 from evoplay.framework.trial import TrialRun

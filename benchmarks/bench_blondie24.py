@@ -22,7 +22,6 @@ import time
 
 import numpy as np
 
-import evoplay.recipes  # noqa: F401
 from evoplay.framework import config
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe

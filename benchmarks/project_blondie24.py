@@ -41,7 +41,6 @@ import time
 
 import numpy as np
 
-import evoplay.recipes  # noqa: F401
 from evoplay.framework import config as configs
 from evoplay.framework.recipe import Context
 from evoplay.framework.runner import plan_chunks

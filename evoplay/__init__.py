@@ -21,8 +21,6 @@ __version__ = "0.1.0"
 
 import importlib as _importlib
 
-from evoplay import recipes as _recipes  # noqa: F401  (registers the built-in recipe names)
-
 _EXPORTS = {
     "RayMap": "evoplay.framework.distributed",
     "init_ray": "evoplay.framework.distributed",

@@ -451,7 +451,7 @@ def test_a_softmax_of_infinite_logits_is_its_limit_and_finite_ones_are_unchanged
 
 
 def test_a_network_whose_sums_are_not_numbers_is_refused():
-    from evoplay.tictactoe.trained import greedy_player
+    from evoplay.tictactoe.trained.common import greedy_player
 
     with pytest.raises(PlayerFileError, match="is not a number"):
         greedy_player("nan-net", lambda kids: np.where(kids % 7 == 0, np.nan, 0.5))

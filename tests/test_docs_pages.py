@@ -313,7 +313,7 @@ def test_the_config_reference_cannot_drift_from_the_schemas(tmp_path, monkeypatc
     page = hook.config_page()
     from evoplay.framework import config as configs
 
-    for name in configs.BUILTIN_RECIPES:
+    for name in configs.builtin_recipes():
         for section, keys in configs.schema_of(configs.recipe_class(name)).items():
             for key, (kind, default, rule) in keys.items():
                 assert f"| `{key}` |" in page, (name, section, key)

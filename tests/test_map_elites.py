@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import evoplay.recipes  # noqa: F401  (registers the built-in recipe names)
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as configs
 from evoplay.framework.config import recipe_class

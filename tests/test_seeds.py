@@ -17,7 +17,7 @@ from evoplay.published import value_net_tutorial
 from evoplay.tictactoe import board as ttt_board
 from evoplay.tictactoe import exact
 from evoplay.files.playerfile import load_player
-from evoplay.tictactoe.trained import exact_results
+from evoplay.tictactoe.trained.common import exact_results
 from evoplay.tictactoe.trained import value_net
 
 ROOT = Path(__file__).resolve().parents[1]

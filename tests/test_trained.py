@@ -14,7 +14,8 @@ from evoplay.framework import config
 from evoplay.errors import PlayerFileError
 from evoplay.files.playerfile import load_player, save_player
 from evoplay.tictactoe.players import make_player
-from evoplay.tictactoe.trained import GreedyPlayer, write
+from evoplay.published.baselines import trainer
+from evoplay.tictactoe.trained.common import GreedyPlayer, write
 from evoplay.recipes import ga_value_net
 from evoplay.tictactoe.trained import outcome_net
 from evoplay.tictactoe.trained import value_net
@@ -44,7 +45,7 @@ def small():
 @pytest.mark.parametrize("kind", ["value-net", "outcome-net", "ga-value-net"])
 def test_player_file_round_trip(small, tmp_path, kind):
     trained = small[kind]
-    path, plot = write(trained, tmp_path / f"{kind}.json", {"seed": 1, "command": "test"})
+    path, plot = write(trained, tmp_path / f"{kind}.json", {"seed": 1, "command": "test"}, trainer(kind).plot)
     assert plot.stat().st_size > 0
     loaded = make_player(str(path))
     assert np.array_equal(loaded.table, trained.player.table)
@@ -57,7 +58,7 @@ def test_player_file_round_trip(small, tmp_path, kind):
 
 
 def _doc(small, tmp_path, kind="value-net"):
-    path, _ = write(small[kind], tmp_path / "p.json", {})
+    path, _ = write(small[kind], tmp_path / "p.json", {}, trainer(kind).plot)
     return path, json.loads(path.read_text())
 
 

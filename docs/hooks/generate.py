@@ -129,7 +129,7 @@ def config_page() -> str:
         "a user's included; the other sections are the recipe's own.",
         "",
     ]
-    for name in sorted(configs.BUILTIN_RECIPES, key=lambda n: (n != configs.DEFAULT_RECIPE, n)):
+    for name in sorted(configs.builtin_recipes(), key=lambda n: (n != configs.DEFAULT_RECIPE, n)):
         cls = configs.recipe_class(name)
         doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         lines += [f"## `recipe = \"{name}\"`", "", f"{doc} (`{cls.__module__}.{cls.__qualname__}`)", ""]

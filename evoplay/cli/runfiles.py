@@ -172,7 +172,6 @@ def run_recipe(root):
     """
     import logging
 
-    import evoplay.recipes  # noqa: F401  (the built-in recipe names)
     from evoplay.framework.config import load, recipe_class
 
     rd = RunDir(root)

@@ -52,7 +52,8 @@ def train(kind, games, seed, out, progress, **opts):
     ga-value-net evaluates in this process unless --address, --workers or RAY_ADDRESS
     asks for Ray: a whole generation costs milliseconds, less than Ray's start-up.
     """
-    from evoplay.tictactoe import trained
+    from evoplay.published.baselines import trainer
+    from evoplay.tictactoe.trained.common import write
 
     for name, value in opts.items():
         if value is not None and KIND_OPTIONS[name] != kind:
@@ -69,11 +70,11 @@ def train(kind, games, seed, out, progress, **opts):
     if kind == "ga-value-net":
         result = _train_ga(seed, games, progress, given)
     else:
-        result = trained.module(kind).train(games=games, seed=seed, progress=progress, **given)
+        result = trainer(kind).train(games=games, seed=seed, progress=progress, **given)
     settings = result.metrics.get("settings", given)
     provenance = {"command": command, "seed": seed, "games": games, "settings": settings}
     with writing(out):
-        path, plot = trained.write(result, out, provenance)
+        path, plot = write(result, out, provenance, trainer(kind).plot)
     click.echo(f"{kind}: wrote {path} and {plot}")
     click.echo(_summary(result.metrics))
 
@@ -97,9 +98,9 @@ def _train_ga(seed, games, progress, given):
 
 
 def _default_games(kind):
-    from evoplay.tictactoe import trained
+    from evoplay.published.baselines import trainer
 
-    m = trained.module(kind)
+    m = trainer(kind)
     return m.DEFAULTS["games"] if kind == "ga-value-net" else m.DEFAULT_GAMES
 
 

@@ -27,22 +27,20 @@ import numpy as np
 
 from evoplay.errors import PlayerFileError
 from evoplay.files.paths import check_path, read_regular
+from evoplay.files import usercode
 from evoplay.files.atomic import write_text
 
 FORMAT = "evoplay-player"
 VERSION = 1
 
-#: kind -> "module:function" building a Player from (architecture, weights, spec).
-KINDS = {
-    "fogel-net": "evoplay.recipes.fogel.nets:player_from_file",
-    "value-net": "evoplay.tictactoe.trained.value_net:player_from_file",
-    "outcome-net": "evoplay.tictactoe.trained.outcome_net:player_from_file",
-    "ga-value-net": "evoplay.recipes.ga_value_net:player_from_file",
-    "outcome-net-seed003": "evoplay.published.keras_outcome_net:player_from_file",  # faithful model of a published program
-    "blondie24-tictactoe": "evoplay.recipes.blondie24.playerfile:tictactoe_player_from_file",
-    "blondie24-checkers": "evoplay.recipes.blondie24.playerfile:checkers_player_from_file",
-    "blondie24-network": "evoplay.recipes.blondie24.playerfile:player_from_file",
-}
+#: The entry-point group naming each player-file kind's builder, "module:function" making a
+#: Player from (architecture, weights); evoplay's own are in its pyproject.toml.
+KIND_GROUP = "evoplay.player_kinds"
+
+
+def kinds() -> dict[str, str]:
+    """Every known player-file kind -> its builder's reference."""
+    return usercode.entry_point_refs(KIND_GROUP)
 
 
 def _digest(kind, architecture, weights) -> str:
@@ -52,7 +50,7 @@ def _digest(kind, architecture, weights) -> str:
 
 def player_document(kind: str, architecture: dict, weights: dict, provenance: dict) -> dict:
     """The JSON document of a player; weights may be numpy arrays."""
-    if kind not in KINDS:
+    if kind not in kinds():
         raise ValueError(f"unknown player kind {kind!r}")
     weights = {k: np.asarray(v, dtype=np.float64).tolist() for k, v in weights.items()}
     return {
@@ -106,7 +104,7 @@ def read_envelope(path) -> dict:
     for key, kind in (("kind", str), ("architecture", dict), ("weights", dict), ("sha256", str)):
         if not isinstance(doc.get(key), kind):
             raise PlayerFileError(f"player file {path}: '{key}' is missing or not a {kind.__name__}")
-    if doc["kind"] not in KINDS:
+    if doc["kind"] not in kinds():
         raise PlayerFileError(f"player file {path}: unknown kind {doc['kind']!r}")
     return doc
 
@@ -158,7 +156,7 @@ def resign(path) -> tuple[str, str]:
 
 def build_player(doc: dict, path):
     """The Player of a checked document (``read_document``) read from ``path``."""
-    module, func = KINDS[doc["kind"]].split(":")
+    module, func = kinds()[doc["kind"]].split(":")
     builder = getattr(importlib.import_module(module), func)
     try:
         player = builder(doc["architecture"], doc["weights"])

@@ -16,7 +16,9 @@ import importlib.util
 import os
 import re
 import sys
+import tomllib
 import types
+from functools import cache
 from pathlib import Path
 
 from evoplay.errors import EvoplayError
@@ -146,3 +148,19 @@ def provide(sources: dict):
     """Make shipped user modules loadable here (a worker that may lack the files)."""
     for name, (source, filename) in sources.items():
         _SOURCES.setdefault(name, (source, filename))
+
+
+@cache
+def entry_point_refs(group: str) -> dict[str, str]:
+    """``name -> "module:attr"`` of an entry-point group: every installed package's, evoplay's
+    own included. A checkout that runs without being installed (a Ray job's working
+    directory) has no package metadata; its ``pyproject.toml`` gives evoplay's own then."""
+    from importlib.metadata import entry_points
+
+    refs = {e.name: e.value for e in entry_points(group=group)}
+    if not any(value.startswith("evoplay.") for value in refs.values()):
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        if pyproject.is_file():
+            table = tomllib.loads(pyproject.read_text()).get("project", {}).get("entry-points", {})
+            refs = {**table.get(group, {}), **refs}
+    return refs

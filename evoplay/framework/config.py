@@ -23,8 +23,9 @@ from evoplay.files import usercode
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.files.paths import check_path, read_regular
 
-#: Built-in recipe names -> code references; the recipes package registers itself here.
-BUILTIN_RECIPES: dict[str, str] = {}
+#: The entry-point group that names recipes (evoplay's built-ins are in its pyproject.toml).
+RECIPE_GROUP = "evoplay.recipes"
+#: The recipe of a config that names none: the built-in ``fogel``, by name.
 DEFAULT_RECIPE = "fogel"
 #: Configs larger than this are refused before parsing (a config is a few hundred bytes).
 MAX_CONFIG_BYTES = 1 << 20
@@ -79,13 +80,18 @@ def base_dir() -> Path:
     return _BASE[-1] if _BASE else Path.cwd()
 
 
+def builtin_recipes() -> dict[str, str]:
+    """Recipe names -> code references: evoplay's built-ins and any installed package's."""
+    return usercode.entry_point_refs(RECIPE_GROUP)
+
+
 def recipe_class(ref: str):
     """The recipe class a config's ``recipe`` value names (built-in name or code reference)."""
     from .recipe import Recipe
 
-    target = BUILTIN_RECIPES.get(ref, ref)
+    target = builtin_recipes().get(ref, ref)
     if target == ref and not usercode.is_ref(ref):
-        known = ", ".join(sorted(BUILTIN_RECIPES))
+        known = ", ".join(sorted(builtin_recipes()))
         raise ConfigError(f"config key 'recipe': unknown recipe {ref!r} (built-in: {known}; or package.module:Name, path/to/file.py:Name)")
     try:
         cls = usercode.load(target, "recipe")
@@ -156,7 +162,7 @@ def resolve(raw: dict, base=None) -> dict:
     _BASE.append(Path(base) if base is not None else Path.cwd())
     try:
         try:
-            ref = ref if ref in BUILTIN_RECIPES else usercode.absolute_ref(ref, base_dir())
+            ref = ref if ref in builtin_recipes() else usercode.absolute_ref(ref, base_dir())
         except EvoplayError as e:
             raise ConfigError(f"config key 'recipe': {e}") from None
         cls = recipe_class(ref)

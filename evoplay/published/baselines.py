@@ -16,30 +16,38 @@ softmax and the three trained players exactly (no sampling), and writes
 
 from __future__ import annotations
 
-import os
+import importlib
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
 
-# Small matrices: BLAS threads only fight each other on a small shared machine.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import click
+import numpy as np
 
-import json  # noqa: E402
-import shlex  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import click  # noqa: E402
-import numpy as np  # noqa: E402
-
-from evoplay.tictactoe import exact  # noqa: E402
-from evoplay.files.atomic import write_text  # noqa: E402
-from evoplay.tictactoe.players import make_player  # noqa: E402
-from evoplay.arena.match import round_robin  # noqa: E402
-from evoplay.games import resolve_game  # noqa: E402
-from evoplay.tictactoe.trained import MODULES, module, save_figure, write  # noqa: E402
+from evoplay.tictactoe import exact
+from evoplay.files.atomic import write_text
+from evoplay.tictactoe.players import make_player
+from evoplay.arena.match import round_robin
+from evoplay.games import resolve_game
+from evoplay.tictactoe.trained.common import save_figure, write
 
 DEFAULT_OUT = "results/baselines"
 BUILTIN = ["random", "first-open", "logic", "minimax", "softmax"]
-TRAINED = list(MODULES)
+#: The trained players: kind -> the module that trains it (``train``, ``plot``, ``DEFAULT_GAMES``
+#: or ``DEFAULTS``, ``player_from_file``).
+TRAINERS = {
+    "value-net": "evoplay.tictactoe.trained.value_net",
+    "outcome-net": "evoplay.tictactoe.trained.outcome_net",
+    "ga-value-net": "evoplay.recipes.ga_value_net",
+}
+TRAINED = list(TRAINERS)
+
+
+def trainer(kind: str):
+    """The module that trains ``kind`` (one of ``TRAINERS``)."""
+    return importlib.import_module(TRAINERS[kind])
 
 
 def train_or_load(kind: str, out: Path, seed: int, settings: dict, retrain: bool, command: str) -> Path:
@@ -50,12 +58,12 @@ def train_or_load(kind: str, out: Path, seed: int, settings: dict, retrain: bool
         return path
     t0 = time.perf_counter()
     click.echo(f"training {kind} {settings} ...", err=True)
-    trained = module(kind).train(seed=seed, progress=True, **settings)
+    trained = trainer(kind).train(seed=seed, progress=True, **settings)
     seconds = time.perf_counter() - t0
     full = trained.metrics.get("settings", settings)
     prov = {"command": command, "seed": seed, "games": full.get("games"), "settings": full,
             "train_seconds": round(seconds, 1)}
-    write(trained, path, prov)
+    write(trained, path, prov, trainer(kind).plot)
     return path
 
 
@@ -172,8 +180,8 @@ def build(out, seed: int, value_games, retrain: bool, command: str) -> list[Path
     """Train or load the trained players, play the exact tournament, write its files to ``out``."""
     out = Path(out)
     settings = {
-        "value-net": {"games": value_games or module("value-net").DEFAULT_GAMES},
-        "outcome-net": {"games": module("outcome-net").DEFAULT_GAMES},
+        "value-net": {"games": value_games or trainer("value-net").DEFAULT_GAMES},
+        "outcome-net": {"games": trainer("outcome-net").DEFAULT_GAMES},
         "ga-value-net": {},
     }
     names = {name: make_player(name).spec for name in BUILTIN}

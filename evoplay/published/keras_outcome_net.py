@@ -176,7 +176,7 @@ def random_positions(games: int, rng: np.random.Generator, first: int = FIRST) -
 def train(games: int = GAMES, seed: int = 0, epochs: int = 100, batch: int = 32, lr: float = 1e-3,
           progress: bool = False):
     """The program's net: evoplay's outcome-net layout and fit, on the program's data and labels."""
-    from evoplay.tictactoe.trained import Trained
+    from evoplay.tictactoe.trained.common import Trained
     from evoplay.tictactoe.trained import outcome_net
 
     data_seq, *fit_seqs = np.random.SeedSequence(seed).spawn(4)
@@ -249,7 +249,7 @@ def player_from_net(net: MLP, reading: str = "program", spec: str = KIND) -> See
 
 def player_from_file(architecture: dict, weights: dict) -> Seed003Player:
     """Builder for the ``outcome-net-seed003`` player-file kind."""
-    from evoplay.tictactoe.trained import arch_sizes, mlp_from_weights
+    from evoplay.tictactoe.trained.common import arch_sizes, mlp_from_weights
 
     sizes = arch_sizes(architecture, 9, 3)
     for key, want in (("hidden", "relu"), ("output", "softmax"), ("columns", list(COLUMNS)),
@@ -321,7 +321,7 @@ def _fullboard(x_table, o_table, first) -> dict:
 def evoplay_outcome_net(path):
     """evoplay's correct outcome-net read from its player file, with the program's move rule."""
     from evoplay.files.playerfile import read_document
-    from evoplay.tictactoe.trained import arch_sizes, mlp_from_weights
+    from evoplay.tictactoe.trained.common import arch_sizes, mlp_from_weights
     from evoplay.tictactoe.trained import outcome_net
 
     doc = read_document(path)

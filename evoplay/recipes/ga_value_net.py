@@ -38,7 +38,7 @@ from evoplay.tictactoe.exact import FOGEL_PAYOFF, expected_payoff
 from evoplay.tictactoe.mlp import MLP, Dense, Tanh
 from evoplay.files.playerfile import arch_int, player_document
 from evoplay.tictactoe.players import make_player, provide_files
-from evoplay.tictactoe.trained import GreedyPlayer, Trained, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
+from evoplay.tictactoe.trained.common import GreedyPlayer, Trained, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 
 KIND = "ga-value-net"
 DEFAULTS = {

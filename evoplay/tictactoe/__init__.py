@@ -1,4 +1,6 @@
-"""The tic-tac-toe domain: rules, batched engine, players, exact analysis, player files.
+"""Tic-tac-toe: rules as tables over base-3 codes, a batched engine, every player as a move
+distribution, exact analysis over the game tree, gradient-trained players (``trained/``).
 
-Nothing here imports Ray or the framework: algorithms receive a ``map`` callable.
+Nothing here imports Ray, the framework or a recipe: algorithms receive a ``map`` callable,
+and player files are read through ``evoplay.files.playerfile``.
 """

@@ -45,7 +45,6 @@ class Archives:
     # ------------------------------------------------------------ reading
     def _recipe(self, root):
         """The run's recipe, or None when the run is not a MAP-Elites run (or has no loadable config)."""
-        import evoplay.recipes  # noqa: F401  (the built-in recipe names)
         from evoplay.framework.config import load, recipe_class
 
         config = root.real / "config.toml"

@@ -61,7 +61,7 @@ class WebGame:
 
 def checkers_board() -> WebGame:
     """Checkers' board page: FEN starts, its players and files, the search's analysis."""
-    from evoplay.checkers import players as ttt_players
+    from evoplay.checkers import players as checkers_players
     from evoplay.checkers import rules
     from evoplay.networks.evalnet import Evaluator
     from evoplay.recipes.blondie24.play import CompiledNetPlayer
@@ -83,13 +83,14 @@ def checkers_board() -> WebGame:
         return rows
 
     def search_parts(player):
-        if isinstance(player, ttt_players.PieceDifferencePlayer):
-            return ttt_players.piece_difference(player.king), player.depth, False
+        if isinstance(player, checkers_players.PieceDifferencePlayer):
+            return checkers_players.piece_difference(player.king), player.depth, False
         if isinstance(player, CompiledNetPlayer):
             return Evaluator(player.genome, player.sizes, player.king), player.depth, player.quiescence
         return None
 
-    return WebGame(ttt_players.make_player, ttt_players.make_player, ttt_players.REGISTRY, cells, rules.from_fen, rules.to_fen, search_parts,
+    return WebGame(checkers_players.make_player, checkers_players.make_player, checkers_players.REGISTRY, cells, rules.from_fen,
+                   rules.to_fen, search_parts,
                    default_players=("human", "piece-difference"), analyst="piece-difference:depth=4")
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from evoplay.tictactoe import board
 from evoplay.errors import PlayerFileError
 from evoplay.tictactoe.mlp import MLP, RMSprop, softmax, softmax_cross_entropy
-from evoplay.tictactoe.trained import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
+from evoplay.tictactoe.trained.common import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 
 KIND = "outcome-net"
 SIZES = [9, 64, 128, 128, 128, 3]

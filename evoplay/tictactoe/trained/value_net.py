@@ -35,7 +35,7 @@ import numpy as np
 from evoplay.tictactoe import board
 from evoplay.tictactoe.mlp import MLP, SGD
 from evoplay.errors import PlayerFileError
-from evoplay.tictactoe.trained import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
+from evoplay.tictactoe.trained.common import Trained, arch_sizes, exact_results, figure, greedy_player, just_moved, mlp_from_weights, save_figure
 
 KIND = "value-net"
 SIZES = [9, 18, 9, 3, 1]
