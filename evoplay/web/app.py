@@ -185,8 +185,9 @@ def make_app(roots: Roots, games=()) -> bottle.Bottle:
         return _json({"runs": roots.run_listing()})
 
     def run_index(text: str) -> int:
-        if not text.isdigit():
-            raise ApiError(404, f"no run {text!r}: runs are numbered 0, 1, ...")
+        """A run's number: ASCII digits only (``int`` also reads '٣' and refuses 5,000 digits)."""
+        if not (text.isascii() and text.isdigit()) or len(text) > 7:
+            raise ApiError(404, f"no run {text[:20]!r}: runs are numbered 0, 1, ...")
         return int(text)
 
     @app.get("/api/runs/<index>")
