@@ -81,3 +81,32 @@ def test_a_bad_game_for_the_server_is_one_line():
     with pytest.raises(EvoplayError, match="unknown game"):
         make_app(Roots(()), ["no_such_game"])
     boards.serve_games(())
+
+
+BROKEN = """
+from evoplay.games import BaseGame
+
+
+class Broken(BaseGame):
+    def initial(self):
+        raise RuntimeError("no board today")
+
+    to_move = legal_moves = apply = result = key = views = lambda self, *args: None
+"""
+
+
+def test_a_game_whose_first_position_fails_is_refused_at_start(tmp_path):
+    """`serve --game` took a game whose initial() raises, then answered every request for it
+    with a 500: it is refused before the server listens, in one line, exit 2."""
+    from test_fuzz_cli import run_in_process
+
+    from evoplay.errors import EvoplayError
+
+    (tmp_path / "broken.py").write_text(BROKEN)
+    ref = f"{tmp_path / 'broken.py'}:Broken"
+    with pytest.raises(EvoplayError, match="RuntimeError: no board today"):
+        make_app(Roots(()), [ref])
+    assert boards.SERVED == {}
+    code, out, err = run_in_process(["serve", "--port", "0", "--game", ref])
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith("evoplay: error: ") and "broken.py" in err and "no board today" in err

@@ -22,7 +22,7 @@ from typing import Callable
 import numpy as np
 
 from evoplay.errors import EvoplayError
-from evoplay.games import BUILTIN_GAMES, capability, game_ref, resolve_game
+from evoplay.games import BUILTIN_GAMES, GameError, capability, game_ref, resolve_game
 from evoplay.search import move_scores, principal_variation
 from evoplay.web.archive import is_elite_spec
 from evoplay.web.roots import ApiError, Roots
@@ -162,7 +162,27 @@ def serve_games(refs) -> list[str]:
         if not slug or not all(ch.isalnum() or ch in "_-:.(),=" for ch in slug) or slug in SERVED or slug in BUILTIN_GAMES:
             slug = f"game-{i + 1}"
         SERVED[slug] = game_ref(game)
+        try:
+            _first_page(slug, ref)
+        except EvoplayError:
+            SERVED.clear()
+            raise
     return list(SERVED)
+
+
+def _first_page(name: str, ref: str):
+    """Draw a served game's first page now (its initial position, side to move, legal moves
+    and board), so that a game whose code fails there is refused at start, in one line,
+    rather than answered with a 500 on every request."""
+    try:
+        game, adapter = game_named(name)
+        state = game.initial()
+        describe(game, adapter, state, [], None, state)
+    except EvoplayError:
+        raise
+    except Exception as e:
+        problem = " ".join(f"{type(e).__name__}: {e}".split())[:300]
+        raise GameError(f"game {ref.strip()[:100]!r} cannot be served: drawing its initial position failed: {problem}") from None
 
 
 def _resolve(name: str):
