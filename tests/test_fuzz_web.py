@@ -7,6 +7,11 @@ moves, the players or a header. The app serves a folder of player files of both 
 200 or a 4xx with ``{"error": one line}``: never a 5xx, nothing written to the error
 stream (a traceback), no case longer than ``CASE_SECONDS``. The default run keeps a
 sample; ``-m slow`` runs many more.
+
+Two more classes run from their own generator, so that the cases above stay as they were:
+``mcts`` budgets at their edges (0, 1, 2, the server's bound and past it, past the spec's
+range) on every board, and the run API over run directories whose files are damaged,
+reached through odd run numbers (non-ASCII digits, 5,000 digits) and odd queries.
 """
 
 from __future__ import annotations
@@ -16,20 +21,26 @@ import json
 import random
 import signal
 import sys
+import urllib.parse
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from evoplay.web.app import make_app
+from evoplay.web.boards import MAX_SIMS
 from evoplay.web.roots import Roots
 
 from test_fuzz_cli import JUNK
+from test_web_api import make_run
 from test_web_served_players import network_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CASES = 600
 SLOW_CASES = 8000
+#: Cases of the two later classes (mcts budgets, damaged runs), in the default and slow runs.
+DEFAULT_EDGE_CASES = 400
+SLOW_EDGE_CASES = 5000
 SEED = 30
 CASE_SECONDS = 20
 
@@ -152,6 +163,79 @@ def old_api_case(rng) -> tuple[str, str, str, bytes, dict]:
     return f"old {path}", "POST", path, json.dumps(body).encode(), {}
 
 
+# ---------------------------------------------------------------- mcts budgets, damaged runs
+
+#: mcts budgets at the edges: none, the smallest, past this server's bound, past the spec's range.
+SIMS = ["0", "1", "2", "3", str(MAX_SIMS + 1), "1000000", "1000001", str(2**63), "-1", "1.5", "", "x", "1e3", "1_0",
+        "\uff13", "\u0663", " 2", "2 "]
+MCTS_EXTRAS = ["", ",c=0", ",c=100", ",c=2.5", ",solve=0", ",solve=1", ",c=nan", ",solve=2", ",sims=2", ",depth=3"]
+#: Run directories served, by number: one sound, the others each damaged in one file.
+DAMAGED_RUNS = {
+    "sound": {},
+    "not-json": {"summary.json": b"{damaged"},
+    "nan": {"summary.json": b'{"best_trial": NaN}'},
+    "infinity": {"summary.json": b'{"x": 1e400}'},
+    "huge-int": {"summary.json": b"[" + b"9" * 5000 + b"]"},
+    "binary": {"summary.json": b"\xff\xfe\x00garbage"},
+    "empty": {"summary.json": b""},
+    "deep": {"summary.json": b"[" * 100000 + b"]" * 100000},
+    "array": {"summary.json": b"[1, 2]", "analysis.json": b"null"},
+    "analysis": {"analysis.json": b'{"champions": [' + b"1" * 10 + b"}"},
+    "config": {"config.toml": b"recipe = \"map-elites\"\n[[[", "archive.json": b'{"elites": 3}'},
+    "map-elites": {"config.toml": b'recipe = "map-elites"\n', "archive.json": b'{"elites": [{"trial": 0, "cell": [99]}]}'},
+}
+RUN_IDS = ["0", "3", "11", "12", "٣", "３", "٠", "3 ", " 3", "+3", "-1", "0x3", "3.0", "9" * 5000, "", "%", "..", "3/..", "1e2"]
+RUN_PARTS = ["", "/curve", "/archive", "/elite", "/nosuch"]
+QUERIES = ["", "trial=0", "trial=٣", "trial=" + "9" * 5000, "trial=-1", "trial=0&cell=0&elite=0", "trial=0&cell=٣&elite=0",
+           "trial=0&trial=1", "x=1", "trial=%FF", "cell=0", "trial=0&cell=99999999&elite=0"]
+
+
+def mcts_case(rng) -> tuple[str, str, str, bytes, dict]:
+    """An mcts at the edge of its budget as a game's computer player or side, or on the old API."""
+    sims = rng.choice(["1", "2"]) if rng.random() < 0.4 else rng.choice(SIMS)  # the smallest, often
+    spec = f"mcts:sims={sims}" + ("" if rng.random() < 0.6 else rng.choice(MCTS_EXTRAS))
+    if rng.random() < 0.15:  # odd forms; none leaves sims at its default (1000 take seconds on checkers)
+        spec = rng.choice(["mcts:sims", "mcts:sims=", "mcts:sims=1,", "mcts :sims=1", "mcts:sims=1,sims=1", spec.upper()])
+    game = rng.choice(GAMES)
+    if rng.random() < 0.2:
+        body = {"board": rng.choice(["X...O....", ".........", "XXOOX....", "XXXOO...."]), "player": spec}
+        if rng.random() < 0.5:
+            body = {"board": body["board"], "x": spec, "o": rng.choice(["random", spec])}
+        path = "/api/ai-move" if "player" in body else "/api/analyze"
+        return f"old {path} {spec}", "POST", path, json.dumps(body).encode(), {}
+    endpoint = rng.choice(["ai-move", "ai-move", "analysis"])
+    body = valid_body(rng, game, endpoint)
+    if endpoint == "ai-move":
+        body["player"] = spec
+        body["seed"] = rng.choice([0, 1, 2**40])
+    else:
+        body.pop("player", None)
+        body.pop("depth", None)
+        body["players"] = [spec, rng.choice(PLAYERS[game] + ["human", spec])]
+        if game == "tictactoe" and rng.random() < 0.3:
+            body["human_model"] = spec
+    return f"{game}/{endpoint} {spec}", "POST", f"/api/games/{game}/{endpoint}", json.dumps(body).encode(), {}
+
+
+def run_case(rng) -> tuple[str, str, str, bytes, dict]:
+    """A run's page data asked for by an odd number, path or query (the path as a WSGI server
+    hands it over: percent escapes decoded to bytes, read as latin-1)."""
+    index = rng.choice(RUN_IDS + [str(i) for i in range(len(DAMAGED_RUNS))] * 2)
+    path = "/api/runs/" + urllib.parse.quote(index, safe="") + rng.choice(RUN_PARTS)
+    query = rng.choice(QUERIES)
+    method = "GET" if rng.random() < 0.95 else rng.choice(["POST", "DELETE"])
+    return f"run {path[:60]}?{query[:40]}", method, urllib.parse.unquote(path, "iso-8859-1"), b"", {"QUERY_STRING": query}
+
+
+def damaged_runs(top: Path) -> list[str]:
+    """Run directories named and damaged as DAMAGED_RUNS says; their names, in order."""
+    for name, files in DAMAGED_RUNS.items():
+        make_run(top / name)
+        for file, data in files.items():
+            (top / name / file).write_bytes(data)
+    return list(DAMAGED_RUNS)
+
+
 class TookTooLong(Exception):
     pass
 
@@ -175,24 +259,36 @@ def call(app, method: str, path: str, raw: bytes, environ: dict) -> tuple[int, b
 
 
 def served(tmp_path: Path):
-    """The app over a folder of player files of both games and a run directory."""
+    """The app over a folder of player files of both games and run directories, all but one
+    damaged (``DAMAGED_RUNS``)."""
     root = tmp_path / "served"
     root.mkdir()
     network_file(root / "net.json", "checkers", np.linspace(-0.3, 0.3, 1), depth=1)
     network_file(root / "huge.json", "checkers", 1e308)
     (root / "fogel.json").write_bytes((ROOT / "results/fogel1993/champion.json").read_bytes())
     (root / "secret.json").symlink_to(ROOT / "results/fogel1993/champion.json")
-    return make_app(Roots([str(root)], base=str(root)))
+    runs = damaged_runs(tmp_path / "runs")
+    return make_app(Roots([str(root), *(str(tmp_path / "runs" / r) for r in runs)], base=str(root)))
 
 
-def fuzz(n: int, tmp_path: Path) -> list[str]:
+def first_classes(rng):
+    """A case of the first classes: a damaged request to a game, or to the old API."""
+    return make_case(rng) if rng.random() < 0.9 else old_api_case(rng)
+
+
+def edge_classes(rng):
+    """A case of the later classes: an mcts budget at its edge, or a damaged run."""
+    return mcts_case(rng) if rng.random() < 0.5 else run_case(rng)
+
+
+def fuzz(n: int, tmp_path: Path, cases=first_classes, seed: int = SEED) -> list[str]:
     app = served(tmp_path)
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     failures = []
     previous = signal.signal(signal.SIGALRM, _alarm)
     try:
         for i in range(n):
-            label, method, path, raw, environ = make_case(rng) if rng.random() < 0.9 else old_api_case(rng)
+            label, method, path, raw, environ = cases(rng)
             signal.alarm(CASE_SECONDS)
             try:
                 status, out, logged = call(app, method, path, raw, environ)
@@ -226,3 +322,14 @@ def test_fuzz_web_requests_get_a_4xx_or_an_answer(tmp_path):
 def test_fuzz_web_long(tmp_path):
     failures = fuzz(SLOW_CASES, tmp_path)
     assert not failures, f"{len(failures)} of {SLOW_CASES} cases:\n" + "\n".join(failures[:30])
+
+
+def test_fuzz_web_mcts_budgets_and_damaged_runs(tmp_path):
+    failures = fuzz(DEFAULT_EDGE_CASES, tmp_path, edge_classes, SEED + 1)
+    assert not failures, f"{len(failures)} of {DEFAULT_EDGE_CASES} cases:\n" + "\n".join(failures[:30])
+
+
+@pytest.mark.slow
+def test_fuzz_web_mcts_budgets_and_damaged_runs_long(tmp_path):
+    failures = fuzz(SLOW_EDGE_CASES, tmp_path, edge_classes, SEED + 2)
+    assert not failures, f"{len(failures)} of {SLOW_EDGE_CASES} cases:\n" + "\n".join(failures[:30])

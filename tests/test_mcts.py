@@ -1,6 +1,7 @@
 """UCT with random playouts (``mcts``) over the game interface, and sides that move twice in a row."""
 
 import functools
+import json
 
 import numpy as np
 import pytest
@@ -43,6 +44,28 @@ def test_mcts_specs_are_checked():
             make_player(TTT, bad)
     with pytest.raises(SpecError):
         make_player(TTT, "mcts").distribution(TTT.initial())
+
+
+def test_one_simulation_plays_a_uniformly_random_legal_move():
+    """The smallest budget: the simulation plays out from the root, so the move is random."""
+    state = code("X../.O./...")
+    moves = [mcts_move(TTT, state, np.random.default_rng(seed), sims=1) for seed in range(300)]
+    assert set(moves) == set(TTT.legal_moves(state))
+    assert max(moves.count(m) for m in set(moves)) < 3 * 300 / 7  # no square close to 3x its share
+
+
+@pytest.mark.parametrize("sims", [1, 2])
+@pytest.mark.parametrize("game", ["tictactoe", "checkers", "openspiel:connect_four"])
+def test_the_smallest_budgets_play_whole_matches_from_the_command_line(game, sims):
+    """`evoplay match mcts:sims=1 random` was a traceback (max() of no children) on every game."""
+    if game.startswith("openspiel:"):
+        pytest.importorskip("pyspiel")
+    from test_fuzz_cli import run_in_process
+
+    code_, out, err = run_in_process(["match", f"mcts:sims={sims}", "random", "--game", game, "--games", "2", "--json"])
+    assert code_ == 0 and err == "", err[-500:]
+    results = json.loads(out)["results"]
+    assert [r["games"] for r in results] == [2, 2] and results[0]["a_win"] + results[0]["draw"] + results[0]["b_win"] == 1
 
 
 def wins_as_o_against_random(choose, games: int, seed: int) -> float:

@@ -81,3 +81,70 @@ def test_a_bad_game_for_the_server_is_one_line():
     with pytest.raises(EvoplayError, match="unknown game"):
         make_app(Roots(()), ["no_such_game"])
     boards.serve_games(())
+
+
+def test_mcts_with_one_simulation_moves_on_an_openspiel_board():
+    """`ai-move` with mcts:sims=1 was a 500 (the search had no move to choose from)."""
+    pytest.importorskip("pyspiel")
+    with serving(["openspiel:connect_four"]) as url:
+        for sims in (1, 2):
+            moved = ok(url, path("openspiel:connect_four", "ai-move"), {"player": f"mcts:sims={sims}", "seed": 4})
+            assert len(moved["moves"]) == 1 and moved["to_move"] == moved["sides"][1]
+
+
+def test_a_move_searched_in_python_is_bounded_in_depth(tmp_path):
+    """A Connect Four network searching 12 plies in Python took minutes a move, long after
+    its client gave up: a move searched deeper than MAX_ANALYSIS_DEPTH is refused."""
+    pytest.importorskip("pyspiel")
+    import json
+
+    from evoplay.playerfile import resign
+    from evoplay.web.boards import MAX_ANALYSIS_DEPTH
+
+    for depth in (MAX_ANALYSIS_DEPTH, MAX_ANALYSIS_DEPTH + 1):
+        doc = json.loads((ROOT / "results" / "blondie24-connect-four" / "champion.json").read_text())
+        doc["architecture"]["depth"] = depth
+        (tmp_path / f"depth{depth}.json").write_text(json.dumps(doc))
+        resign(tmp_path / f"depth{depth}.json")
+    name = "openspiel:connect_four"
+    with api_serving([str(tmp_path)], base=tmp_path, games=[name]) as url:
+        try:
+            deep = f"depth{MAX_ANALYSIS_DEPTH + 1}.json"
+            bound = f"it searches {MAX_ANALYSIS_DEPTH + 1} plies in Python, over this server's bound of {MAX_ANALYSIS_DEPTH}"
+            refused(url, path(name, "ai-move"), {"player": deep, "moves": ["x3", "o3"]}, fragment="player: " + bound)
+            refused(url, path(name, "analysis"), {"players": ["human", deep]}, fragment=bound)
+            scores = ok(url, path(name, "analysis"), {"player": deep, "depth": 2, "moves": ["x3", "o3"]})["scores"]
+            assert len(scores) == 7  # an analysis names its own depth
+            end = ["x0", "o1", "x0", "o1", "x0", "o1", "x2", "o2", "x2", "o2", "x2", "o2"]  # a few moves left to search
+            assert ok(url, path(name, "ai-move"), {"player": f"depth{MAX_ANALYSIS_DEPTH}.json", "moves": end})["move"]
+        finally:
+            boards.serve_games(())
+
+
+BROKEN = """
+from evoplay.games import BaseGame
+
+
+class Broken(BaseGame):
+    def initial(self):
+        raise RuntimeError("no board today")
+
+    to_move = legal_moves = apply = result = key = views = lambda self, *args: None
+"""
+
+
+def test_a_game_whose_first_position_fails_is_refused_at_start(tmp_path):
+    """`serve --game` took a game whose initial() raises, then answered every request for it
+    with a 500: it is refused before the server listens, in one line, exit 2."""
+    from test_fuzz_cli import run_in_process
+
+    from evoplay.errors import EvoplayError
+
+    (tmp_path / "broken.py").write_text(BROKEN)
+    ref = f"{tmp_path / 'broken.py'}:Broken"
+    with pytest.raises(EvoplayError, match="RuntimeError: no board today"):
+        make_app(Roots(()), [ref])
+    assert boards.SERVED == {}
+    code, out, err = run_in_process(["serve", "--port", "0", "--game", ref])
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith("evoplay: error: ") and "broken.py" in err and "no board today" in err

@@ -468,6 +468,45 @@ def test_run_pages_data(site):
     refused(url, "/api/runs/-1/curve", status=404)
 
 
+def test_a_damaged_run_file_is_a_409_naming_it_and_a_run_is_numbered_in_ascii(tmp_path):
+    """A run whose summary.json or analysis.json is damaged was a 500 (naming the file by its
+    real path), also reached as /api/runs/%D9%A3 ('٣' is a digit to int()); 5,000 digits were
+    a 500 of their own. The files stay as they were."""
+    for k in range(4):
+        make_run(tmp_path / f"r{k}")
+    damage = {"r3/summary.json": b"{damaged", "r2/summary.json": b'{"best_trial": NaN}',
+              "r1/analysis.json": b"[" + b"9" * 5000 + b"]"}
+    for name, data in damage.items():
+        (tmp_path / name).write_bytes(data)
+    with serving([f"r{k}" for k in range(4)], base=tmp_path) as url:
+        refused(url, "/api/runs/3", status=409, fragment="run file r3/summary.json is not valid JSON")
+        refused(url, "/api/runs/2", status=409, fragment="run file r2/summary.json holds NaN or an infinity")
+        refused(url, "/api/runs/1", status=409, fragment="run file r1/analysis.json is not valid JSON")
+        for odd in ("%D9%A3", "%EF%BC%93", "3%20", "+3", "0x3", "9" * 5000):
+            refused(url, f"/api/runs/{odd}", status=404, fragment="no run")
+            refused(url, f"/api/runs/{odd}/curve", status=404, fragment="no run")
+        refused(url, "/api/runs/0/archive?trial=%D9%A3", fragment="trial must be a whole number")
+        assert ok(url, "/api/runs/0")["summary"]["best_trial"] == 1
+    assert all((tmp_path / name).read_bytes() == data for name, data in damage.items())
+
+
+def test_the_listening_socket_holds_a_burst_of_connections():
+    """socketserver's backlog of 5 made about 1 request in 100 wait a second under 8 clients:
+    64 connections are now held before the server has accepted any."""
+    import socket
+
+    server = make_server(make_app(Roots([])), port=0, quiet=True)
+    held = []
+    try:
+        for _ in range(64):
+            held.append(socket.create_connection(("127.0.0.1", server.server_port), timeout=0.5))
+    finally:
+        for connection in held:
+            connection.close()
+        server.server_close()
+    assert len(held) == 64
+
+
 def test_a_run_without_curve_or_analysis(tmp_path):
     run = make_run(tmp_path / "bare", curve=False)
     (run / "analysis.json").unlink()

@@ -18,6 +18,7 @@ from evoplay.games import resolve_game
 from evoplay.recipes.blondie24.playerfile import network_document
 from evoplay.networks.evalnet import Evaluator, n_weights
 from evoplay.arena.search import move_scores, principal_variation
+from evoplay.web.boards import MAX_SIMS
 
 CHECKERS = resolve_game("checkers")
 G = "/api/games/checkers"
@@ -295,6 +296,32 @@ def test_tictactoe_analysis_brings_the_exact_facts_of_the_old_analyze(site):
     refused(url, f"{T}/analysis", {"player": "random", "minimax": True}, fragment="go with 'players'")
     refused(url, f"{G}/analysis", {"players": ["human", "human"], "minimax": True}, fragment="unknown field 'minimax'")
     refused(url, f"{T}/analysis", {"player": "minimax"}, fragment="tictactoe has none")
+
+
+def test_mcts_plays_on_every_board_within_the_servers_bound(site):
+    """Tic-tac-toe's board refused mcts ('unknown player'), which the command line takes; one
+    simulation was a 500 on every board; nothing bounded the simulations of a request."""
+    url, _ = site
+    T = "/api/games/tictactoe"
+    for board, moves in ((T, ["4", "0", "8", "2"]), (G, ["11-15", "23-19"])):
+        legal = [m["text"] for m in ok(url, f"{board}/state", {"moves": moves})["legal"]]
+        for sims in (1, 2, 3):
+            body = {"moves": moves, "player": f"mcts:sims={sims}", "seed": sims}
+            moved = ok(url, f"{board}/ai-move", body)
+            assert moved["moves"][:-1] == moves and moved["move"] in legal
+            assert ok(url, f"{board}/ai-move", body)["move"] == moved["move"]  # the seed repeats it
+        for sims in (MAX_SIMS + 1, 1_000_000):
+            refused(url, f"{board}/ai-move", {"moves": moves, "player": f"mcts:sims={sims}"},
+                    fragment=f"player: mcts:sims={sims} is over this server's bound of {MAX_SIMS} simulations per request")
+            refused(url, f"{board}/analysis", {"players": ["human", f"mcts:sims={sims}"]}, fragment=f"bound of {MAX_SIMS}")
+        refused(url, f"{board}/ai-move", {"player": "mcts:sims=0"}, fragment="mcts sims must be in")
+    assert ok(url, f"{T}/ai-move", {"moves": ["4", "0", "8", "2"], "player": f"mcts:sims={MAX_SIMS}"})["move"] == "1"
+    # a side that samples its moves has no exact facts; it cannot model a human side; the old API plays it
+    assert ok(url, f"{T}/analysis", {"players": ["mcts:sims=50", "human"], "minimax": True})["facts"] is None
+    refused(url, f"{T}/analysis", {"players": ["random", "human"], "human_model": "mcts"},
+            fragment="human model: mcts:sims=1000,c=2,solve=1 samples its moves")
+    refused(url, "/api/analyze", {"board": "." * 9, "x": "mcts:sims=5", "o": "random"}, fragment="X player: mcts:sims=5")
+    assert ok(url, "/api/ai-move", {"board": "X...O....", "player": "mcts:sims=1", "seed": 2})["square"] in (1, 2, 3, 5, 6, 7, 8)
 
 
 def test_a_spec_sent_over_the_web_imports_no_code(site):

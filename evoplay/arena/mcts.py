@@ -7,7 +7,9 @@ shuffled when the node is expanded), expands a node the second time it is reache
 one uniformly random game from the leaf, and adds the result to every node on the path
 for the side that chose the move into it. With ``solve`` (MCTS-Solver) finished games and
 proven subtrees back up their exact outcome. The move is the best child by (proven
-outcome, visits, total reward). Everything follows ``to_move``, so a side that moves
+outcome, visits, total reward); one simulation, which plays out from the root before the
+root is expanded, knows nothing of the moves, so its move is the first of the shuffled
+ones: uniformly random. Everything follows ``to_move``, so a side that moves
 twice in a row is scored as itself; draws from the injected generator only, so a seeded
 match repeats exactly.
 """
@@ -66,10 +68,7 @@ def mcts_move(game, state, rng, sims: int, c: float = 2.0, solve: bool = True):
         path, node, here = [root], root, state
         while game.result(here) is None and node.visits > 0:
             if not node.children:
-                moves = list(game.legal_moves(here))
-                rng.shuffle(moves)
-                mover = game.to_move(here)
-                node.children = [_Node(m, mover) for m in moves]
+                _expand(node, game, here, rng)
             node = max(node.children, key=lambda ch: ch.uct(path[-1].visits, c))
             here = game.apply(here, node.move)
             path.append(node)
@@ -87,7 +86,17 @@ def mcts_move(game, state, rng, sims: int, c: float = 2.0, solve: bool = True):
                 solved = _prove(node)
         if root.outcome is not None:
             break
+    if not root.children:  # one simulation: it played out from the root and scored no move
+        _expand(root, game, state, rng)
     return max(root.children, key=_Node.rank).move
+
+
+def _expand(node: _Node, game, state, rng):
+    """Give ``node`` a child per legal move of ``state``, in a shuffled order (its tie-break)."""
+    moves = list(game.legal_moves(state))
+    rng.shuffle(moves)
+    mover = game.to_move(state)
+    node.children = [_Node(m, mover) for m in moves]
 
 
 def _prove(node: _Node) -> bool:

@@ -16,7 +16,7 @@ from evoplay.tictactoe.players import TEMPERATURE_RANGE
 from evoplay.web import boards
 from evoplay.web.boards import check_fields
 from evoplay.web.roots import ApiError
-from evoplay.web.tictactoe import HUMAN_MODEL, RESULTS, board_text, exact_facts, move_probs
+from evoplay.web.tictactoe import HUMAN_MODEL, RESULTS, Batched, board_text, exact_facts, move_probs, table
 
 MARK_CHARS = {"X": board.X, "O": board.O, ".": board.EMPTY}
 HUMAN = boards.HUMAN
@@ -60,7 +60,7 @@ class PlayerBook:
     def get(self, spec, what: str):
         """The (batched) player ``spec`` names, None for ``human``; 4xx ApiError naming ``what``."""
         player = self.players.get(self.game, spec, what)
-        return None if player is None else player.player
+        return None if player is None else table(player, what)
 
 
 def listing(players: boards.Players) -> dict:
@@ -100,10 +100,11 @@ def computer_move(book: PlayerBook, body) -> dict:
     code = parse_board(body["board"])
     if board.winner(code) != board.ONGOING:
         raise ApiError(400, f"the game is over ({RESULTS[board.winner(code)].replace('_', ' ')}): no more moves")
-    player = book.players.get(book.game, body["player"], "player")
+    player = boards.within_bounds(book.players.get(book.game, body["player"], "player"), "player")
     if player is None:
         raise ApiError(400, "player: 'human' moves by clicking a square, not by computer")
     seed = boards.check_seed(body.get("seed"))
-    move_probs(player.player, code, body["player"])  # 422 for a player whose probabilities are not finite
+    if isinstance(player, Batched):  # 422 for a player whose probabilities are not finite (mcts has none)
+        move_probs(player.player, code, body["player"])
     square = int(boards.choose(player, code, seed))
     return {"board": board_text(board.play(code, square)), "square": square}

@@ -133,10 +133,10 @@ class Archives:
 
     def _from_report(self, root, recipe, trials: list) -> list:
         """Trials without a checkpoint (given by number), from archive.json (best elite per cell; not playable)."""
-        path = root.real / "archive.json"
-        rows = self.roots._read_json(path) if path.is_file() else None
+        shown = os.path.join(root.given, "archive.json")
+        rows = self.roots.run_json(root, "archive.json") if (root.real / "archive.json").is_file() else None
         if rows is not None and not (isinstance(rows, dict) and isinstance(rows.get("elites"), list)):
-            raise ApiError(500, "archive.json of the run is not a table of elites")
+            raise ApiError(409, f"run file {shown} is not a table of elites")
         shape = recipe.shape
         out = []
         for got in trials:
@@ -150,10 +150,13 @@ class Archives:
                 continue
             cells, champion = [], None
             for r in mine:
-                k = int(np.ravel_multi_index(tuple(r["cell"]), shape))
+                try:
+                    k, best, count = int(np.ravel_multi_index(tuple(r["cell"]), shape)), r["fitness"], r["elites_in_cell"]
+                except (KeyError, TypeError, ValueError):
+                    raise ApiError(409, f"run file {shown}: an elite of trial {t} lacks a valid cell, fitness or elites_in_cell") from None
                 if r.get("champion"):
                     champion = k
-                cells.append({"cell": k, "best": r["fitness"], "count": r["elites_in_cell"], "elites": None,
+                cells.append({"cell": k, "best": best, "count": count, "elites": None,
                               "analysis": {key: r[key] for key in ("network_id", "hidden", "expected_payoff_32_vs_logic",
                                                                    "unbeatable_as_x", "minimax_agreement_x", "vs_logic",
                                                                    "vs_random") if key in r}})
@@ -198,7 +201,7 @@ def parse_index(value, name: str, limit: int = 10**6) -> int:
     """A whole number from a query parameter; 400 naming ``name`` otherwise."""
     if value is None or value == "":
         raise ApiError(400, f"missing query parameter {name!r}")
-    if not (isinstance(value, str) and value.isdigit() and len(value) <= 7) or int(value) >= limit:
+    if not (isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 7) or int(value) >= limit:
         raise ApiError(400, f"{name} must be a whole number 0-{limit - 1}, got {str(value)[:20]!r}")
     return int(value)
 

@@ -21,9 +21,11 @@ from typing import Callable
 
 import numpy as np
 
+from evoplay.arena.mcts import MCTSPlayer
+from evoplay.arena.players import SearchPlayer
 from evoplay.errors import EvoplayError
 from evoplay.arena.game import capability, game_ref
-from evoplay.games import BUILTIN_GAMES, resolve_game
+from evoplay.games import BUILTIN_GAMES, GameError, resolve_game
 from evoplay.arena.search import move_scores, principal_variation
 from evoplay.web.archive import is_elite_spec
 from evoplay.web.roots import ApiError, Roots
@@ -33,8 +35,14 @@ MAX_MOVES = 1000
 MAX_TEXT = 200
 #: Longest player spec accepted (a path to a player file may be long).
 MAX_SPEC = 1000
-#: Deepest analysis the page may ask for (the generic search, in Python).
+#: Deepest search in Python (the generic search) one request may run: an analysis the page
+#: asks for, or a move of a player that searches with it (Connect Four's network: 2 s at 6
+#: plies, 12 s at 8).
 MAX_ANALYSIS_DEPTH = 6
+#: Most simulations an ``mcts`` player may spend on one request (ten times the default
+#: opponent's; a checkers move at this bound takes tens of seconds): a spec asking for more
+#: is refused, so that no request goes on long after its client gave up.
+MAX_SIMS = 10_000
 
 
 @dataclass(frozen=True)
@@ -89,8 +97,7 @@ def checkers_board() -> WebGame:
             return Evaluator(player.genome, player.sizes, player.king), player.depth, player.quiescence
         return None
 
-    return WebGame(checkers_players.make_player, checkers_players.make_player, checkers_players.REGISTRY, cells, rules.from_fen,
-                   rules.to_fen, search_parts,
+    return WebGame(checkers_players.make_player, checkers_players.make_player, checkers_players.REGISTRY, cells, rules.from_fen, rules.to_fen, search_parts,
                    default_players=("human", "piece-difference"), analyst="piece-difference:depth=4")
 
 
@@ -164,7 +171,27 @@ def serve_games(refs) -> list[str]:
         if not slug or not all(ch.isalnum() or ch in "_-:.(),=" for ch in slug) or slug in SERVED or slug in BUILTIN_GAMES:
             slug = f"game-{i + 1}"
         SERVED[slug] = game_ref(game)
+        try:
+            _first_page(slug, ref)
+        except EvoplayError:
+            SERVED.clear()
+            raise
     return list(SERVED)
+
+
+def _first_page(name: str, ref: str):
+    """Draw a served game's first page now (its initial position, side to move, legal moves
+    and board), so that a game whose code fails there is refused at start, in one line,
+    rather than answered with a 500 on every request."""
+    try:
+        game, adapter = game_named(name)
+        state = game.initial()
+        describe(game, adapter, state, [], None, state)
+    except EvoplayError:
+        raise
+    except Exception as e:
+        problem = " ".join(f"{type(e).__name__}: {e}".split())[:300]
+        raise GameError(f"game {ref.strip()[:100]!r} cannot be served: drawing its initial position failed: {problem}") from None
 
 
 def _resolve(name: str):
@@ -355,6 +382,18 @@ class Players:
             raise ApiError(400, f"{what}: {str(e).replace(source, spec)}") from None
 
 
+def within_bounds(player, what: str):
+    """``player`` (None: a human), if one of its moves keeps within this server's bounds on a
+    request's work; 400 naming the bound otherwise. Checked wherever a player is named to move."""
+    if isinstance(player, MCTSPlayer) and player.sims > MAX_SIMS:
+        raise ApiError(400, f"{what}: mcts:sims={player.sims} is over this server's bound of "
+                            f"{MAX_SIMS} simulations per request")
+    if isinstance(player, SearchPlayer) and player.depth > MAX_ANALYSIS_DEPTH:
+        raise ApiError(400, f"{what}: it searches {player.depth} plies in Python, over this server's bound of "
+                            f"{MAX_ANALYSIS_DEPTH} plies per request")
+    return player
+
+
 @functools.lru_cache(maxsize=32)
 def _cached(name, kind, source, stamp):
     """A built-in player by its spec, or a file's by its real path (``stamp``: the file's
@@ -416,7 +455,7 @@ def computer_move(book: Players, name: str, body) -> dict:
     state, played, first = replay(game, adapter, body)
     if game.result(state) is not None:
         raise ApiError(400, "the game is over: no more moves")
-    player = book.get(game, body["player"], "player")
+    player = within_bounds(book.get(game, body["player"], "player"), "player")
     if player is None:
         raise ApiError(400, "player: 'human' moves by clicking, not by computer")
     move = choose(player, state, check_seed(body.get("seed")))
@@ -456,7 +495,8 @@ def _sides(book: Players, game, specs) -> list:
     """[(spec, player or None)] for the two sides, each checked and named by its side."""
     if not isinstance(specs, list) or len(specs) != 2:
         raise ApiError(400, f"players must be a list of two player specs ({' and '.join(game.side_names)})")
-    return [(str(spec).strip(), book.get(game, spec, f"{side} player")) for spec, side in zip(specs, game.side_names)]
+    return [(str(spec).strip(), within_bounds(book.get(game, spec, f"{side} player"), f"{side} player"))
+            for spec, side in zip(specs, game.side_names)]
 
 
 def _search(book: Players, game, adapter: WebGame, state, body) -> dict:

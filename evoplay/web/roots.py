@@ -7,6 +7,7 @@ resolved) lies inside a root; ``..`` is refused outright, whatever it would reso
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -188,9 +189,8 @@ class Roots:
     def run_details(self, index: int) -> dict:
         """A run directory's summary, champions' analysis and champion specs."""
         root = self.run(index)
-        summary = self._read_json(root.real / "summary.json")
-        analysis_file = root.real / "analysis.json"
-        analysis = self._read_json(analysis_file) if analysis_file.is_file() else None
+        summary = self.run_json(root, "summary.json")
+        analysis = self.run_json(root, "analysis.json") if (root.real / "analysis.json").is_file() else None
         curve = next((n for n in ("curve.svg", "curve.png") if (root.real / n).is_file()), None)
         champions = self._run_champions(root)
         return {
@@ -224,8 +224,16 @@ class Roots:
                 return real
         raise ApiError(404, f"run {root.given} has no curve.svg or curve.png")
 
-    def _read_json(self, path: Path):
-        real = Path(os.path.realpath(path))
+    def run_json(self, root: Root, name: str):
+        """The JSON in a run's file ``name``; 403 if it leads outside the roots, 409 naming the
+        file (as the server was given it) if it is missing, damaged or too large."""
+        real = Path(os.path.realpath(root.real / name))
         if not self.inside(real):
-            raise ApiError(403, f"{path.name} of the run leads outside the paths this server was started with")
-        return read_json(real, f"{path.name} of the run", error=lambda message: ApiError(500, message))
+            raise ApiError(403, f"{name} of the run leads outside the paths this server was started with")
+        shown = os.path.join(root.given, name)
+        value = read_json(real, "run file", error=lambda message: ApiError(409, message.replace(str(real), shown)))
+        try:  # evoplay writes its files with allow_nan=False, as the answer is written
+            json.dumps(value, allow_nan=False)
+        except ValueError:
+            raise ApiError(409, f"run file {shown} holds NaN or an infinity, which is not JSON") from None
+        return value

@@ -14,7 +14,10 @@ import math
 
 import numpy as np
 
+from evoplay.arena.specs import common
+from evoplay.arena.specs import make_player as any_game_player
 from evoplay.errors import SpecError
+from evoplay.games import resolve_game
 from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
 from evoplay.files.playerfile import load_player
@@ -45,11 +48,23 @@ class Batched:
         return int(self.player.choose(np.array([state]), rng.random(1))[0])
 
 
-def builtin(spec: str) -> Batched:
-    """A built-in player (never user code: a spec sent over the web names no module to import)."""
+def builtin(spec: str):
+    """A built-in player (never user code: a spec sent over the web names no module to import):
+    tic-tac-toe's own, batched, or one every game has (``mcts``), which samples its moves."""
+    game = resolve_game("tictactoe")
+    if spec.partition(":")[0].strip() in common(game).keys() - REGISTRY.keys():
+        return any_game_player(game, spec)
     name, params = parse_spec(spec)
     factory, _ = REGISTRY[name]
     return Batched(factory(**params))
+
+
+def table(player, what: str) -> Player:
+    """The move-table player behind a page's player; 400 for one that samples its moves
+    (``mcts``), which has no move probabilities to compute exact facts with."""
+    if not isinstance(player, Batched):
+        raise ApiError(400, f"{what}: {player.spec} samples its moves: exact facts need a player with move probabilities")
+    return player.player
 
 
 def from_file(path: str) -> Batched:
@@ -156,19 +171,23 @@ def exact_facts(code: int, x: Player | None, o: Player | None, specs: tuple, mod
     }
 
 
-def facts(state, sides: list, body: dict, get) -> dict:
+def facts(state, sides: list, body: dict, get) -> dict | None:
     """The board page's exact facts: ``sides`` the two (spec, player or None) in X, O order;
-    ``body`` may name ``human_model`` and ask for ``minimax``; ``get(spec, what)`` finds a player."""
+    ``body`` may name ``human_model`` and ask for ``minimax``; ``get(spec, what)`` finds a player.
+    None where a side samples its moves (``mcts``): the game tree gives nothing exact for it."""
     model_spec = body.get("human_model", HUMAN_MODEL)
     model = get(model_spec, "human model")
     if model is None:
         raise ApiError(400, "human model: must be a computer player, not 'human'")
+    model = table(model, "human model")
     want_minimax = body.get("minimax", False)
     if not isinstance(want_minimax, bool):
         raise ApiError(400, f"minimax must be true or false, got {want_minimax!r}")
     (x_spec, x), (o_spec, o) = sides
+    if not all(p is None or isinstance(p, Batched) for p in (x, o)):
+        return None
     unwrap = lambda p: None if p is None else p.player  # noqa: E731
-    return exact_facts(state, unwrap(x), unwrap(o), (x_spec, o_spec), model.player, str(model_spec), want_minimax)
+    return exact_facts(state, unwrap(x), unwrap(o), (x_spec, o_spec), model, str(model_spec), want_minimax)
 
 
 FACT_FIELDS = ("human_model", "minimax")
