@@ -98,7 +98,7 @@ def test_a_move_searched_in_python_is_bounded_in_depth(tmp_path):
     pytest.importorskip("pyspiel")
     import json
 
-    from evoplay.playerfile import resign
+    from evoplay.files.playerfile import resign
     from evoplay.web.boards import MAX_ANALYSIS_DEPTH
 
     for depth in (MAX_ANALYSIS_DEPTH, MAX_ANALYSIS_DEPTH + 1):
@@ -122,7 +122,7 @@ def test_a_move_searched_in_python_is_bounded_in_depth(tmp_path):
 
 
 BROKEN = """
-from evoplay.games import BaseGame
+from evoplay.arena.game import BaseGame
 
 
 class Broken(BaseGame):
