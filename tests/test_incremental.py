@@ -167,6 +167,16 @@ def test_regions_read_the_playable_squares_inside_them_on_a_hand_drawn_board():
         assert squares == tuple(s for s in range(1, 33) if r <= drawn[s][0] < r + n and c <= drawn[s][1] < c + n)
 
 
+
+def test_checkers_lays_its_inputs_out_as_the_spatial_network_reads_them():
+    """The network knows no game: its board (``SQUARE_ROWS``, ``SQUARE_COLS``) is its own, and
+    checkers' engine must place its 32 squares on the same rows and columns."""
+    from evoplay.checkers import engine
+    from evoplay.networks.evalnet import SQUARE_COLS, SQUARE_ROWS
+
+    assert tuple(int(r) for r in engine.ROW) == SQUARE_ROWS
+    assert tuple(int(c) for c in engine.COL) == SQUARE_COLS
+
 # ---------------------------------------------------------------- never a crash
 
 

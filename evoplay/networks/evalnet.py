@@ -76,18 +76,25 @@ def is_spatial(sizes) -> bool:
     return len(sizes) > 2 and int(sizes[1]) < 0
 
 
+#: The 2001 network's board: the 32 playable (dark) squares of an 8x8 board, numbered row by
+#: row from row 0, which holds inputs 0-3 in columns 1, 3, 5, 7 (row 1: columns 0, 2, 4, 6,
+#: and so on). A game whose views feed a spatial network lays its 32 inputs out this way
+#: (checkers' standard 1-32 numbering does; its tests check the two agree).
+BOARD_SIDE = 8
+SQUARE_ROWS = tuple(s // 4 for s in range(32))
+SQUARE_COLS = tuple(2 * (s % 4) + (1 if (s // 4) % 2 == 0 else 0) for s in range(32))
+
+
 @functools.lru_cache(maxsize=None)
 def regions() -> tuple:
     """The 91 regions of the spatial layer: (size, top row, left column, squares), squares
-    0-based in ascending order, regions by size, then top row, then left column. Rows and
-    columns are those of ``evoplay.checkers.engine`` (row 0 holds squares 1-4)."""
-    from evoplay.checkers import engine
-
+    0-based in ascending order, regions by size, then top row, then left column, on the
+    board of ``SQUARE_ROWS`` and ``SQUARE_COLS``."""
     out = []
     for n in REGION_SIZES:
-        for r in range(9 - n):
-            for c in range(9 - n):
-                squares = tuple(s for s in range(32) if r <= engine.ROW[s] < r + n and c <= engine.COL[s] < c + n)
+        for r in range(BOARD_SIDE + 1 - n):
+            for c in range(BOARD_SIDE + 1 - n):
+                squares = tuple(s for s in range(32) if r <= SQUARE_ROWS[s] < r + n and c <= SQUARE_COLS[s] < c + n)
                 out.append((n, r, c, squares))
     return tuple(out)
 
