@@ -19,7 +19,7 @@ __all__ = ["Game", "BaseGame", "GameError", "resolve_game", "resolve_data_game",
 #: Built-in games: name -> "module:attribute" of the game object (imported when first asked for).
 BUILTIN_GAMES = {
     "tictactoe": "evoplay.tictactoe.game:TICTACTOE",
-    "checkers": "evoplay.checkers.domain:CHECKERS",
+    "checkers": "evoplay.checkers.game:CHECKERS",
 }
 #: Installed packages offer games under this entry-point group (name = "package.module:OBJ").
 ENTRY_POINT_GROUP = "evoplay.games"

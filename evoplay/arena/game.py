@@ -9,7 +9,7 @@ protocol; each game package holds only what is particular to it.
 
 from __future__ import annotations
 
-from typing import Hashable, Protocol, Sequence
+from typing import Hashable, NamedTuple, Protocol, Sequence
 
 import numpy as np
 
@@ -89,9 +89,48 @@ def game_ref(game) -> str:
     return getattr(game, "ref", None) or game.name
 
 
-def capability(game, name: str, default=None):
-    """An optional part of a game (title, board_shape, players, ...), or ``default``."""
-    return getattr(game, name, default)
+class Feature(NamedTuple):
+    """One thing a game may offer beyond the rules: its value when the game does not say."""
+
+    default: object
+    doc: str
+
+
+#: Everything a game may offer beyond the rules, declared once with its default (as
+#: OpenSpiel's ``GameType`` and ``GameInfo`` declare a game's properties). A game offers one
+#: by having an attribute of that name (a value, or a method where the doc says "(...) ->");
+#: code asks ``capability(game, NAME)``, which refuses a name not declared here.
+FEATURES = {
+    "title": Feature(None, "the name people know the game by (default: its reference)"),
+    "board_shape": Feature(None, "(rows, columns) of the board the game is drawn on, or None"),
+    "cells": Feature(None, "(state) -> one short text per cell of ``board_shape``, row by row ('' empty)"),
+    "move_prompt": Feature(None, "what a person at the terminal is asked for (default: an example move)"),
+    "players": Feature({}, "its own player specs: name -> (factory(game, params), schema), beside every game's"),
+    "make_player": Feature(None, "(spec) -> player: its own way to read every spec (tic-tac-toe's table players)"),
+    "default_opponent": Feature("mcts:sims=1000", "the computer player ``evoplay game`` and the board page offer"),
+    "match_games": Feature(20, "games per pairing of a sampled match when --games is not given"),
+    "openings": Feature(None, "() -> the positions matches start from, in order (checkers' ballots)"),
+    "yardstick": Feature("baselines", "how champions are judged: 'exact', 'piece-difference' or 'baselines'"),
+    "exact": Feature(False, "whether ``pair_result`` computes matches exactly (``match --exact``)"),
+    "pair_result": Feature(None, "(first, second, games, rng, progress) -> a pairing's results in batches; "
+                                 "exact with games=None where ``exact``; None for players it cannot batch"),
+    "search_table": Feature(None, "(evaluate, depth) -> a search player's move on every position at once"),
+    "network_search": Feature(None, "(state, depth, genome, sizes, king, quiescence) -> the compiled search "
+                                    "with an evaluation network at the leaves"),
+    "king_inputs": Feature(False, "whether views hold kings as +-2, read by a network as +-K"),
+    "work_per_game": Feature(20_000, "one game's work in Fogel-game units, for the runner's chunking "
+                                      "(default: a checkers game searched to depth 4)"),
+    "bench_figures": Feature(None, "(quick, progress) -> the game's own benchmark figures (``evoplay bench``)"),
+    "bench_text": Feature(None, "(figures) -> the lines ``evoplay bench`` prints for ``bench_figures``"),
+    "bench_moves": Feature(None, "(seconds) -> random-playout throughput measured the game's own way"),
+}
+
+
+def capability(game, name: str):
+    """What ``game`` offers as the declared feature ``name`` (``FEATURES``), or its default."""
+    if name not in FEATURES:
+        raise KeyError(f"{name!r} is not a declared game feature (see evoplay.arena.game.FEATURES)")
+    return getattr(game, name, FEATURES[name].default)
 
 
 def play_out(game: Game, state, rng: np.random.Generator, max_plies: int = 10_000) -> list:

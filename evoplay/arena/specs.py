@@ -28,7 +28,7 @@ def common(game) -> dict:
 
 def registry(game) -> dict:
     """Every player spec name of ``game``: the common ones, then the game's own."""
-    return common(game) | dict(capability(game, "players", None) or {})
+    return common(game) | dict(capability(game, "players"))
 
 
 def is_path(spec: str) -> bool:
@@ -42,12 +42,12 @@ def make_player(game, spec: str):
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty player spec")
     if is_path(spec):
-        from evoplay.files.playerfile import load_player
+        from evoplay.files.playerfile import LEGACY_GAME, load_player
 
         player = load_player(spec.strip())
         own = getattr(player, "game", None)
         if own is None or game_ref(own) != game_ref(game):
-            theirs = game_ref(own) if own is not None else "tictactoe"
+            theirs = game_ref(own) if own is not None else LEGACY_GAME
             raise SpecError(f"player file {spec.strip()} plays {theirs}: not a {game_ref(game)} player")
         return player
     return build(spec, registry(game), game_ref(game))

@@ -108,3 +108,26 @@ def figures(quick: bool = False, progress=_silent) -> dict:
     progress("legal-move lists")
     out["move_generation"] = move_generation_rate(100 if quick else 300)
     return out
+
+
+def figures_text(result: dict) -> list[str]:
+    """The lines ``evoplay bench --game checkers`` prints for ``figures``."""
+    out = []
+    for key in ("perft_8", "perft_10"):
+        if key in result:
+            p = result[key]
+            out.append(f"checkers perft({p['depth']}): {p['leaves']:,} leaves in {p['seconds']:.3f} s, "
+                       f"{p['leaves_per_second']:,.0f} leaves/s on one core")
+    for s in result["compiled_search"]:
+        out.append(f"alpha-beta, piece difference, depth {s['depth']} (compiled): {s['leaves_per_second']:,.0f} leaves/s "
+                   f"({s['leaves']:,} leaves over {s['positions']} opening positions)")
+    for s in result["generic_search"]:
+        out.append(f"alpha-beta, piece difference, depth {s['depth']} (generic search, batched evaluator): "
+                   f"{s['leaves_per_second']:,.0f} leaves/s ({s['leaves']:,} leaves over {s['positions']} positions)")
+    g = result["game"]
+    out.append(f"a game between two depth-{g['depth']} piece-difference players: {g['seconds_per_game']:.3f} s "
+               f"({g['plies'] / g['games']:.0f} plies on average over {g['games']} openings)")
+    m = result["move_generation"]
+    out.append(f"legal-move lists: {m['evoplay_per_second']:,.0f}/s through the Python layer "
+               f"({m['positions']} random-play positions)")
+    return out

@@ -1,8 +1,9 @@
 """Checkers behind the game interface (``evoplay.arena.game.Game``).
 
-What checkers offers beyond the protocol (its players, openings, compiled search and
-benchmark) is attached to ``CHECKERS`` by ``evoplay.checkers.domain``, the module the name
-``checkers`` resolves through, so that these rules import none of it.
+What checkers offers beyond the protocol (``evoplay.arena.game.FEATURES``: its players,
+the three-move ballots as openings, the compiled network search, its benchmark) is
+declared on the class itself; each imports its module when first asked, so the rules
+import none of it.
 
 Views turn the board so the side to move always sits on squares 1-12 moving down: square
 ``s`` of White's view is square ``33 - s`` of the board. Men count 1, kings 2 (an
@@ -36,8 +37,6 @@ class Checkers:
 
     side_names = ("Black", "White")
     title = "Checkers"
-    #: Its own page in ``evoplay serve`` (richer than the board drawn from ``cells``).
-    web_board = "evoplay.web.boards:checkers_board"
     board_shape = (8, 8)
     #: Views hold kings as +-2: a Blondie24 network reads them as +-K, K evolved.
     king_inputs = True
@@ -85,6 +84,37 @@ class Checkers:
 
     def render(self, state, numbers: bool = False) -> str:
         return rules.render(state, numbers)
+
+    @property
+    def players(self) -> dict:
+        """Its own player specs (``piece-difference``) beside every game's."""
+        from evoplay.checkers.players import REGISTRY
+
+        return REGISTRY
+
+    def openings(self) -> list:
+        """The 157 three-move ballots' positions, in order (matches start from them)."""
+        from evoplay.checkers.openings import ballots
+
+        return [s for _, s in ballots()]
+
+    def network_search(self, state, depth: int, genome, sizes, king: float, quiescence: bool = False):
+        """The compiled alpha-beta with a Blondie24 network at the leaves: the generic search's value and move."""
+        from evoplay.checkers.search import search
+
+        return search(state, depth, king, quiescence, self.quiet_limit, network=(genome, sizes))
+
+    def bench_figures(self, quick: bool = False, progress=None) -> dict:
+        """perft, leaves per second, seconds per game (``evoplay bench --game checkers``)."""
+        from evoplay.checkers.bench import figures
+
+        return figures(quick=quick) if progress is None else figures(quick=quick, progress=progress)
+
+    def bench_text(self, result: dict) -> list[str]:
+        """The lines ``evoplay bench --game checkers`` prints for ``bench_figures``."""
+        from evoplay.checkers.bench import figures_text
+
+        return figures_text(result)
 
     def cells(self, state) -> list[str]:
         """One text per square of the 8x8 board, row by row from Black's side ('' where empty

@@ -14,12 +14,14 @@ from evoplay.cli.group import cli
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quick", is_flag=True, help="Fewer repetitions, no scaling tables, no Ray.")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
-@click.option("--game", "game_name", default="tictactoe", show_default=True, metavar="REF",
-              help="checkers: perft, search leaves per second, seconds per game; any other game (openspiel:NAME, "
-              "file.py:OBJ, ...): random-playout moves per second through the game interface (and, for an "
-              "OpenSpiel game, through pyspiel itself in the same run).")
+@click.option("--game", "game_name", default=None, metavar="REF",
+              help="Measure a game instead: its own benchmark where it has one (checkers: perft, search leaves "
+              "per second, seconds per game), else random-playout moves per second through the game interface "
+              "(an OpenSpiel game: through pyspiel itself too, in the same run). Any game reference "
+              "(evoplay games lists them).")
 def bench(as_json, quick, quiet, game_name):
-    """Measure the batched engine, one Fogel generation, and Ray scaling on this machine.
+    """Measure the batched engine, one Fogel generation, and Ray scaling on this machine
+    (the reference experiment's benchmark), or with --game a game's throughput.
 
     Takes about a minute (a few seconds with --quick); each stage is announced on stderr.
     """
@@ -34,10 +36,10 @@ def bench(as_json, quick, quiet, game_name):
     from evoplay.arena.game import capability
     from evoplay.games import resolve_game
 
-    game = resolve_game(game_name)
-    if capability(game, "bench_figures") is not None:
-        return _checkers(as_json, quick, progress)
-    if not capability(game, "exact", False):
+    if game_name is not None:
+        game = resolve_game(game_name)
+        if capability(game, "bench_figures") is not None:
+            return _own_figures(game, as_json, quick, progress)
         return _any_game(game, as_json, quick, progress)
 
     result = fogel_bench.engine_figures(quick=quick, progress=progress)
@@ -68,30 +70,16 @@ def bench(as_json, quick, quiet, game_name):
                        f"2 workers {r[2]:.2f} s, x{r['speedup']:.2f}")
 
 
-def _checkers(as_json: bool, quick: bool, progress):
-    from evoplay.checkers.bench import figures
+def _own_figures(game, as_json: bool, quick: bool, progress):
+    """A game's own benchmark (``bench_figures``), printed its own way (``bench_text``)."""
+    from evoplay.arena.game import capability
 
-    result = figures(quick=quick, progress=progress)
+    result = capability(game, "bench_figures")(quick=quick, progress=progress)
     if as_json:
         click.echo(json.dumps(result, indent=1))
         return
-    for key in ("perft_8", "perft_10"):
-        if key in result:
-            p = result[key]
-            click.echo(f"checkers perft({p['depth']}): {p['leaves']:,} leaves in {p['seconds']:.3f} s, "
-                       f"{p['leaves_per_second']:,.0f} leaves/s on one core")
-    for s in result["compiled_search"]:
-        click.echo(f"alpha-beta, piece difference, depth {s['depth']} (compiled): {s['leaves_per_second']:,.0f} leaves/s "
-                   f"({s['leaves']:,} leaves over {s['positions']} opening positions)")
-    for s in result["generic_search"]:
-        click.echo(f"alpha-beta, piece difference, depth {s['depth']} (generic search, batched evaluator): "
-                   f"{s['leaves_per_second']:,.0f} leaves/s ({s['leaves']:,} leaves over {s['positions']} positions)")
-    g = result["game"]
-    click.echo(f"a game between two depth-{g['depth']} piece-difference players: {g['seconds_per_game']:.3f} s "
-               f"({g['plies'] / g['games']:.0f} plies on average over {g['games']} openings)")
-    m = result["move_generation"]
-    click.echo(f"legal-move lists: {m['evoplay_per_second']:,.0f}/s through the Python layer "
-               f"({m['positions']} random-play positions)")
+    text = capability(game, "bench_text")
+    click.echo("\n".join(text(result)) if text is not None else json.dumps(result, indent=1))
 
 
 def _any_game(game, as_json: bool, quick: bool, progress):

@@ -20,17 +20,14 @@ from evoplay.arena.players import TerminalHuman
 from evoplay.arena.specs import is_path, make_player
 from evoplay.errors import EvoplayError, SpecError
 from evoplay.arena.game import capability, game_ref
+from evoplay.files.playerfile import LEGACY_GAME
 from evoplay.games import is_code_ref, resolve_game
 
-#: Games per pairing when neither --games nor the game (``match_games``) says.
-DEFAULT_GAMES = 20
-#: The computer player of ``evoplay game`` when neither --vs nor the game (``default_opponent``) says.
-DEFAULT_OPPONENT = "mcts:sims=1000"
 
 
 def choose_game(ref: str | None, specs=()):
     """The game of a command: ``--game REF`` if given, else the game the first player file or
-    run directory among ``specs`` names, else tic-tac-toe."""
+    run directory among ``specs`` names, else tic-tac-toe (``LEGACY_GAME``)."""
     if ref is not None:
         return resolve_game(ref)
     for spec in specs:
@@ -38,21 +35,19 @@ def choose_game(ref: str | None, specs=()):
             named = file_game(spec.strip())
             if named is not None:
                 return resolve_game(named)
-    return resolve_game("tictactoe")
+    return resolve_game(LEGACY_GAME)
 
 
 def file_game(spec: str) -> str | None:
     """The game reference a player file (or a run directory's champion) names, if it names one."""
     from evoplay.errors import PlayerFileError
-    from evoplay.files.playerfile import player_path, read_envelope
+    from evoplay.files.playerfile import document_game, player_path, read_envelope
 
     try:
         doc = read_envelope(player_path(spec))
     except PlayerFileError:
         return None  # the player's own loading says what is wrong
-    game = doc["architecture"].get("game")
-    if not isinstance(game, str):
-        return "tictactoe"
+    game = document_game(doc)
     if is_code_ref(game):  # a data file never makes evoplay load code by itself
         raise SpecError(f"player file {spec} plays the user game {game}: name it with --game {game}")
     return game
@@ -62,7 +57,7 @@ def domain(game):
     """The game's opening states, default games per pairing and default opponent."""
     openings = capability(game, "openings")
     states = list(openings()) if openings is not None else [game.initial()]
-    return states, capability(game, "match_games", DEFAULT_GAMES), capability(game, "default_opponent", DEFAULT_OPPONENT)
+    return states, capability(game, "match_games"), capability(game, "default_opponent")
 
 
 def make_players(game, specs) -> list:
@@ -101,6 +96,13 @@ def tournament(game, specs, games, seed):
     return round_robin(game, make_players(game, specs), list(specs), openings, games, seed)
 
 
+def game_player(game, spec: str):
+    """The player a spec names for ``game``: the game's own ``make_player`` where it has one
+    (tic-tac-toe's table players), else every game's (``evoplay.arena.specs``)."""
+    own = capability(game, "make_player")
+    return own(spec) if own is not None else make_player(game, spec)
+
+
 def play(game, vs, first, seed):
     """One game against a computer player at the terminal, from the initial position: the
     game's own ``make_player`` builds the computer player where it has one (tic-tac-toe's
@@ -109,7 +111,7 @@ def play(game, vs, first, seed):
     vs = default_vs if vs is None else vs
     if vs.strip() == "human":
         raise SpecError("--vs needs a computer player, not 'human'")
-    ai = (capability(game, "make_player") or (lambda spec: make_player(game, spec)))(vs)
+    ai = game_player(game, vs)
     human = TerminalHuman(game, write=click.echo)
     players = (human, ai) if first == "human" else (ai, human)
     mine = 0 if first == "human" else 1

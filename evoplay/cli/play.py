@@ -17,21 +17,17 @@ from evoplay.cli import gameplay
 from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt
 from evoplay.arena.game import capability, game_ref
-from evoplay.games import resolve_game
 
-TICTACTOE = resolve_game("tictactoe")
 #: --seats choice -> which player moves first in each reported result.
 SEATS = {"a-first": ("a",), "b-first": ("b",), "both": ("a", "b")}
 #: Stream key of each seating, so ``--seats b-first`` repeats the b-first half of ``both``.
 SEAT_KEY = {"a": 0, "b": 1}
 PAYOFF_NOTE = "Fogel payoff: +1 win, 0 draw, -10 loss"
 
-#: Games per pairing of tic-tac-toe when --games is not given (other games: see gameplay).
-TICTACTOE_GAMES = 10_000
 games_option = click.option(
     "--games", type=BoundedInt(1, MAX_GAMES), default=None,
-    help=f"Games per pairing [default: {TICTACTOE_GAMES} for tic-tac-toe (at most {MAX_GAMES:.0e}; played "
-    "in batches, memory stays flat), 20 for checkers (from the three-move ballots)].",
+    help=f"Games per pairing, at most {MAX_GAMES:.0e} [default: the game's own: 10000 for tic-tac-toe (played in "
+    "batches, memory stays flat), 20 for checkers (from the three-move ballots) and any other game].",
 )
 game_option = click.option(
     "--game", "game_name", default=None, metavar="REF",
@@ -65,7 +61,7 @@ def _pct(p: float) -> str:
 
 def _no_exact(exact: bool, game):
     if exact:
-        raise SpecError(f"--exact is for tic-tac-toe (a game with an exact analysis); {game_ref(game)} plays sampled games")
+        raise SpecError(f"--exact needs a game with an exact analysis (tic-tac-toe has one); {game_ref(game)} plays sampled games")
 
 
 # ---------------------------------------------------------------- match
@@ -94,12 +90,13 @@ class _Progress:
             self.bar.close()
 
 
-def match_results(a, b, games: int | None, seed: int, seats: str, progress=None) -> list[dict]:
-    """One result per seating, from A's side: win/draw/loss fractions and A's payoff first."""
+def match_results(game, a, b, games: int | None, seed: int, seats: str, progress=None) -> list[dict]:
+    """One result per seating of a game that plays in batches (``pair_result``), from A's side:
+    win/draw/loss fractions and A's payoff first."""
     results = []
     for first in SEATS[seats]:
         x, o = (a, b) if first == "a" else (b, a)
-        r = pair_result(TICTACTOE, x, o, [TICTACTOE.initial()], games, seed, (SEAT_KEY[first],), progress)
+        r = pair_result(game, x, o, [game.initial()], games, seed, (SEAT_KEY[first],), progress)
         a_win, b_win = (r["x_win"], r["o_win"]) if first == "a" else (r["o_win"], r["x_win"])
         results.append(
             {
@@ -146,14 +143,14 @@ def _match_text(result: dict, seed: int, first_side: str = "X") -> list[str]:
 def match(player_a, player_b, games, seed, seats, exact, as_json, game_name):
     """Play PLAYER_A against PLAYER_B (spec strings, player files or run directories)."""
     game = gameplay.choose_game(game_name, (player_a, player_b))
-    if not capability(game, "exact", False):
+    if not capability(game, "exact"):
         _no_exact(exact, game)
         return gameplay.match(game, player_a, player_b, games, seed, seats, as_json, SEATS[seats], _echo_json, _match_text)
-    games = games or TICTACTOE_GAMES
-    a, b = TICTACTOE.make_player(player_a), TICTACTOE.make_player(player_b)  # mcts too: one game at a time
+    games = games or capability(game, "match_games")
+    a, b = gameplay.game_player(game, player_a), gameplay.game_player(game, player_b)  # mcts too: one game at a time
     games = None if exact else games
     with _Progress(games and games * len(SEATS[seats])) as progress:
-        results = match_results(a, b, games, seed, seats, progress)
+        results = match_results(game, a, b, games, seed, seats, progress)
     if as_json:
         _echo_json({"a": player_a, "b": player_b, "exact": exact, "results": results})
         return
@@ -192,15 +189,15 @@ def _tournament_grid(table: dict, as_x: bool) -> list[str]:
 def tournament(players, games, seed, exact, as_json, game_name):
     """Round robin: every player moving first against every player moving second, itself included."""
     game = gameplay.choose_game(game_name, players)
-    if not capability(game, "exact", False):
+    if not capability(game, "exact"):
         _no_exact(exact, game)
         table = gameplay.tournament(game, players, games, seed)
         games = table["games"]
     else:
-        games = games or TICTACTOE_GAMES
+        games = games or capability(game, "match_games")
         sampled = None if exact else games
         with _Progress(sampled and sampled * len(players) ** 2) as progress:
-            table = round_robin(TICTACTOE, [TICTACTOE.make_player(p) for p in players], list(players), [TICTACTOE.initial()],
+            table = round_robin(game, [gameplay.game_player(game, p) for p in players], list(players), [game.initial()],
                                 sampled, seed, progress)
     if as_json:
         _echo_json(table)

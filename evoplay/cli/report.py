@@ -141,4 +141,4 @@ def _exact(recipe) -> bool:
     from evoplay.arena.game import capability
     from evoplay.games import resolve_game
 
-    return capability(resolve_game(getattr(recipe, "game", "tictactoe")), "yardstick", None) == "exact"
+    return capability(resolve_game(recipe.game), "yardstick") == "exact"

@@ -43,6 +43,17 @@ def kinds() -> dict[str, str]:
     return usercode.entry_point_refs(KIND_GROUP)
 
 
+#: The game of a player file that names none: tic-tac-toe, whose files came before files
+#: named their game (the one place this rule is written).
+LEGACY_GAME = "tictactoe"
+
+
+def document_game(doc: dict) -> str:
+    """The game reference a player document names (``architecture.game``), else ``LEGACY_GAME``."""
+    game = doc["architecture"].get("game") if isinstance(doc.get("architecture"), dict) else None
+    return game if isinstance(game, str) else LEGACY_GAME
+
+
 def _digest(kind, architecture, weights) -> str:
     blob = json.dumps([kind, architecture, weights], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()

@@ -74,7 +74,8 @@ class Recipe:
 
     #: Name used in configs (``recipe = "NAME"``) for built-in recipes.
     name: str = ""
-    #: The game the champions play (``evoplay.games``): tic-tac-toe champions are analysed exactly.
+    #: The game the champions play, by reference (``evoplay.games``); a recipe that plays
+    #: another sets its own (the framework resolves no game: a reference is only text here).
     game: str = "tictactoe"
     #: Config sections: {section: {key: (type, default, check or None)}}.
     schema: dict = {}

@@ -15,8 +15,6 @@ class TicTacToe:
     name = "tictactoe"
     side_names = ("X", "O")
     title = "Tic-tac-toe"
-    #: Its own page in ``evoplay serve`` (richer than the board drawn from ``cells``).
-    web_board = "evoplay.web.boards:tictactoe_board"
     board_shape = (3, 3)
     #: Work of one game, the unit the runner's chunking is measured in (a Fogel game).
     work_per_game = 1
@@ -28,6 +26,8 @@ class TicTacToe:
     move_prompt = "square 0-8"
     #: ``evoplay game``'s computer player when --vs is not given.
     default_opponent = "logic"
+    #: Games per pairing of a sampled match (played in batches over the move tables).
+    match_games = 10_000
 
     def pair_result(self, first, second, games, rng, progress=None):
         """A pairing's results over batched games on the move tables, or exact with

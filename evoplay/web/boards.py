@@ -24,6 +24,7 @@ import numpy as np
 from evoplay.arena.mcts import MCTSPlayer
 from evoplay.arena.players import SearchPlayer
 from evoplay.errors import EvoplayError
+from evoplay.files import usercode
 from evoplay.arena.game import capability, game_ref
 from evoplay.games import BUILTIN_GAMES, GameError, resolve_game
 from evoplay.arena.search import move_scores, principal_variation
@@ -148,7 +149,7 @@ def _any(game) -> WebGame:
 
     names = registry(game)
     return WebGame(build, build, names, cells, parse_start, lambda state: game.render(state), search_parts,
-                   default_players=("human", capability(game, "default_opponent", "mcts:sims=1000")))
+                   default_players=("human", capability(game, "default_opponent")))
 
 
 #: URL name -> reference of the games this server plays beyond the built-in ones
@@ -198,12 +199,18 @@ def _resolve(name: str):
     return resolve_game(SERVED.get(name, name))
 
 
+#: The entry-point group naming a game's own board page: game reference -> "module:function"
+#: making its ``WebGame`` (evoplay's, for tic-tac-toe and checkers, are in its pyproject.toml;
+#: a package may add one for its game). The games themselves know nothing of the web.
+PAGE_GROUP = "evoplay.board_pages"
+
+
 @functools.lru_cache(maxsize=None)
 def web_game(name: str) -> WebGame:
-    """The board page of a game: the one it names as its ``web_board`` ("module:function"), else
-    ``_any``'s, drawn from what the game offers."""
+    """The board page of a game: its own (``PAGE_GROUP``) where it has one, else ``_any``'s,
+    drawn from what the game offers."""
     game = _resolve(name)
-    own = capability(game, "web_board")
+    own = usercode.entry_point_refs(PAGE_GROUP).get(game_ref(game))
     if own is None:
         return _any(game)
     module, _, attr = own.partition(":")
@@ -232,7 +239,7 @@ class _Named:
 def games() -> dict:
     """The games the board page plays, the first one the default."""
     names = [*BUILTIN_GAMES, *SERVED]
-    return {"games": [{"name": name, "title": str(capability(_resolve(name), "title", name)),
+    return {"games": [{"name": name, "title": str(capability(_resolve(name), "title") or name),
                        "sides": list(_resolve(name).side_names)} for name in names]}
 
 

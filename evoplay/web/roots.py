@@ -15,7 +15,7 @@ from pathlib import Path
 
 from evoplay.errors import EvoplayError, PlayerFileError
 from evoplay.files.paths import check_path, path_problem
-from evoplay.files.playerfile import read_envelope, read_json
+from evoplay.files.playerfile import LEGACY_GAME, document_game, read_envelope, read_json
 
 #: Most player files listed per directory root (a directory of thousands is not a menu),
 #: how deep a directory root is searched, and how many .json files are opened to find them.
@@ -209,12 +209,10 @@ class Roots:
         names its game in its architecture (tic-tac-toe's files, the first kind, do not)."""
         for c in champions:
             try:
-                game = read_envelope(self.resolve(c["spec"]))["architecture"].get("game", "tictactoe")
+                return document_game(read_envelope(self.resolve(c["spec"])))
             except (ApiError, EvoplayError):
                 continue
-            if isinstance(game, str):
-                return game
-        return "tictactoe"
+        return LEGACY_GAME
 
     def curve_file(self, index: int) -> Path:
         root = self.run(index)

@@ -66,7 +66,7 @@ class CompiledNetPlayer:
 def net_player(game, genome, sizes, king: float, depth: int, quiescence: bool = False, spec: str = "blondie24"):
     """The player of a network searching ``depth`` plies, in the fastest exact form ``game`` offers."""
     game = resolve_game(game)
-    king = float(king) if capability(game, "king_inputs", False) else NO_KINGS
+    king = float(king) if capability(game, "king_inputs") else NO_KINGS
     table = capability(game, "search_table")
     if table is not None:  # a game without captures: quiescence changes nothing
         return TableMover(table(Evaluator(genome, sizes, king), depth), spec)

@@ -46,7 +46,7 @@ def network_parts(architecture: dict, weights: dict):
         raise PlayerFileError(f"architecture 'game': {e}") from None
     layers = architecture.get("layers")
     # the 2001 network: the spatial layer (-91) before 1-4 hidden sizes, on an 8x8 board's 32 playable squares
-    board = inputs == 32 and capability(resolve_data_game(game), "board_shape", None) == (8, 8)
+    board = inputs == 32 and capability(resolve_data_game(game), "board_shape") == (8, 8)
     spatial = int(board and isinstance(layers, list) and len(layers) > 3 and layers[1] == -SPATIAL_UNITS)
     if (not isinstance(layers, list) or not 3 + spatial <= len(layers) <= 6 + spatial
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in layers)

@@ -70,7 +70,6 @@ from evoplay.recipes.blondie24.playerfile import network_document
 #: Stream purposes of the pairing and of the games' random openings (after the framework's INIT..VARIATE).
 PAIRING, OPENING = 5, 6
 #: Work of a game whose game object does not say (``work_per_game``), in Fogel-game equivalents.
-DEFAULT_GAME_WORK = 20_000
 _POINTS = configs.in_range(-1e6, 1e6)
 #: ``champion.rule``: the last generation's best network, or the winner of the last parents' league.
 CHAMPION_RULES = ("best", "league")
@@ -293,7 +292,7 @@ class Blondie24Recipe(Recipe):
         net = cfg["network"]
         if not net["king_min"] <= net["king_init"] <= net["king_max"]:
             raise ConfigError("config key 'network.king_init' must lie in [network.king_min, network.king_max]")
-        if cfg["champion"]["rule"] == "league" and capability(resolve_game(cfg["game"]["name"]), "yardstick", "baselines") != "piece-difference":
+        if cfg["champion"]["rule"] == "league" and capability(resolve_game(cfg["game"]["name"]), "yardstick") != "piece-difference":
             raise ConfigError("config key 'champion.rule' = \"league\" is for checkers (the league plays the ballots)")
 
     def games_per_generation(self) -> int:
@@ -303,7 +302,7 @@ class Blondie24Recipe(Recipe):
         return (2 * games if ev["both_seats"] else games) + 2 * n * ev["hall_of_fame"]
 
     def generation_work(self) -> float:
-        return float(self.games_per_generation() * capability(resolve_game(self.game), "work_per_game", DEFAULT_GAME_WORK))
+        return float(self.games_per_generation() * capability(resolve_game(self.game), "work_per_game"))
 
     def run_facts(self) -> dict:
         c = self.cfg

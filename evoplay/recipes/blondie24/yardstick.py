@@ -142,7 +142,7 @@ def measure(recipe, best, ctx, last: dict) -> dict:
 
 def kind(recipe) -> str:
     """The game's kind of yardstick: ``exact``, ``piece-difference`` or ``baselines`` (the default)."""
-    return capability(resolve_game(recipe.game), "yardstick", "baselines")
+    return capability(resolve_game(recipe.game), "yardstick")
 
 
 def by_matches(recipe) -> bool:
@@ -181,7 +181,7 @@ def champion_facts(recipe, champ) -> dict:
 
 def analysis(game: str, sizes, depth: int, genome, king: float) -> dict:
     """Facts of a champion file for study tables (games judged exactly only: cheap)."""
-    if capability(resolve_game(game), "yardstick", "baselines") != "exact":
+    if capability(resolve_game(game), "yardstick") != "exact":
         return {}
     y = ttt_facts(ttt_player(genome, sizes, king, depth))
     return {"expected_payoff": y["yard_logic32"], "unbeatable_as_x": bool(y["yard_unbeat_x"]),

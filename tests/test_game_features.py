@@ -1,0 +1,115 @@
+"""What a game may offer beyond the rules is declared once (``evoplay.arena.game.FEATURES``),
+each game supplies its own, and the commands ask for a feature's behaviour, never use one as
+a game's identity."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from test_fuzz_cli import run_in_process
+
+from evoplay.arena.game import FEATURES, REQUIRED, capability
+from evoplay.games import resolve_game
+
+#: A game of Nim (take 1 or 2 from 4 sticks; who takes the last wins) that declares its own
+#: exact analysis (a pairing's results, fixed numbers a test can recognise) and benchmark.
+NIM = '''
+import numpy as np
+from evoplay.games import BaseGame
+
+
+class Nim(BaseGame):
+    title = "Nim of four"
+    exact = True
+    match_games = 3
+
+    def initial(self):
+        return (4, 0)
+
+    def to_move(self, state):
+        return state[1]
+
+    def legal_moves(self, state):
+        return [] if state[0] == 0 else [m for m in (1, 2) if m <= state[0]]
+
+    def apply(self, state, move):
+        return (state[0] - move, 1 - state[1])
+
+    def result(self, state):
+        return -1 if state[0] == 0 else None
+
+    def key(self, state):
+        return state
+
+    def views(self, states):
+        return np.array([[s[0], s[1]] for s in states], dtype=np.int8)
+
+    def pair_result(self, first, second, games, rng, progress=None):
+        # its own exact analysis: the first player wins 3/8, draws 1/8, loses 1/2
+        return {"x_win": 0.375, "draw": 0.125, "o_win": 0.5, "x_payoff": 0.375 - 5.0}
+
+    def bench_figures(self, quick=False, progress=None):
+        return {"nim_positions": 5}
+
+    def bench_text(self, result):
+        return [f"nim: {result['nim_positions']} positions, counted by the game itself"]
+'''
+
+
+@pytest.fixture(scope="module")
+def nim_ref(tmp_path_factory):
+    path = tmp_path_factory.mktemp("nim") / "nim.py"
+    path.write_text(NIM)
+    return f"{path}:Nim"
+
+
+def test_every_feature_a_built_in_game_offers_is_declared():
+    """A misspelt feature on a game shows here: every public attribute of a built-in game
+    beyond the protocol and its identity is a declared feature."""
+    identity = {"name", "ref", "side_names", "quiet_limit", "game"}
+    for ref in ("tictactoe", "checkers", "openspiel:connect_four"):
+        game = resolve_game(ref)
+        extra = {a for a in dir(type(game)) if not a.startswith("_")} - set(REQUIRED) - identity
+        assert extra <= set(FEATURES), (ref, sorted(extra - set(FEATURES)))
+
+
+def test_an_undeclared_feature_is_refused_and_a_declared_one_has_its_default():
+    game = resolve_game("tictactoe")
+    with pytest.raises(KeyError, match="not a declared game feature"):
+        capability(game, "boardshape")
+    assert capability(resolve_game("checkers"), "exact") is FEATURES["exact"].default is False
+    assert capability(resolve_game("checkers"), "match_games") == 20 and capability(game, "match_games") == 10_000
+
+
+def test_checkers_gives_its_own_players_without_importing_anything_else():
+    """Checkers' features are on its own class: no other module has to be imported first
+    (they were attached by ``checkers/domain.py`` when it was imported)."""
+    code = ("from evoplay.arena.specs import make_player\n"
+            "from evoplay.checkers.game import CHECKERS\n"
+            "print(type(make_player(CHECKERS, 'piece-difference')).__name__, len(CHECKERS.openings()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["PieceDifferencePlayer", "157"]
+
+
+def test_a_game_with_its_own_exact_analysis_runs_its_own_in_match_exact(nim_ref):
+    code, out, err = run_in_process(["match", "random", "random", "--game", nim_ref, "--exact", "--seats", "a-first", "--json"])
+    assert code == 0, err
+    result = json.loads(out)["results"][0]
+    assert (result["a_win"], result["draw"], result["b_win"]) == (0.375, 0.125, 0.5)
+    assert result["games"] is None  # exact, not sampled
+
+
+def test_a_game_with_its_own_benchmark_runs_its_own_in_bench(nim_ref):
+    code, out, err = run_in_process(["bench", "--game", nim_ref, "--quiet"])
+    assert code == 0, err
+    assert out.strip() == "nim: 5 positions, counted by the game itself"
+
+
+def test_a_player_file_that_names_no_game_is_tic_tac_toe_and_one_that_does_plays_its_own():
+    from evoplay.files.playerfile import LEGACY_GAME, document_game
+
+    assert document_game({"architecture": {"hidden": 3}}) == LEGACY_GAME == "tictactoe"
+    assert document_game({"architecture": {"game": "openspiel:hex"}}) == "openspiel:hex"
+    assert document_game({"architecture": {"game": 7}}) == LEGACY_GAME
