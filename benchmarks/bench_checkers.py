@@ -19,6 +19,7 @@ from draughts import Board
 from evoplay.checkers import engine
 from evoplay.checkers import rules
 from evoplay.checkers.bench import figures, random_play_states
+from evoplay.checkers.game import CHECKERS
 
 
 def reference_perft(board: Board, depth: int) -> int:
@@ -48,7 +49,7 @@ def side_by_side(positions: int = 300, perft_depth: int = 5) -> dict:
 
 
 def main():
-    result = figures(progress=lambda stage: print(f"... {stage}", file=sys.stderr))
+    result = figures(CHECKERS, progress=lambda stage: print(f"... {stage}", file=sys.stderr))
     print("... pydraughts on the same positions", file=sys.stderr)
     result["pydraughts"] = side_by_side()
     if "--json" in sys.argv:

@@ -378,7 +378,12 @@ def test_checkers_yardstick_is_reproducible_and_the_same_in_chunks():
 
 
 def test_player_files_load_as_players_of_their_game_and_tampering_is_refused(tmp_path):
-    from evoplay.checkers.players import make_player as checkers_player
+    from evoplay.arena.specs import make_player as any_game_player
+    from evoplay.checkers.game import CHECKERS as checkers_game
+
+    def checkers_player(spec):
+        return any_game_player(checkers_game, spec)
+
     from evoplay.tictactoe.players import make_player as ttt_player
 
     genome = random_genome(CHECKERS_SIZES, 40)
@@ -433,7 +438,12 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
     assert f"{best['win']} wins, {best['draw']} draws, {best['loss']} losses" in report.stdout
     assert "| earlier generation |" in (tmp_path / "one" / "analysis.md").read_text()
     # the last parents' league, on Ray: the same games as played here, its winner measured like a champion
-    from evoplay.checkers.players import make_player as checkers_player
+    from evoplay.arena.specs import make_player as any_game_player
+    from evoplay.checkers.game import CHECKERS as checkers_game
+
+    def checkers_player(spec):
+        return any_game_player(checkers_game, spec)
+
     from evoplay.framework.rundir import RunDir
     from evoplay.recipes.blondie24 import league
 
@@ -562,7 +572,12 @@ def test_a_run_with_random_openings_is_the_same_in_chunks_and_differs_from_one_w
 
 
 def test_the_committed_checkers_run_directory_is_a_checkers_player():
-    from evoplay.checkers.players import make_player as checkers_player
+    from evoplay.arena.specs import make_player as any_game_player
+    from evoplay.checkers.game import CHECKERS as checkers_game
+
+    def checkers_player(spec):
+        return any_game_player(checkers_game, spec)
+
 
     player = checkers_player(str(ROOT / "results" / "blondie24"))
     doc = json.loads((ROOT / "results" / "blondie24" / "champion.json").read_text())
@@ -708,7 +723,12 @@ def test_the_committed_league_is_consistent_with_the_runs_last_parents():
     """results/blondie24/league.json (`evoplay report results/blondie24 --league 8`): every one of the 15
     last parents played 14 others x 16 games, the table adds up, and the league champion's file holds
     the parent with the most points."""
-    from evoplay.checkers.players import make_player as checkers_player
+    from evoplay.arena.specs import make_player as any_game_player
+    from evoplay.checkers.game import CHECKERS as checkers_game
+
+    def checkers_player(spec):
+        return any_game_player(checkers_game, spec)
+
     from evoplay.framework.rundir import RunDir
     from evoplay.recipes.blondie24 import league
 

@@ -10,7 +10,8 @@ from evoplay.arena.match import pair_result, play_game
 from evoplay.checkers import openings as checkers_openings
 from evoplay.checkers import rules
 from evoplay.checkers.game import CHECKERS
-from evoplay.checkers.players import make_player, piece_difference
+from evoplay.arena import specs
+from evoplay.checkers.players import piece_difference
 from evoplay.cli import cli
 from evoplay.errors import EvoplayError, SpecError
 
@@ -24,6 +25,11 @@ MATERIAL = """
    .   .   W   .
  .   .   .   .
 """
+
+
+def make_player(spec: str):
+    """A checkers player by spec, as every command reads one."""
+    return specs.make_player(CHECKERS, spec)
 
 
 def test_piece_difference_counts_material_for_the_side_to_move():
@@ -117,7 +123,7 @@ def test_tournament_for_checkers():
     "args, words",
     [
         (["match", "logic", "random", "--game", "checkers"], "unknown player 'logic': not a checkers player"),
-        (["match", "random", "random", "--game", "checkers", "--exact"], "--exact is for tic-tac-toe"),
+        (["match", "random", "random", "--game", "checkers", "--exact"], "--exact needs a game with an exact analysis"),
         (["match", "random", "random", "--game", "checkers", "--games", "200000"], "--games must be in"),
         (["match", "random", "piece-difference:depth=99", "--game", "checkers"], "depth must be in"),
         (["game", "--game", "checkers", "--vs", "human"], "needs a computer player"),

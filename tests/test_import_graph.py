@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -115,3 +118,103 @@ def test_every_module_imports(name):
     if name.endswith("__main__"):
         pytest.skip("runs the command line when imported")
     importlib.import_module(name)
+
+
+# ---------------------------------------------------------------- the wings and their layers
+
+#: The wings from the bottom up: a module may import (or name by string) only modules of its
+#: own wing or of a wing on a lower floor; wings on one floor never reach each other (the
+#: framework and the arena know nothing of each other; one game's package, no other game's).
+#: ``evoplay`` itself is the public face, which loads nothing when imported: anyone may use
+#: its ``__version__``, and it names what it exports.
+FLOORS = (
+    ("errors",),
+    ("files", "networks"),
+    ("framework", "arena"),
+    ("tictactoe", "checkers", "openspiel"),
+    ("games",),
+    ("recipes",),
+    ("published",),
+    ("web",),
+    ("cli",),
+    ("__main__",),
+)
+FLOOR = {wing: level for level, wings in enumerate(FLOORS) for wing in wings}
+MODULE_TEXT = re.compile(r"^evoplay(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?::[A-Za-z_][\w.]*)?$")
+
+
+def wing(module: str) -> str:
+    return module.split(".")[1] if "." in module else "evoplay"
+
+
+def named_by_string(name: str, path: Path, modules) -> set[str]:
+    """The evoplay modules a module names in its code's strings, as ``module`` or
+    ``module:attr`` (to be imported later): docstrings and entry-point group names
+    (constants named ``*_GROUP``) are words, not imports."""
+    tree = ast.parse(path.read_text(), str(path))
+    words = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            words.add(id(body[0].value))
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.endswith("_GROUP") for t in node.targets):
+            words.add(id(node.value))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in words:
+            text = node.value.strip()
+            if MODULE_TEXT.match(text):
+                owner = _owner(text.partition(":")[0], modules)
+                if owner and owner != name:
+                    found.add(owner)
+    return found
+
+
+def upward(graph_with_strings) -> list[str]:
+    bad = []
+    for source, targets in graph_with_strings.items():
+        for target in targets:
+            a, b = wing(source), wing(target)
+            if a == b or b == "evoplay" or a == "evoplay":
+                continue
+            if FLOOR[b] >= FLOOR[a]:
+                bad.append(f"{source} -> {target}")
+    return sorted(bad)
+
+
+def test_every_wing_has_a_floor():
+    assert {wing(m) for m in module_files()} - {"evoplay"} == set(FLOOR)
+
+
+def test_the_layer_check_sees_an_upward_import_and_an_upward_string(tmp_path):
+    assert upward({"evoplay.arena.match": {"evoplay.recipes.fogel.nets"}}) == ["evoplay.arena.match -> evoplay.recipes.fogel.nets"]
+    assert upward({"evoplay.framework.runner": {"evoplay.arena.game"}}) != []  # one floor: no reach
+    assert upward({"evoplay.recipes.coevolution": {"evoplay.framework.runner", "evoplay.errors"}}) == []
+    source = tmp_path / "m.py"
+    source.write_text('"""evoplay.web.app is a word here."""\nPAGE_GROUP = "evoplay.games"\nKINDS = {"k": "evoplay.web.app:make"}\n')
+    assert named_by_string("evoplay.arena.x", source, module_files()) == {"evoplay.web.app"}
+
+
+def test_no_import_climbs_strings_included():
+    modules = module_files()
+    graph = import_graph()
+    for name, path in modules.items():
+        graph[name] |= named_by_string(name, path, modules)
+    assert upward(graph) == []
+
+
+def test_the_tic_tac_toe_rules_load_without_the_framework():
+    code = ("import sys, evoplay.tictactoe.board\n"
+            "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('evoplay.')}), 'tomli_w' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split("\n")[0] == "['tictactoe'] False", out.stderr
+
+
+def test_the_layout_page_lists_every_module_and_only_modules_that_exist():
+    """docs/guide/layout.md draws the tree: every module of the package appears there (as a
+    path), and every ``evoplay/...py`` path it names exists."""
+    page = (ROOT / "docs" / "guide" / "layout.md").read_text()
+    named = set(re.findall(r"evoplay/[\w/]+\.py", page))
+    files = {str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py")}
+    assert sorted(named - files) == []
+    assert sorted(files - named) == []

@@ -14,9 +14,8 @@ from evoplay.arena.match import play_game
 from evoplay.checkers import engine
 from evoplay.checkers import rules
 from evoplay.checkers import search as compiled
-from evoplay.checkers.game import CHECKERS
 from evoplay.checkers.openings import ballots
-from evoplay.checkers.players import make_player, piece_difference
+from evoplay.checkers.players import make_piece_difference, piece_difference
 from evoplay.arena.search import search
 
 
@@ -48,22 +47,22 @@ def compiled_search_rate(depth: int, positions: int = 157, king: float = 1.5, ro
     return {"depth": depth, "positions": positions, "leaves": leaves, "seconds": seconds, "leaves_per_second": leaves / seconds}
 
 
-def generic_search_rate(depth: int, positions: int = 10, king: float = 1.5) -> dict:
+def generic_search_rate(game, depth: int, positions: int = 10, king: float = 1.5) -> dict:
     """The same through the generic search, its evaluator called on batches of boards."""
     states = _positions(positions)
     evaluate = piece_difference(king)
-    results, seconds = _cpu(lambda: [search(CHECKERS, s, depth, evaluate) for s in states])
+    results, seconds = _cpu(lambda: [search(game, s, depth, evaluate) for s in states])
     leaves = sum(r.leaves for r in results)
     calls = sum(r.nodes for r in results)
     return {"depth": depth, "positions": positions, "leaves": leaves, "seconds": seconds,
             "leaves_per_second": leaves / seconds, "nodes": calls}
 
 
-def seconds_per_game(depth: int = 4, games: int = 4) -> dict:
+def seconds_per_game(game, depth: int = 4, games: int = 4) -> dict:
     """Seconds per game of two piece-difference players at ``depth``, from the first openings."""
-    player = make_player(f"piece-difference:depth={depth}")
+    player = make_piece_difference(game, depth)
     states = _positions(games)
-    outcomes, seconds = _cpu(lambda: [play_game(CHECKERS, player, player, s, np.random.default_rng(0)) for s in states])
+    outcomes, seconds = _cpu(lambda: [play_game(game, player, player, s, np.random.default_rng(0)) for s in states])
     plies = sum(o[1] for o in outcomes)
     return {"depth": depth, "games": games, "plies": plies, "seconds_per_game": seconds / games}
 
@@ -92,8 +91,8 @@ def _silent(stage: str):
     pass
 
 
-def figures(quick: bool = False, progress=_silent) -> dict:
-    """Every checkers figure of ``evoplay bench --game checkers``."""
+def figures(game, quick: bool = False, progress=_silent) -> dict:
+    """Every checkers figure of ``evoplay bench --game checkers`` (``game``: the checkers game object)."""
     progress("perft(8)")
     out = {"perft_8": perft_rate(8)}
     if not quick:
@@ -102,9 +101,9 @@ def figures(quick: bool = False, progress=_silent) -> dict:
     progress("compiled search, depths 4 and 6")
     out["compiled_search"] = [compiled_search_rate(d) for d in (4, 6)]
     progress("generic search with a batched evaluator, depth 4")
-    out["generic_search"] = [generic_search_rate(4, positions=4 if quick else 10)]
+    out["generic_search"] = [generic_search_rate(game, 4, positions=4 if quick else 10)]
     progress("games at depth 4")
-    out["game"] = seconds_per_game(4, games=2 if quick else 4)
+    out["game"] = seconds_per_game(game, 4, games=2 if quick else 4)
     progress("legal-move lists")
     out["move_generation"] = move_generation_rate(100 if quick else 300)
     return out

@@ -88,9 +88,9 @@ class Checkers:
     @property
     def players(self) -> dict:
         """Its own player specs (``piece-difference``) beside every game's."""
-        from evoplay.checkers.players import REGISTRY
+        from evoplay.checkers.players import registry
 
-        return REGISTRY
+        return registry(self)
 
     def openings(self) -> list:
         """The 157 three-move ballots' positions, in order (matches start from them)."""
@@ -108,7 +108,7 @@ class Checkers:
         """perft, leaves per second, seconds per game (``evoplay bench --game checkers``)."""
         from evoplay.checkers.bench import figures
 
-        return figures(quick=quick) if progress is None else figures(quick=quick, progress=progress)
+        return figures(self, quick=quick) if progress is None else figures(self, quick=quick, progress=progress)
 
     def bench_text(self, result: dict) -> list[str]:
         """The lines ``evoplay bench --game checkers`` prints for ``bench_figures``."""

@@ -1,4 +1,5 @@
-"""Checkers players by spec: ``random``, ``piece-difference:depth=d,king=k``.
+"""Checkers' own player by spec: ``piece-difference:depth=d,king=k`` (``random`` and ``mcts``
+are every game's).
 
 The piece-difference evaluator (Blondie24's baseline) counts material from the side to
 move's view: men 1, kings ``king``. The player searches with the compiled checkers
@@ -7,13 +8,12 @@ search, which gives the generic search's value and move with this evaluator.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from evoplay.arena import specs
-from evoplay.arena.players import RandomPlayer, format_spec, in_range
+from evoplay.arena.players import format_spec, in_range
 from evoplay.checkers import search as compiled
-from evoplay.checkers.game import CHECKERS
-from evoplay.errors import SpecError
 
 MAX_DEPTH = 12
 
@@ -30,17 +30,13 @@ def piece_difference(king: float = 1.5):
     return evaluate
 
 
-def make_random():
-    return RandomPlayer(CHECKERS)
-
-
 class PieceDifferencePlayer:
     """Alpha-beta to ``depth`` on material; the first best move in legal order."""
 
     deterministic = True
 
-    def __init__(self, depth: int, king: float):
-        self.game, self.depth, self.king = CHECKERS, depth, king
+    def __init__(self, game, depth: int, king: float):
+        self.game, self.depth, self.king = game, depth, king
         self.spec = format_spec("piece-difference", {"depth": depth, "king": float(king)})
 
     def best(self, state):
@@ -53,22 +49,15 @@ class PieceDifferencePlayer:
         return self.best(state).move
 
 
-def make_piece_difference(depth: int = 4, king: float = 1.5):
-    return PieceDifferencePlayer(depth, king)
+def make_piece_difference(game, depth: int = 4, king: float = 1.5):
+    return PieceDifferencePlayer(game, depth, king)
 
 
-#: name -> (factory, {param: (type, check)})
-REGISTRY = {
-    "random": (make_random, {}),
-    "piece-difference": (
-        make_piece_difference,
-        {"depth": (int, in_range("piece-difference depth", 1, MAX_DEPTH)),
-         "king": (float, in_range("piece-difference king", 0.0, 100.0))},
-    ),
-}
+#: ``piece-difference``'s parameters: {param: (type, check)}.
+SCHEMA = {"depth": (int, in_range("piece-difference depth", 1, MAX_DEPTH)),
+          "king": (float, in_range("piece-difference king", 0.0, 100.0))}
 
 
-def make_player(spec: str):
-    """The checkers player named by ``spec``: every game's (``random``, ``mcts``), checkers' own,
-    or a checkers player file or run directory (``evoplay.arena.specs``)."""
-    return specs.make_player(CHECKERS, spec)
+def registry(game) -> dict:
+    """Checkers' own player specs for ``game`` (the checkers game object): name -> (factory, schema)."""
+    return {"piece-difference": (functools.partial(make_piece_difference, game), SCHEMA)}

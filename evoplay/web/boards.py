@@ -70,6 +70,7 @@ class WebGame:
 
 def checkers_board() -> WebGame:
     """Checkers' board page: FEN starts, its players and files, the search's analysis."""
+    from evoplay.arena.specs import make_player, registry
     from evoplay.checkers import players as checkers_players
     from evoplay.checkers import rules
     from evoplay.networks.evalnet import Evaluator
@@ -98,7 +99,12 @@ def checkers_board() -> WebGame:
             return Evaluator(player.genome, player.sizes, player.king), player.depth, player.quiescence
         return None
 
-    return WebGame(checkers_players.make_player, checkers_players.make_player, checkers_players.REGISTRY, cells, rules.from_fen, rules.to_fen, search_parts,
+    game = resolve_game("checkers")
+
+    def build(spec):
+        return make_player(game, spec)
+
+    return WebGame(build, build, registry(game), cells, rules.from_fen, rules.to_fen, search_parts,
                    default_players=("human", "piece-difference"), analyst="piece-difference:depth=4")
 
 

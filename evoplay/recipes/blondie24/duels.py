@@ -65,7 +65,7 @@ def _player(game, spec: tuple):
     from evoplay.recipes.blondie24.play import net_player
 
     if spec[0] == "piece-difference":
-        return make_piece_difference(spec[1], spec[2])
+        return make_piece_difference(game, spec[1], spec[2])
     _, genome, sizes, king, depth, quiescence = spec
     return net_player(game, genome, sizes, king, depth, quiescence)
 

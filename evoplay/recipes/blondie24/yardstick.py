@@ -73,7 +73,7 @@ def checkers_chunk(args):
     game = resolve_game(PD_GAME)
     net = net_player(game, genome, sizes, king, depth, quiescence)
     if opponent[0] == "piece-difference":
-        other = make_piece_difference(depth, opponent[1])
+        other = make_piece_difference(game, depth, opponent[1])
     else:
         other = net_player(game, opponent[1], sizes, opponent[2], depth, quiescence)
     return ballot_scores(game, net, other, first, last, max_plies)
