@@ -89,3 +89,15 @@ def test_the_conformance_suite_every_game_runs(name):
 
     facts = conformance(get_game(name), np.random.default_rng(3), playouts=4, max_plies=300)
     assert facts["states"] > 20 and facts["finished"] >= 1
+
+
+@pytest.mark.parametrize("ref", ["checkers\n", " checkers", "tictactoe\t", "tic\x00tactoe", "openspiel:connect_four\r",
+                                 "checkers\u00a0", "\n"])
+def test_a_reference_with_whitespace_around_it_or_a_control_character_is_refused(ref):
+    """The game named is what the reference says, not what is left once it is cleaned (issue 40)."""
+    from evoplay.games import resolve_data_game
+
+    for resolve in (get_game, resolve_data_game):
+        with pytest.raises(EvoplayError, match="has whitespace around it or a character that is not printable") as caught:
+            resolve(ref)
+        assert "\n" not in str(caught.value)

@@ -19,7 +19,7 @@ from evoplay.arena.match import MAX_GAMES, pair_result, play_game, round_robin
 from evoplay.arena.players import TerminalHuman
 from evoplay.arena.specs import is_path, make_player
 from evoplay.errors import EvoplayError, SpecError
-from evoplay.games import capability, game_ref, is_code_ref, resolve_game
+from evoplay.games import GameError, capability, game_ref, is_code_ref, resolve_game
 
 #: Games per pairing when neither --games nor the game (``match_games``) says.
 DEFAULT_GAMES = 20
@@ -36,7 +36,10 @@ def choose_game(ref: str | None, specs=()):
         if isinstance(spec, str) and spec.strip() and is_path(spec):
             named = file_game(spec.strip())
             if named is not None:
-                return resolve_game(named)
+                try:
+                    return resolve_game(named)
+                except GameError as e:
+                    raise GameError(f"player file {spec.strip()}: {e}") from None
     return resolve_game("tictactoe")
 
 

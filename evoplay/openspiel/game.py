@@ -97,14 +97,20 @@ import hashlib
 import importlib
 import os
 import random
+import re
+import signal
+import subprocess
 import sys
 import time
 
 import numpy as np
 
 from evoplay.errors import EvoplayError
+from evoplay.openspiel import probe
 
 PREFIX = "openspiel:"
+#: Seconds a child process has to load a game given parameters and play its first moves.
+CHECK_SECONDS = 10
 
 _INSTALL = "pip install open_spiel, or the extra evoplay[openspiel]"
 
@@ -180,8 +186,11 @@ def _quiet():
         os.close(saved[1])
 
 
-def _one_line(error: BaseException) -> str:
+def _one_line(error: BaseException | str) -> str:
+    """The first line of an error (or of a text), at most 300 characters, without the folders
+    of a C++ source file it names."""
     text = " ".join(str(error).split("\n", 1)[0].split()) or type(error).__name__
+    text = re.sub(r"^\S*/(?=\w+\.cc:\d+ )", "", text)
     if text.startswith("Unknown parameter") and "Available parameters are:" in text:
         head, _, names = text.partition("Available parameters are:")
         text = head + "available parameters: " + (names.strip() or "none")
@@ -244,7 +253,9 @@ def canonical_text(game) -> str:
 
 
 def load(text: str) -> "OpenSpielGame":
-    """The OpenSpiel game written ``text`` (OpenSpiel's game string, ``openspiel:`` optional)."""
+    """The OpenSpiel game written ``text`` (OpenSpiel's game string, ``openspiel:`` optional),
+    tried before it is returned (``evoplay.openspiel.probe``): given parameters that differ
+    from its defaults, first in a child process (see ``_tried``), then here in any case."""
     pyspiel = _pyspiel()
     text = str(text).strip()
     if text.startswith(PREFIX):
@@ -256,6 +267,9 @@ def load(text: str) -> "OpenSpielGame":
         raise EvoplayError(
             f"unknown OpenSpiel game {short!r} (evoplay.openspiel.eligible_games() lists those evoplay can play)"
         )
+    changed = _changed(short, _parameters(text))
+    if changed:
+        _refuse_unless_ok(text, changed, _tried(text))  # before pyspiel can crash or stall this process
     try:
         with _quiet():
             game = pyspiel.load_game(text)
@@ -264,7 +278,73 @@ def load(text: str) -> "OpenSpielGame":
     problems = _ineligible(game)
     if problems:
         raise EvoplayError(f"OpenSpiel game {text!r} cannot be played here: {'; '.join(problems)}")
+    try:
+        with _quiet():
+            found = probe.problem(game)
+    except Exception as e:
+        found = _one_line(e)
+    _refuse_unless_ok(text, changed, found or "ok")
     return OpenSpielGame(game)
+
+
+def _parameters(text: str) -> dict:
+    """The parameters written in the game string ``text``, as pyspiel reads them; refused
+    when one is given twice (pyspiel would keep the last) or text follows the closing bracket
+    (pyspiel would ignore it)."""
+    names = _given_parameters(text)
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise EvoplayError(f"OpenSpiel game {text!r}: parameter {twice[0]!r} given twice")
+    try:
+        with _quiet():
+            params = _pyspiel().game_parameters_from_string(text)
+    except Exception as e:  # pyspiel.SpielError: a missing bracket
+        raise EvoplayError(f"OpenSpiel game {text!r}: {_one_line(e)}") from None
+    if "(" in text and not text.endswith(")"):
+        raise EvoplayError(f"OpenSpiel game {text!r}: text after its closing bracket")
+    params.pop("name", None)
+    return params
+
+
+def _changed(short: str, params: dict) -> dict:
+    """The parameters of ``params`` that differ from game ``short``'s defaults, in value or type."""
+    spec = _defaults()[short]
+    return {k: v for k, v in params.items() if k not in spec or type(v) is not type(spec[k]) or v != spec[k]}
+
+
+@functools.cache
+def _defaults() -> dict:
+    """Short name -> the default parameters of every registered OpenSpiel game."""
+    return {t.short_name: t.parameter_specification for t in _pyspiel().registered_games()}
+
+
+@functools.cache
+def _tried(text: str) -> str:
+    """``ok``, or what is wrong with the OpenSpiel game ``text``: found by ``probe`` in a child
+    process of at most ``probe.MEMORY`` bytes and ``CHECK_SECONDS`` seconds, so that no crash
+    of OpenSpiel (``connect_four(rows=0)`` is a segmentation fault) and no game too large to
+    load ends or stalls this process. Once per game string in a process (about 0.1 s)."""
+    command = [sys.executable, "-P", probe.__file__, text]  # -P: no folder of the user's on sys.path
+    try:
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=CHECK_SECONDS)
+    except subprocess.TimeoutExpired:
+        return f"too large: not loaded and tried within {CHECK_SECONDS} s"
+    except OSError as e:
+        return f"no process could be started to try it: {e}"
+    if done.returncode < 0:
+        return f"OpenSpiel crashed trying it ({signal.Signals(-done.returncode).name})"
+    lines = done.stdout.strip().splitlines()
+    if done.returncode or not lines:
+        return f"the process trying it failed (exit code {done.returncode})"
+    return lines[-1]
+
+
+def _refuse_unless_ok(text: str, changed: dict, verdict: str) -> None:
+    """Raise EvoplayError naming the parameters given and the verdict, unless it is ``ok``."""
+    if verdict == "ok":
+        return
+    given = f" with {', '.join(f'{k}={_format(v)}' for k, v in sorted(changed.items()))}" if changed else ""
+    raise EvoplayError(f"OpenSpiel game {text!r} refused{given}: {_one_line(verdict)}")
 
 
 @functools.cache
