@@ -6,7 +6,11 @@ an :class:`OpenSpielGame` when the game is sequential, deterministic, of perfect
 information, zero-sum (or constant-sum: only the difference of the two returns is read),
 for exactly two players, and has an observation tensor; otherwise it raises
 ``EvoplayError`` naming each property that fails. ``eligible_games()`` lists the
-registered games that load so with their default parameters.
+registered games that load so with their default parameters. ``load`` also tries the game
+(``evoplay.openspiel.probe``: its size bounded, its first moves played) and refuses one
+that OpenSpiel accepts but cannot play; a game given parameters that differ from its
+defaults is tried first in a child process (``_tried``), since some crash the process or take
+minutes to load. A parameter given twice is refused (OpenSpiel would keep the last).
 
 Loading silences the process's stdout and stderr (file descriptors 1 and 2) for the
 moment ``pyspiel.load_game`` runs: OpenSpiel's C++ prints every exception it raises, and
