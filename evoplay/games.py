@@ -117,7 +117,7 @@ def resolve_game(ref) -> Game:
     text = ref
     if text in _RESOLVED:
         return _RESOLVED[text]
-    _check_text(text)
+    check_text(text)
     game, canonical = _load(text)
     _check(game, text)
     if not isinstance(getattr(game, "name", None), str):
@@ -155,7 +155,7 @@ def resolve_data_game(ref: str) -> Game:
     return resolve_game(ref)
 
 
-def _check_text(text: str) -> None:
+def check_text(text: str) -> None:
     """Refuse a reference with whitespace around it or a character that prints nothing (a
     newline, a tab, a control character): the game it names is not what it says."""
     if text != text.strip() or not text.isprintable():

@@ -314,6 +314,9 @@ def test_refusals_are_one_line(text, words, capfd):
         ("gomoku(size=100000)", ["with size=100000", "too large: loading it needs more than 1 GiB"]),
         ("connect_four(rows=6,rows=7)", ["parameter 'rows' given twice"]),
         ("connect_four(rows=6)x", ["text after its closing bracket"]),
+        ("connect_four(rows=6))", ["text after its closing bracket"]),
+        ("connect_four()rows=6)", ["text after its closing bracket"]),
+        ("mnk(m=99999999999999999999)", ["with m=99999999999999999999", "CHECK_TRUE(success)"]),
     ],
 )
 def test_parameters_the_game_cannot_use_are_refused_in_one_line(text, words, capfd):

@@ -19,7 +19,7 @@ from evoplay.arena.match import MAX_GAMES, pair_result, play_game, round_robin
 from evoplay.arena.players import TerminalHuman
 from evoplay.arena.specs import is_path, make_player
 from evoplay.errors import EvoplayError, SpecError
-from evoplay.games import GameError, capability, game_ref, is_code_ref, resolve_game
+from evoplay.games import GameError, capability, check_text, game_ref, is_code_ref, resolve_game
 
 #: Games per pairing when neither --games nor the game (``match_games``) says.
 DEFAULT_GAMES = 20
@@ -34,12 +34,12 @@ def choose_game(ref: str | None, specs=()):
         return resolve_game(ref)
     for spec in specs:
         if isinstance(spec, str) and spec.strip() and is_path(spec):
-            named = file_game(spec.strip())
-            if named is not None:
-                try:
+            try:
+                named = file_game(spec.strip())
+                if named is not None:
                     return resolve_game(named)
-                except GameError as e:
-                    raise GameError(f"player file {spec.strip()}: {e}") from None
+            except GameError as e:
+                raise GameError(f"player file {spec.strip()}: {e}") from None
     return resolve_game("tictactoe")
 
 
@@ -55,6 +55,7 @@ def file_game(spec: str) -> str | None:
     game = doc["architecture"].get("game")
     if not isinstance(game, str):
         return "tictactoe"
+    check_text(game)  # before it is written in a message
     if is_code_ref(game):  # a data file never makes evoplay load code by itself
         raise SpecError(f"player file {spec} plays the user game {game}: name it with --game {game}")
     return game

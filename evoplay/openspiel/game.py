@@ -222,21 +222,24 @@ def _ineligible(game) -> list[str]:
     return problems
 
 
-def _given_parameters(text: str) -> list[str]:
-    """Names of the parameters written in a game string ``name(a=1,b=x(c=2))``."""
+def _items(text: str) -> list[str]:
+    """The parameters written in a game string ``name(a=1,b=x(c=2))``, as written: ``a=1``, ``b=x(c=2)``."""
     inner = text[text.find("(") + 1 : text.rfind(")")] if "(" in text else ""
-    names, depth, start = [], 0, 0
+    items, depth, start = [], 0, 0
     for i, ch in enumerate(inner + ","):
         if ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
         elif ch == "," and depth == 0:
-            item = inner[start:i]
-            if "=" in item:
-                names.append(item.split("=", 1)[0].strip())
+            items.append(inner[start:i])
             start = i + 1
-    return names
+    return items
+
+
+def _given_parameters(text: str) -> list[str]:
+    """Names of the parameters written in a game string ``name(a=1,b=x(c=2))``."""
+    return [item.split("=", 1)[0].strip() for item in _items(text) if "=" in item]
 
 
 def _format(value) -> str:
@@ -302,12 +305,24 @@ def _parameters(text: str) -> dict:
     try:
         with _quiet():
             params = _pyspiel().game_parameters_from_string(text)
-    except Exception as e:  # pyspiel.SpielError: a missing bracket
-        raise EvoplayError(f"OpenSpiel game {text!r}: {_one_line(e)}") from None
-    if "(" in text and not text.endswith(")"):
+    except Exception as e:  # pyspiel.SpielError: a missing bracket, an integer beyond 64 bits
+        items = [item for item in _items(text) if item] if _closing(text) >= 0 else []
+        given = f" with {', '.join(items)}" if items else ""
+        raise EvoplayError(f"OpenSpiel game {text!r} refused{given}: {_one_line(e)}") from None
+    if "(" in text and _closing(text) != len(text) - 1:
         raise EvoplayError(f"OpenSpiel game {text!r}: text after its closing bracket")
     params.pop("name", None)
     return params
+
+
+def _closing(text: str) -> int:
+    """Index of the bracket that closes the first '(' of ``text`` (-1 when none does)."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if ch == ")" and depth == 0:
+            return i
+    return -1
 
 
 def _changed(short: str, params: dict) -> dict:
