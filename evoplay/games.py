@@ -45,9 +45,10 @@ def resolve_game(ref) -> Game:
         if all(hasattr(ref, name) for name in REQUIRED):
             return ref
         raise GameError(f"a game reference must be text, got {type(ref).__name__}")
-    text = ref.strip()
+    text = ref
     if text in _RESOLVED:
         return _RESOLVED[text]
+    check_text(text)
     game, canonical = _load(text)
     _check(game, text)
     if not isinstance(getattr(game, "name", None), str):
@@ -77,11 +78,22 @@ def resolve_data_game(ref: str) -> Game:
     """The game a data file (a player file, a checkpoint) names, without running new code:
     a built-in, an OpenSpiel game or an installed entry point, or user code only when this
     process has already resolved that reference (named by a config or ``--game``)."""
-    text = ref.strip() if isinstance(ref, str) else ref
-    if isinstance(text, str) and is_code_ref(text) and text not in _RESOLVED:
-        raise GameError(f"names the game {text!r}, user code that a data file may not load by itself "
+    if isinstance(ref, str) and is_code_ref(ref) and ref not in _RESOLVED:
+        raise GameError(f"names the game {ref!r}, user code that a data file may not load by itself "
                         "(name the game first, e.g. --game)")
-    return resolve_game(text)
+    return resolve_game(ref)
+
+
+def check_text(text: str) -> None:
+    """Refuse a reference with whitespace around it or a character that prints nothing (a
+    newline, a tab, a control character): the game it names is not what it says."""
+    if text != text.strip() or not text.isprintable():
+        raise GameError(f"game reference {_shown(text)} has whitespace around it or a character that is not printable")
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted on one line, cut to 60 characters (an error line, not a page)."""
+    return repr(text) if len(text) <= 60 else f"{text[:60]!r}... ({len(text)} characters)"
 
 
 def _load(text: str):
@@ -96,7 +108,10 @@ def _load(text: str):
     if text.startswith(OPENSPIEL_PREFIX):
         from evoplay.openspiel.game import load
 
-        game = load(text[len(OPENSPIEL_PREFIX):])
+        try:
+            game = load(text[len(OPENSPIEL_PREFIX):])
+        except EvoplayError as e:  # a GameError, so that a player file naming it says which file
+            raise GameError(str(e)) from None
         return game, game.ref
     if usercode.is_ref(text):
         canonical = usercode.absolute_ref(text) if text.partition(":")[0].endswith(".py") else text
@@ -115,8 +130,7 @@ def _load(text: str):
             raise GameError(f"game {text!r}: loading entry point {entry.value} failed: {type(e).__name__}: {e}") from None
         return (obj() if isinstance(obj, type) else obj), text
     known = ", ".join([*BUILTIN_GAMES, *sorted(_entry_points())])
-    shown = repr(text) if len(text) <= 60 else f"{text[:60]!r}... ({len(text)} characters)"  # one line, not a page
-    raise GameError(f"unknown game {shown} (known: {known}; or openspiel:NAME, package.module:OBJ, path/to/file.py:OBJ)")
+    raise GameError(f"unknown game {_shown(text)} (known: {known}; or openspiel:NAME, package.module:OBJ, path/to/file.py:OBJ)")
 
 
 def _entry_points() -> dict:

@@ -15,6 +15,7 @@ and decorate it with ``@generator``; the case count grows by itself.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -52,9 +53,10 @@ def generator(fn):
 class FuzzEnv:
     """A scratch folder, valid player documents and a tiny valid run to damage."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, wide: bool = False):
         self.root = root
         self.n = 0
+        self.wide = wide  # the slow run: generators that cost a process per case draw from all their cases
         self.docs = {
             "fogel-net": json.loads((ROOT / "results/fogel1993/trials/trial_00/champion.json").read_text()),
             "value-net": json.loads((ROOT / "results/baselines/value-net.json").read_text()),
@@ -989,6 +991,135 @@ def gen_checkers_prompt(rng, env):
                                                                                         "talks": True}
 
 
+# ---------------------------------------------------------------- game references and OpenSpiel parameters
+
+
+#: Values of 0, -1 and 100000 that OpenSpiel's game plays (open_spiel 2.0.2): for every other
+#: integer parameter of an eligible game, each of the three is refused.
+EDGES_THAT_PLAY = {
+    "chinese_checkers.max_moves": {"100000"}, "gomoku.connect": {"0", "100000"}, "hive.board_size": {"0", "-1"},
+    "oware.num_seeds_per_house": {"100000"},
+    **{key: {"0", "-1", "100000"} for key in (
+        "connect_four.x_in_row", "crazyhouse.insanity", "cursor_go.handicap", "cursor_go.max_cursor_moves", "go.handicap",
+        "go.max_game_length", "lines_of_action.max_game_length", "mnk.k", "quoridor.wall_count")},
+}
+#: Values of the wrong type, by the type of a parameter's default (OpenSpiel refuses each).
+WRONG_TYPE = {int: ["1.5", "abc", "True"], float: ["abc", "1", "nan", "inf"], bool: ["2", "abc", "1", "0"], str: ["1", "2.5"]}
+#: Integers beyond OpenSpiel's 32 bits.
+HUGE = ["2147483648", "-2147483649", "99999999999999999999"]
+
+
+@functools.cache
+def openspiel_defaults() -> dict:
+    """Eligible OpenSpiel game -> its default parameters ({} without open_spiel)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return {}
+    from evoplay.openspiel import eligible_games
+
+    specs = {t.short_name: t.parameter_specification for t in pyspiel.registered_games()}
+    return {name: specs[name] for name in eligible_games()}
+
+
+@functools.cache
+def openspiel_bad_games() -> dict:
+    """Class -> game strings of every eligible game with a parameter its game cannot use:
+    zero, negative, huge, wrong-typed or unknown (each tried in a child process)."""
+    out = {"zero": [], "negative": [], "huge": [], "wrong type": [], "unknown": []}
+    for name, spec in openspiel_defaults().items():
+        out["unknown"].append(f"{name}(no_such_parameter=1)")
+        for key, default in spec.items():
+            out["wrong type"] += [f"{name}({key}={v})" for v in WRONG_TYPE[type(default)]]
+            if type(default) is not int:
+                continue
+            plays = EDGES_THAT_PLAY.get(f"{name}.{key}", set())
+            out["huge"] += [f"{name}({key}={v})" for v in HUGE + ["100000"] if v not in plays]
+            out["zero"] += [f"{name}({key}=0)"] if "0" not in plays else []
+            out["negative"] += [f"{name}({key}=-1)"] if "-1" not in plays else []
+    return out
+
+
+def game_place(rng, env, ref: str) -> tuple[str, list[str], dict]:
+    """(where, argv, extras) of a command that resolves the game ``ref`` before any work."""
+    where = rng.randrange(7)
+    if where == 0:
+        return "match", ["match", "--game", ref, "random", "random", "--games", "2"], {}
+    if where == 1:
+        return "tournament", ["tournament", "--game", ref, "random", "random", "--games", "2"], {}
+    if where == 2:
+        return "game", ["game", "--game", ref, "--vs", "random"], {"stdin": "1\n" * 5}
+    if where == 3:
+        return "bench", ["bench", "--game", ref], {}
+    if where == 4:
+        return "serve", ["serve", "--port", "0", "--game", ref], {}
+    if where == 5:
+        cfg = {sec: dict(keys) for sec, keys in GOOD_B24.items()}
+        cfg["game"]["name"] = ref
+        path = env.fresh(".toml")
+        path.write_text(config_text(cfg))
+        return "config", ["evolve", str(path), "--out", str(env.fresh("-run")), "-q"], {"watch": path}
+    doc = network_doc(rng, "tictactoe")
+    doc["architecture"]["game"] = ref
+    path = env.fresh(".json")
+    path.write_text(json.dumps(redigest(doc)))
+    return "player file", ["match", str(path), "random", "--games", "2"], {"watch": path}
+
+
+@generator
+def gen_openspiel_parameters(rng, env):
+    """An eligible OpenSpiel game with a parameter its game cannot use, wherever a game is named.
+    Each case starts a child process (once per game string): the default run draws from two
+    game strings per class, the slow run from all of them."""
+    bad = openspiel_bad_games()
+    kind = rng.choice(sorted(k for k in bad if bad[k]) or ["none"])
+    pool = bad.get(kind) or ["connect_four(rows=0)"]
+    if not env.wide:
+        pool = random.Random(SEED).sample(pool, min(2, len(pool)))
+    text = rng.choice(pool)
+    where, argv, extras = game_place(rng, env, "openspiel:" + text)
+    return f"{kind} {text!r} in {where}", argv, extras
+
+
+#: Games named with nothing wrong but what the reference adds around them.
+PLAIN_REFS = ["checkers", "tictactoe", "openspiel:connect_four", "openspiel:breakthrough(columns=6,rows=6)",
+              str(ROOT / "examples/games/connect_four.py") + ":ConnectFour"]
+#: Characters that print nothing: no reference holds one, nor starts or ends with whitespace.
+UNPRINTABLE = ["\n", "\t", "\r", "\x00", "\x07", "\x1b", "\x7f", "\u00a0", "\u200b", "\u2028", "\ufeff", " "]
+
+
+@generator
+def gen_game_ref(rng, env):
+    """Game references taken as written: whitespace around one, a character that prints nothing
+    in one, an OpenSpiel parameter given twice, text after the closing bracket (no child process)."""
+    what = rng.randrange(4)
+    if what == 0:
+        ref = rng.choice(PLAIN_REFS)
+        char = rng.choice(UNPRINTABLE)
+        ref = rng.choice([ref + char, char + ref, ref + char * rng.randrange(2, 5)])
+        label = "whitespace around"
+    elif what == 1:
+        ref = rng.choice(PLAIN_REFS)
+        cut = rng.randrange(1, len(ref))
+        ref = ref[:cut] + rng.choice([c for c in UNPRINTABLE if c != " "]) + ref[cut:]
+        label = "unprintable inside"
+    else:
+        spec = openspiel_defaults() or {"connect_four": {"rows": 6}}
+        name = rng.choice(sorted(k for k in spec if spec[k]))
+        keys = sorted(spec[name])
+        given = [f"{k}={spec[name][k]}" for k in rng.sample(keys, rng.randrange(1, len(keys) + 1))]
+        after = ""
+        if what == 2:  # the defaults, so only the repeat is wrong
+            given.insert(rng.randrange(len(given) + 1), rng.choice(given))
+            label = "a parameter given twice"
+        else:
+            after = rng.choice(["x", ")", "()", "(a=1)", "rows=6)"])
+            label = "text after the bracket"
+        ref = f"openspiel:{name}({','.join(given)}){after}"
+    where, argv, extras = game_place(rng, env, ref)
+    return f"{label} {ref[:40]!r} in {where}", argv, extras
+
+
 # ---------------------------------------------------------------- running
 
 
@@ -1075,9 +1206,9 @@ def problem(code, out, err) -> str | None:
     return None
 
 
-def fuzz(n: int, tmp_path: Path, monkeypatch, **select) -> list[str]:
+def fuzz(n: int, tmp_path: Path, monkeypatch, wide: bool = False, **select) -> list[str]:
     monkeypatch.chdir(tmp_path)
-    env = FuzzEnv(tmp_path)
+    env = FuzzEnv(tmp_path, wide)
     failures = []
     for label, argv, extras in make_cases(SEED, n, env, **select):
         watch = extras.get("watch")
@@ -1108,7 +1239,7 @@ def test_fuzz_plot_and_export(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_fuzz_long(tmp_path, monkeypatch):
-    failures = fuzz(SLOW_CASES, tmp_path, monkeypatch)
+    failures = fuzz(SLOW_CASES, tmp_path, monkeypatch, wide=True)
     assert not failures, f"{len(failures)} of {SLOW_CASES} cases:\n" + "\n".join(failures[:40])
 
 

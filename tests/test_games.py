@@ -90,3 +90,41 @@ def test_the_conformance_suite_every_game_runs(name):
 
     facts = conformance(resolve_game(name), np.random.default_rng(3), playouts=4, max_plies=300)
     assert facts["states"] > 20 and facts["finished"] >= 1
+
+
+@pytest.mark.parametrize("ref", ["checkers\n", " checkers", "tictactoe\t", "tic\x00tactoe", "openspiel:connect_four\r",
+                                 "checkers\u00a0", "\n"])
+def test_a_reference_with_whitespace_around_it_or_a_control_character_is_refused(ref):
+    """The game named is what the reference says, not what is left once it is cleaned (issue 40)."""
+    from evoplay.games import resolve_data_game
+
+    for resolve in (resolve_game, resolve_data_game):
+        with pytest.raises(EvoplayError, match="has whitespace around it or a character that is not printable") as caught:
+            resolve(ref)
+        assert "\n" not in str(caught.value)
+
+
+def test_a_config_or_a_player_file_naming_a_game_with_whitespace_around_it_is_refused(tmp_path):
+    """A config's game.name was cut down to the game; a player file's was written raw into the
+    error (a carriage return split the line)."""
+    import json
+    import random
+    from pathlib import Path
+
+    from evoplay.cli.gameplay import choose_game
+    from evoplay.recipes.blondie24.recipe import checked_game
+    from test_fuzz_cli import network_doc, redigest
+
+    example = str(Path(__file__).resolve().parent.parent / "examples/games/connect_four.py") + ":ConnectFour"
+    for ref in ("checkers\n", example + " "):
+        with pytest.raises(EvoplayError, match="has whitespace around it"):
+            checked_game(ref)
+    doc = network_doc(random.Random(0), "tictactoe")
+    doc["architecture"]["game"] = example + "\r"
+    path = tmp_path / "player.json"
+    path.write_text(json.dumps(redigest(doc)))
+    with pytest.raises(EvoplayError) as caught:
+        choose_game(None, [str(path)])
+    message = str(caught.value)
+    assert message.startswith(f"player file {path}: game reference ") and "has whitespace around it" in message
+    assert len(message.splitlines()) == 1

@@ -300,6 +300,63 @@ def test_refusals_are_one_line(text, words, capfd):
     assert out == err == ""  # OpenSpiel's C++ prints its exceptions; the adapter keeps them quiet
 
 
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("breakthrough(rows=0)", ["with rows=0", "breakthrough.cc:124 rows_ > 1"]),
+        ("go(board_size=1)", ["with board_size=1", "unsupported board size"]),
+        ("connect_four(rows=-1)", ["with rows=-1", "cannot create std::vector"]),
+        ("connect_four(rows=0)", ["with rows=0", "OpenSpiel crashed trying it (SIGSEGV)"]),  # a segmentation fault
+        ("hex(board_size=0)", ["with board_size=0", "a position that is not over has no legal move"]),
+        ("mnk(m=0)", ["with m=0", "over before its first move"]),
+        ("mnk(m=5000,n=5000,k=5)", ["with m=5000, n=5000", "too large: 25,000,000 distinct actions"]),
+        ("go(board_size=1000)", ["with board_size=1000", "too large: 1,000,001 distinct actions"]),
+        ("gomoku(size=100000)", ["with size=100000", "too large: loading it needs more than 1 GiB"]),
+        ("connect_four(rows=6,rows=7)", ["parameter 'rows' given twice"]),
+        ("connect_four(rows=6)x", ["text after its closing bracket"]),
+        ("connect_four(rows=6))", ["text after its closing bracket"]),
+        ("connect_four()rows=6)", ["text after its closing bracket"]),
+        ("mnk(m=99999999999999999999)", ["with m=99999999999999999999", "CHECK_TRUE(success)"]),
+    ],
+)
+def test_parameters_the_game_cannot_use_are_refused_in_one_line(text, words, capfd):
+    """load_game accepts these; the game then crashes, stalls or cannot be played (issue 40)."""
+    started = time.perf_counter()
+    with pytest.raises(EvoplayError) as caught:
+        load(text)
+    message = str(caught.value)
+    assert message.startswith(f"OpenSpiel game {text!r}") and "\n" not in message and len(message) < 400
+    assert all(w in message for w in words), message
+    assert time.perf_counter() - started < 8
+    assert capfd.readouterr() == ("", "")
+
+
+def test_a_game_given_parameters_is_tried_once_in_a_child_process(monkeypatch):
+    from evoplay.openspiel import game as adapter
+
+    assert adapter._tried("breakthrough(columns=5)") == "ok"
+    monkeypatch.setattr(adapter.subprocess, "run", None)  # no process may start from here on
+    assert load("breakthrough(columns=5)").board_shape == (8, 5)  # the verdict is kept
+    assert load("connect_four(rows=6)").name == "openspiel:connect_four"  # the defaults: tried here only
+
+
+def test_the_child_process_is_bounded_in_time(monkeypatch):
+    from evoplay.openspiel import game as adapter
+
+    monkeypatch.setattr(adapter, "CHECK_SECONDS", 0.001)
+    assert adapter._tried.__wrapped__("connect_four(rows=5)") == "too large: not loaded and tried within 0.001 s"
+
+
+def test_serve_refuses_a_game_that_openspiel_cannot_play_before_it_listens(capsys):
+    from evoplay.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--port", "0", "--game", "openspiel:breakthrough(rows=0)"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.count("\n") == 1
+    assert err.startswith("evoplay: error: OpenSpiel game 'breakthrough(rows=0)' refused with rows=0: ")
+
+
 def test_bad_move_text_is_a_value_error():
     game = load("connect_four")
     with pytest.raises(ValueError, match="not a legal move here"):

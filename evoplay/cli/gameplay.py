@@ -21,7 +21,7 @@ from evoplay.arena.specs import is_path, make_player
 from evoplay.errors import EvoplayError, SpecError
 from evoplay.arena.game import capability, game_ref
 from evoplay.files.playerfile import LEGACY_GAME
-from evoplay.games import is_code_ref, resolve_game
+from evoplay.games import GameError, check_text, is_code_ref, resolve_game
 
 
 
@@ -32,9 +32,12 @@ def choose_game(ref: str | None, specs=()):
         return resolve_game(ref)
     for spec in specs:
         if isinstance(spec, str) and spec.strip() and is_path(spec):
-            named = file_game(spec.strip())
-            if named is not None:
-                return resolve_game(named)
+            try:
+                named = file_game(spec.strip())
+                if named is not None:
+                    return resolve_game(named)
+            except GameError as e:
+                raise GameError(f"player file {spec.strip()}: {e}") from None
     return resolve_game(LEGACY_GAME)
 
 
@@ -48,6 +51,7 @@ def file_game(spec: str) -> str | None:
     except PlayerFileError:
         return None  # the player's own loading says what is wrong
     game = document_game(doc)
+    check_text(game)  # before it is written in a message
     if is_code_ref(game):  # a data file never makes evoplay load code by itself
         raise SpecError(f"player file {spec} plays the user game {game}: name it with --game {game}")
     return game

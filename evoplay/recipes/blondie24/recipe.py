@@ -59,7 +59,7 @@ from evoplay.framework import config as configs
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import INIT, MUTATE, SELECT
 from evoplay.arena.game import capability, game_ref
-from evoplay.games import resolve_game
+from evoplay.games import check_text, resolve_game
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.networks.evalnet import SPATIAL_UNITS, check_genome, n_weights
 from evoplay.recipes.blondie24.operators import Net, draw_openings, draw_opponents, init_population, mut_selfadaptive, sel_best
@@ -133,10 +133,10 @@ def checked_game(ref: str) -> str:
     from evoplay.framework.config import base_dir
     from evoplay.files import usercode
 
-    text = ref.strip()
-    if usercode.is_ref(text) and text.partition(":")[0].endswith(".py"):
-        text = usercode.absolute_ref(text, base_dir())
-    return game_ref(resolve_game(text))
+    check_text(ref)  # taken as written: whitespace around it is refused, not cut off
+    if usercode.is_ref(ref) and ref.partition(":")[0].endswith(".py"):
+        ref = usercode.absolute_ref(ref, base_dir())
+    return game_ref(resolve_game(ref))
 
 
 def input_size(ref: str) -> int:
