@@ -164,3 +164,18 @@ def test_a_tiny_checkers_run_with_the_archive_is_the_same_on_one_worker_and_on_t
         assert (tmp_path / "one" / f).read_bytes() == (stopped / f).read_bytes(), f
     archive = json.loads((stopped / "checkpoints" / "trial_01.json").read_text())["state"]["archive"]
     assert [a["gen"] for a in archive] == [1, 2, 3]
+
+
+def test_the_committed_1999_run_reproduces_its_first_generation():
+    """The defaults keep the published procedure: generation 1 of `evoplay evolve configs/blondie24.toml`,
+    made again with the yardstick cut to one ballot (selection never sees it), are the committed logbook's first
+    row, every column but the yardstick's, bit for bit (written with repr), as the 2001 runs' tests do."""
+    run = ROOT / "results" / "blondie24"
+    cfg = configs.load(run / "config.toml")
+    assert cfg == configs.load(ROOT / "configs" / "blondie24.toml")
+    cfg["yardstick"]["openings"] = 1
+    [made] = TrialRun(Blondie24Recipe(cfg), 0).run(1).logbook
+    rows = (run / "trials" / "trial_00" / "logbook.csv").read_text().splitlines()
+    committed = dict(zip(rows[0].split(","), map(float, rows[1].split(","))))
+    mine = {k: float(v) for k, v in made.items() if not k.startswith("yard_")}
+    assert mine == {k: v for k, v in committed.items() if not k.startswith("yard_")} and len(mine) > 5
