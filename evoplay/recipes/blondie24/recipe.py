@@ -392,17 +392,17 @@ class Blondie24Recipe(Recipe):
         children = self.toolbox.mutate(st.parents, ctx.stream(MUTATE), ident0=st.next_id)
         pool = st.parents + children
         ev = self.cfg["evaluation"]
-        hall = ev["hall_of_fame_games"] if st.archive else 0  # generation 1 has no archive yet: all games in the pool
-        pairs = self.pairing(len(pool), ctx, hall)
+        from_archive = ev["hall_of_fame_games"] if st.archive else 0  # generation 1 has no archive yet: all games in the pool
+        pairs = self.pairing(len(pool), ctx, from_archive)
         credit = credited(pairs, ev["opponent_scores"], ev["both_seats"])
-        others = st.hall + st.archive  # at most one of the two holds networks (check)
+        others = st.hall + st.archive  # at most one of the two holds networks (``check`` refuses both)
         genomes = np.stack([n.genome for n in pool] + [h["genome"] for h in others])
         kings = np.array([n.king for n in pool] + [h["king"] for h in others])
         if st.hall:
             pairs, credit = hall_games(len(pool), len(st.hall), pairs, credit)
         pooled = len(pairs)
-        if hall:
-            picks = draw_archive(len(pool), hall, len(st.archive), ctx.stream(HALL))
+        if from_archive:
+            picks = draw_archive(len(pool), from_archive, len(st.archive), ctx.stream(HALL))
             pairs, credit = archive_games(len(pool), picks, pairs, credit, ev["both_seats"])
         results = self.play_games(genomes, kings, pairs, ctx)
         points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, ev["opponent_scores"], ev["both_seats"], credit)
@@ -442,16 +442,16 @@ class Blondie24Recipe(Recipe):
         event = {"record": record, "pool": pool, "pairs": pairs, "results": results, "selected": selected,
                  "seconds": {"evaluation": t1 - t0, "total": time.perf_counter() - t0}}
         if ev["hall_of_fame_games"]:
-            self.keep(st, best, ctx.generation, record, results[pooled:], pairs[pooled:] < len(pool))
+            self.keep(st, best, ctx.generation, record, results[pooled:, 0], pairs[pooled:, 0] < len(pool))
         for hook in self.hooks:  # timings go to hooks (benchmarks, tests), never into the logbook
             hook(event)
         return record
 
-    def keep(self, st: B24State, best: Net, generation: int, record: dict, results: np.ndarray, member_first: np.ndarray):
+    def keep(self, st: B24State, best: Net, generation: int, record: dict, scores: np.ndarray, member_first: np.ndarray):
         """With ``evaluation.hall_of_fame_games``: the archive's size and the members' mean score in their
-        games against it (0 without any) into the record; the generation's best network into the archive at
-        generation 1 and every ``hall_of_fame_every``-th after it."""
-        mine = np.where(member_first[:, 0], results[:, 0], -results[:, 0]) if len(results) else np.zeros(0)
+        games against it (``scores``: the first player's; 0 without any) into the record; the generation's
+        best network into the archive at generation 1 and every ``hall_of_fame_every``-th after it."""
+        mine = np.where(member_first, scores, -scores)
         record["archive"] = len(st.archive)
         record["archive_score"] = float(mine.mean()) if len(mine) else 0.0
         if (generation - 1) % self.cfg["evaluation"]["hall_of_fame_every"] == 0:
