@@ -179,3 +179,14 @@ def test_the_committed_1999_run_reproduces_its_first_generation():
     committed = dict(zip(rows[0].split(","), map(float, rows[1].split(","))))
     mine = {k: float(v) for k, v in made.items() if not k.startswith("yard_")}
     assert mine == {k: v for k, v in committed.items() if not k.startswith("yard_")} and len(mine) > 5
+
+
+@pytest.mark.parametrize("study, base", [("blondie24-choices.toml", "blondie24.toml"), ("blondie24-2001-choices.toml", "blondie24-2001.toml")])
+def test_the_study_files_of_the_open_choices_are_their_base_with_only_the_named_keys_changed(study, base):
+    from evoplay.framework.study import load_study
+
+    plain = configs.load(ROOT / "configs" / base)
+    for v in load_study(ROOT / "configs" / study)["variants"]:
+        changed = configs.differences(plain, v["config"])
+        assert set(changed) - {"name", "trials"} == set(v["overrides"]), v["name"]
+        assert v["config"][""]["seed"] == plain[""]["seed"] and v["config"]["champion"]["rule"] == "league"
