@@ -77,6 +77,11 @@ def draw_opponents(n: int, games: int, rng: np.random.Generator) -> np.ndarray:
     return picks + (picks >= np.arange(n)[:, None])
 
 
+def draw_archive(n: int, games: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """(n, games): for every member, indices into an archive of ``size`` networks, uniform with replacement."""
+    return rng.integers(0, size, size=(n, games))
+
+
 def draw_openings(game, count: int, most: int, rng: np.random.Generator) -> list:
     """``count`` opening move lists: each a number of plies drawn uniformly from 0..``most``, each ply a
     uniform legal move (an opening that ends the game stops there)."""

@@ -14,7 +14,13 @@ once as the first player instead of ``games`` drawn opponents; with
 member it was drawn for scores both (so every network is judged as first AND as second
 player, not only as X); with ``evaluation.hall_of_fame = H`` the best networks of the last
 ``H`` generations (co-evolved, never hand-made) are extra opponents: every member plays
-each of them once from each seat, and only the member scores. Moves are chosen by alpha-beta to
+each of them once from each seat, and only the member scores; with
+``evaluation.hall_of_fame_games = K`` (Rosin and Belew's hall of fame, 1997) the best
+network of generation 1 and of every ``evaluation.hall_of_fame_every``-th generation after
+it joins an archive kept for the whole trial, and from generation 2 on ``K`` of each
+member's ``games`` games are against archived champions drawn uniformly with replacement
+by the generation's HALL stream (the other ``games - K`` against the pool as before; with
+``both_seats`` replayed with the seats swapped too), only the member scoring them. Moves are chosen by alpha-beta to
 ``game.depth`` plies with the network at the leaves (``play``); a game still on after
 ``game.max_plies`` plies (Blondie24: 100 moves each) is a draw. On checkers the search
 is the compiled one (``evoplay.checkers.search`` with the network at the leaves), the generic search's move and value.
@@ -62,14 +68,16 @@ from evoplay.arena.game import capability, game_ref
 from evoplay.games import check_text, resolve_game
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.networks.evalnet import SPATIAL_UNITS, check_genome, n_weights
-from evoplay.recipes.blondie24.operators import Net, draw_openings, draw_opponents, init_population, mut_selfadaptive, sel_best
+from evoplay.recipes.blondie24.operators import (Net, draw_archive, draw_openings, draw_opponents, init_population,
+                                                 mut_selfadaptive, sel_best)
 from evoplay.recipes.blondie24.play import play_chunk
 from evoplay.recipes.blondie24.league import words
 from evoplay.recipes.blondie24.playerfile import network_document
 
 #: Stream purposes of the pairing and of the games' random openings (after the framework's INIT..VARIATE).
 PAIRING, OPENING = 5, 6
-#: Work of a game whose game object does not say (``work_per_game``), in Fogel-game equivalents.
+#: Stream purpose of the games against the archive (``evaluation.hall_of_fame_games``; after the yardstick's 7).
+HALL = 8
 _POINTS = configs.in_range(-1e6, 1e6)
 #: ``champion.rule``: the last generation's best network, or the winner of the last parents' league.
 CHAMPION_RULES = ("best", "league")
@@ -112,6 +120,8 @@ SCHEMA = {
         "both_seats": (object, False, configs.BOOLEAN),
         "round_robin": (object, False, configs.BOOLEAN),
         "hall_of_fame": (int, 0, configs.in_range(0, 1000)),
+        "hall_of_fame_games": (int, 0, configs.in_range(0, 10_000)),
+        "hall_of_fame_every": (int, 1, configs.in_range(1, 1_000_000)),
     },
     "champion": {
         "rule": (str, "best", (lambda v: v in CHAMPION_RULES, "best or league")),
@@ -205,6 +215,18 @@ def hall_games(n: int, h: int, pairs: np.ndarray, credit: np.ndarray) -> tuple[n
     return np.concatenate([pairs, extra]), np.concatenate([credit, extra_credit])
 
 
+def archive_games(n: int, picks: np.ndarray, pairs: np.ndarray, credit: np.ndarray, both_seats: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The generation's pairs and credits followed by the members' games against the archive: ``picks``
+    (n, K) archive indices (networks ``n + index``), member ``i`` first against each of its picks in order
+    of ``i`` then pick; with ``both_seats`` the same games again with the seats swapped. Only the member
+    scores (an archived network is no candidate)."""
+    games = np.stack([np.repeat(np.arange(n), picks.shape[1]), n + picks.ravel()], axis=1)
+    own = np.tile([True, False], (len(games), 1))
+    if both_seats:
+        games, own = np.concatenate([games, games[:, ::-1]]), np.concatenate([own, own[:, ::-1]])
+    return np.concatenate([pairs, games]), np.concatenate([credit, own])
+
+
 def json_copy(obj):
     """A deep copy of plain data (tables, lists, numbers)."""
     return json.loads(json.dumps(obj))
@@ -247,7 +269,8 @@ class B24State:
     yardstick; on checkers the best network of every measuring generation so far (``earlier``: gen, genome,
     king) and, after the last generation, the final champion's games against them (``versus``); with
     ``champion.rule = "league"``, after the last generation the last parents' league (``league``: its
-    table, winner and the winner's yardstick)."""
+    table, winner and the winner's yardstick); with ``evaluation.hall_of_fame_games`` the archive of
+    earlier champions (``archive``: gen, genome, king, oldest first)."""
 
     parents: list
     next_id: int
@@ -257,6 +280,7 @@ class B24State:
     versus: list = field(default_factory=list)
     hall: list = field(default_factory=list)
     league: dict = field(default_factory=dict)
+    archive: list = field(default_factory=list)
 
 
 class Blondie24Recipe(Recipe):
@@ -292,6 +316,15 @@ class Blondie24Recipe(Recipe):
         net = cfg["network"]
         if not net["king_min"] <= net["king_init"] <= net["king_max"]:
             raise ConfigError("config key 'network.king_init' must lie in [network.king_min, network.king_max]")
+        ev = cfg["evaluation"]
+        if ev["hall_of_fame_games"] > ev["games"]:
+            raise ConfigError("config key 'evaluation.hall_of_fame_games' must be at most evaluation.games "
+                              "(the archive's share of each network's games)")
+        if ev["hall_of_fame_games"] and ev["round_robin"]:
+            raise ConfigError("config key 'evaluation.hall_of_fame_games' needs drawn games, not evaluation.round_robin")
+        if ev["hall_of_fame_games"] and ev["hall_of_fame"]:
+            raise ConfigError("config keys 'evaluation.hall_of_fame' (the last generations' champions) and "
+                              "'evaluation.hall_of_fame_games' (the archive of all) exclude each other: choose one")
         if cfg["champion"]["rule"] == "league" and capability(resolve_game(cfg["game"]["name"]), "yardstick") != "piece-difference":
             raise ConfigError("config key 'champion.rule' = \"league\" is for checkers (the league plays the ballots)")
 
@@ -319,15 +352,16 @@ class Blondie24Recipe(Recipe):
         n = self.cfg["population"]["parents"]
         return B24State(self.toolbox.population(ctx.stream(INIT)), n)
 
-    def pairing(self, n: int, ctx: Context) -> np.ndarray:
+    def pairing(self, n: int, ctx: Context, hall: int = 0) -> np.ndarray:
         """(games, 2) pairs (first, second): member ``i``'s games as first player, in draw order
-        (``evaluation.round_robin``: every other member once, in order, no draws); with
-        ``evaluation.both_seats`` followed by the same games with the seats swapped."""
+        (``evaluation.round_robin``: every other member once, in order, no draws; else ``games - hall``
+        drawn, ``hall`` of its games being against the archive); with ``evaluation.both_seats`` followed by
+        the same games with the seats swapped."""
         ev = self.cfg["evaluation"]
         if ev["round_robin"]:
             opp = np.array([[j for j in range(n) if j != i] for i in range(n)], dtype=np.int64)
         else:
-            opp = self.toolbox.pair(n, rng=ctx.stream(PAIRING))
+            opp = self.toolbox.pair(n, rng=ctx.stream(PAIRING), games=ev["games"] - hall)
         pairs = np.stack([np.repeat(np.arange(n), opp.shape[1]), opp.ravel()], axis=1)
         return np.concatenate([pairs, pairs[:, ::-1]]) if ev["both_seats"] else pairs
 
@@ -356,12 +390,18 @@ class Blondie24Recipe(Recipe):
         children = self.toolbox.mutate(st.parents, ctx.stream(MUTATE), ident0=st.next_id)
         pool = st.parents + children
         ev = self.cfg["evaluation"]
-        pairs = self.pairing(len(pool), ctx)
+        from_archive = ev["hall_of_fame_games"] if st.archive else 0  # generation 1 has no archive yet: all games in the pool
+        pairs = self.pairing(len(pool), ctx, from_archive)
         credit = credited(pairs, ev["opponent_scores"], ev["both_seats"])
-        genomes = np.stack([n.genome for n in pool] + [h["genome"] for h in st.hall])
-        kings = np.array([n.king for n in pool] + [h["king"] for h in st.hall])
+        others = st.hall + st.archive  # at most one of the two holds networks (``check`` refuses both)
+        genomes = np.stack([n.genome for n in pool] + [h["genome"] for h in others])
+        kings = np.array([n.king for n in pool] + [h["king"] for h in others])
         if st.hall:
             pairs, credit = hall_games(len(pool), len(st.hall), pairs, credit)
+        pooled = len(pairs)
+        if from_archive:
+            picks = draw_archive(len(pool), from_archive, len(st.archive), ctx.stream(HALL))
+            pairs, credit = archive_games(len(pool), picks, pairs, credit, ev["both_seats"])
         results = self.play_games(genomes, kings, pairs, ctx)
         points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, ev["opponent_scores"], ev["both_seats"], credit)
         for net, p, r in zip(pool, points, wdl):
@@ -399,9 +439,21 @@ class Blondie24Recipe(Recipe):
             st.versus = yardstick.against_earlier(self, champ, st.earlier, ctx)
         event = {"record": record, "pool": pool, "pairs": pairs, "results": results, "selected": selected,
                  "seconds": {"evaluation": t1 - t0, "total": time.perf_counter() - t0}}
+        if ev["hall_of_fame_games"]:
+            self.keep(st, best, ctx.generation, record, results[pooled:, 0], pairs[pooled:, 0] < len(pool))
         for hook in self.hooks:  # timings go to hooks (benchmarks, tests), never into the logbook
             hook(event)
         return record
+
+    def keep(self, st: B24State, best: Net, generation: int, record: dict, scores: np.ndarray, member_first: np.ndarray):
+        """With ``evaluation.hall_of_fame_games``: the archive's size and the members' mean score in their
+        games against it (``scores``: the first player's; 0 without any) into the record; the generation's
+        best network into the archive at generation 1 and every ``hall_of_fame_every``-th after it."""
+        mine = np.where(member_first, scores, -scores)
+        record["archive"] = len(st.archive)
+        record["archive_score"] = float(mine.mean()) if len(mine) else 0.0
+        if (generation - 1) % self.cfg["evaluation"]["hall_of_fame_every"] == 0:
+            st.archive.append({"gen": generation, "genome": best.genome.copy(), "king": best.king})
 
     def league(self, st: B24State, best: Net, ctx: Context) -> dict:
         """The last parents' league (``champion.rule = "league"``): its table, winner, and the winner against
@@ -425,6 +477,8 @@ class Blondie24Recipe(Recipe):
             data["hall"] = [{"genome": h["genome"].tolist(), "king": h["king"]} for h in st.hall]
         if self._league_rule():  # likewise
             data["league"] = json_copy(st.league)
+        if self.cfg["evaluation"]["hall_of_fame_games"]:  # likewise
+            data["archive"] = [{"gen": a["gen"], "genome": a["genome"].tolist(), "king": a["king"]} for a in st.archive]
         return data
 
     def _league_rule(self) -> bool:
@@ -432,7 +486,7 @@ class Blondie24Recipe(Recipe):
 
     def from_data(self, d: dict) -> B24State:
         keys = ({"next_id", "parents", "best", "yard", "earlier", "versus"} | ({"hall"} if self.cfg["evaluation"]["hall_of_fame"] else set())
-                | ({"league"} if self._league_rule() else set()))
+                | ({"league"} if self._league_rule() else set()) | ({"archive"} if self.cfg["evaluation"]["hall_of_fame_games"] else set()))
         if not isinstance(d, dict) or set(d) != keys:
             raise EvoplayError(f"the checkpoint's state does not hold exactly {', '.join(sorted(keys))}")
         n = self.cfg["population"]["parents"]
@@ -452,7 +506,18 @@ class Blondie24Recipe(Recipe):
             raise EvoplayError("the checkpoint's hall of fame is not a list of at most evaluation.hall_of_fame networks")
         hall = [self._hall_from_dict(h) for h in hall]
         return B24State(parents, d["next_id"], net_from_dict(d["best"], self.n_weights, self.king_range), yard,
-                        earlier, [dict(v) for v in d["versus"]], hall, self._league_from_dict(d.get("league", {}), parents))
+                        earlier, [dict(v) for v in d["versus"]], hall, self._league_from_dict(d.get("league", {}), parents),
+                        self._archive_from_list(d.get("archive", [])))
+
+    def _archive_from_list(self, archive) -> list:
+        """The archive of earlier champions from checkpoint data: networks checked like the earlier champions',
+        their generations increasing."""
+        if not isinstance(archive, list):
+            raise EvoplayError("the checkpoint's archive of earlier champions is not a list")
+        kept = [self._earlier_from_dict(a) for a in archive]
+        if any(a["gen"] >= b["gen"] for a, b in zip(kept, kept[1:])):
+            raise EvoplayError("the checkpoint's archive of earlier champions is not in order of generation")
+        return [{**a, "genome": np.array(a["genome"], dtype=np.float64)} for a in kept]
 
     def _league_from_dict(self, d, parents: list) -> dict:
         """The last parents' league from checkpoint data ({} before the last generation), checked."""

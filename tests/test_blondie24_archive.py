@@ -1,0 +1,192 @@
+"""Blondie24 options that let co-evolution keep what it finds: the archive of earlier champions
+(``evaluation.hall_of_fame_games``, Rosin and Belew's hall of fame) and the capture extension at the
+leaves during evolution (``game.quiescence``)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evoplay.arena.players import SearchPlayer
+from evoplay.checkers.game import CHECKERS
+from evoplay.errors import ConfigError, EvoplayError
+from evoplay.framework import config as configs
+from evoplay.framework.streams import stream
+from evoplay.framework.trial import TrialRun
+from evoplay.networks.evalnet import Evaluator
+from evoplay.recipes.blondie24.play import play
+from evoplay.recipes.blondie24.recipe import HALL, Blondie24Recipe
+from stopping import STOPPER
+from test_blondie24 import TINY, evoplay_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+TTT = ROOT / "configs" / "blondie24-ttt-d1.toml"
+ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+
+
+def config(path=TTT, **evaluation) -> dict:
+    cfg = configs.load(path)
+    cfg["evaluation"].update(evaluation)
+    return cfg
+
+
+def events_of(cfg: dict, gens: int, chunks: int = 1):
+    """The run of trial 0 and every generation's event, the members' points as they were at its end."""
+    recipe = Blondie24Recipe(cfg)
+    events = []
+    recipe.hooks.append(lambda e: events.append({**e, "points": [n.points for n in e["pool"]]}))
+    return TrialRun(recipe, 0, chunks=chunks).run(gens), events
+
+
+@pytest.mark.parametrize("both_seats, opponent_scores", [(False, False), (True, True)])
+def test_the_archive_keeps_every_generations_best_and_each_member_plays_its_share_against_it(both_seats, opponent_scores):
+    """2 of each member's 5 games against champions drawn from the archive of all earlier generations'
+    best networks (generation 1: all 5 in the pool); the draws are the HALL stream's; only the member scores."""
+    cfg = config(hall_of_fame_games=2, both_seats=both_seats, opponent_scores=opponent_scores)
+    run, events = events_of(cfg, 4)
+    seats = 2 if both_seats else 1
+    for gen, e in enumerate(events, start=1):
+        pairs, results, points = e["pairs"], e["results"][:, 0], np.array(e["points"])
+        assert len(pairs) == seats * 150 == Blondie24Recipe(cfg).games_in(gen)
+        hall = 0 if gen == 1 else 2
+        pooled = seats * 30 * (5 - hall)
+        assert (pairs[:pooled] < 30).all()
+        extra = pairs[pooled:]
+        if hall:
+            picks = stream(cfg[""]["seed"], 0, gen, HALL).integers(0, gen - 1, size=(30, 2))
+            assert (extra[:60] == np.stack([np.repeat(np.arange(30), 2), 30 + picks.ravel()], axis=1)).all()
+            if both_seats:
+                assert (extra[60:] == extra[:60, ::-1]).all()
+        mine = np.where(extra[:, 0] < 30, results[pooled:], -results[pooled:])
+        assert run.logbook[gen - 1]["archive"] == gen - 1
+        assert run.logbook[gen - 1]["archive_score"] == (mine.mean() if hall else 0.0)
+        # the points: the pool's games as published (credit by seat and opponent_scores), plus each member's archive games
+        want = np.zeros(30)
+        table = {1: 1.0, 0: 0.0, -1: -2.0}
+        half = pooled // seats
+        for k, ((a, b), s) in enumerate(zip(pairs[:pooled], results[:pooled])):
+            member, other = (a, b) if k < half else (b, a)
+            want[member] += table[s if member == a else -s]
+            if opponent_scores:
+                want[other] += table[-s if member == a else s]
+        np.add.at(want, np.where(extra[:, 0] < 30, extra[:, 0], extra[:, 1]), [table[x] for x in mine])
+        assert points.tolist() == want.tolist()
+    archive = run.to_data()["state"]["archive"]
+    assert [a["gen"] for a in archive] == [1, 2, 3, 4]
+    assert [a["genome"] for a in archive] == [e["pool"][int(np.argmax(e["points"]))].genome.tolist() for e in events]
+
+
+def test_the_archive_takes_the_best_of_generation_1_and_every_eth_after_it():
+    run, _ = events_of(config(hall_of_fame_games=1, hall_of_fame_every=2), 5)
+    assert [a["gen"] for a in run.to_data()["state"]["archive"]] == [1, 3, 5]
+    assert [r["archive"] for r in run.logbook] == [0, 1, 1, 2, 2]
+
+
+def test_all_games_against_the_archive_leave_the_pool_none_and_the_default_changes_nothing():
+    """hall_of_fame_games = games: from generation 2 every game is against the archive (no pairing draws);
+    0, the default, writes no archive into the state and no columns into the logbook (committed bytes kept)."""
+    run, events = events_of(config(hall_of_fame_games=5), 2)
+    assert (events[1]["pairs"][:, 1] >= 30).all() and len(events[1]["pairs"]) == 150
+    plain, _ = events_of(config(), 2)
+    assert "archive" not in plain.to_data()["state"] and "archive" not in plain.logbook[0]
+    assert json.dumps(plain.to_data()) == json.dumps(events_of(config(hall_of_fame_every=3), 2)[0].to_data())
+
+
+def test_a_checkers_run_with_the_archive_is_the_same_in_chunks_and_across_a_resume():
+    cfg = config(TINY, hall_of_fame_games=1)
+    straight = TrialRun(Blondie24Recipe(cfg), 1).run(3).to_data()
+    half = TrialRun(Blondie24Recipe(cfg), 1, chunks=3).run(2).to_data()
+    assert [a["gen"] for a in half["state"]["archive"]] == [1, 2]
+    resumed = TrialRun(Blondie24Recipe(cfg), 1, data=json.loads(json.dumps(half)), chunks=2).run(3).to_data()
+    assert json.dumps(resumed) == json.dumps(straight)
+    assert json.dumps(straight) != json.dumps(TrialRun(Blondie24Recipe(config(TINY)), 1).run(3).to_data())
+
+
+def test_a_damaged_archive_in_a_checkpoint_is_refused():
+    cfg = config(hall_of_fame_games=2)
+    data = TrialRun(Blondie24Recipe(cfg), 0).run(3).to_data()
+    for damage, words in [(lambda s: s["archive"].reverse(), "order of generation"),
+                          (lambda s: s["archive"][0].update(king=9.0), "king value"),
+                          (lambda s: s["archive"][1]["genome"].pop(), "weights"),
+                          (lambda s: s.update(archive={}), "not a list"),
+                          (lambda s: s.pop("archive"), "exactly")]:
+        bad = json.loads(json.dumps(data))
+        damage(bad["state"])
+        with pytest.raises(EvoplayError, match=words):
+            TrialRun(Blondie24Recipe(cfg), 0, data=bad)
+
+
+@pytest.mark.parametrize("evaluation, words", [
+    ({"hall_of_fame_games": 6}, "at most evaluation.games"),
+    ({"hall_of_fame_games": 2, "round_robin": True}, "not evaluation.round_robin"),
+    ({"hall_of_fame_games": 2, "hall_of_fame": 3}, "exclude each other"),
+    ({"hall_of_fame_every": 0}, "hall_of_fame_every"),
+])
+def test_archive_config_errors_name_the_key(evaluation, words):
+    with pytest.raises(ConfigError, match=words):
+        configs.resolve({"recipe": "blondie24", "evaluation": {"games": 5, **evaluation}})
+
+
+def test_quiescence_in_evolution_is_the_generic_searchs_with_capture_extension():
+    """game.quiescence = true reaches the games of evolution: each game of a tiny checkers generation is the
+    one two generic alpha-beta players (the network at the leaves, captures searched past the horizon) play."""
+    cfg = configs.load(TINY)
+    cfg["game"].update(quiescence=True, max_plies=100)  # 40 plies: every game drawn either way
+    _, [e] = events_of(cfg, 1)
+    sizes = Blondie24Recipe(cfg).sizes
+    players = [SearchPlayer(CHECKERS, Evaluator(n.genome, sizes, n.king), 1, "net", True) for n in e["pool"]]
+    replayed = [play(CHECKERS, players[a], players[b], CHECKERS.initial(), 100) for a, b in e["pairs"]]
+    assert e["results"].tolist() == [list(r) for r in replayed]
+    cfg["game"]["quiescence"] = False
+    _, [plain] = events_of(cfg, 1)
+    assert (plain["results"][:, 1] < e["results"][:, 1]).sum() >= 6  # without it the games are decided sooner
+
+
+# slow: the default run covers the same property in-process (chunks and a resume above); worker counts and
+# resumes give the same bytes for the framework (test_evolve_run's workers, test_checkpoint_v2's resumes)
+@pytest.mark.slow
+def test_a_tiny_checkers_run_with_the_archive_is_the_same_on_one_worker_and_on_two_across_a_stop_and_resume(tmp_path):
+    toml = tmp_path / "tiny.toml"
+    toml.write_text(TINY.read_text().replace("[run]\n", "[run]\neval_chunks = 2\n")
+                    .replace("[evaluation]\n", "[evaluation]\nhall_of_fame_games = 1\n"))
+    evoplay_cli("evolve", toml, "--out", tmp_path / "one", "--workers", "1", "--quiet")
+    stopped = tmp_path / "stopped"
+    run = subprocess.run([sys.executable, "-c", STOPPER, toml, stopped, "2"], capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=300)
+    assert run.stdout.strip() == "stopped", run.stderr[-3000:]
+    assert {json.loads(p.read_text())["generation"] for p in (stopped / "checkpoints").glob("*.json")} == {1}
+    evoplay_cli("evolve", toml, "--out", stopped, "--resume", "--workers", "2", "--quiet")
+    for f in ("summary.json", "champion.json", "trials/trial_00/logbook.csv", "trials/trial_01/logbook.csv",
+              "checkpoints/trial_00.json", "checkpoints/trial_01.json"):
+        assert (tmp_path / "one" / f).read_bytes() == (stopped / f).read_bytes(), f
+    archive = json.loads((stopped / "checkpoints" / "trial_01.json").read_text())["state"]["archive"]
+    assert [a["gen"] for a in archive] == [1, 2, 3]
+
+
+def test_the_committed_1999_run_reproduces_its_first_generation():
+    """The defaults keep the published procedure: generation 1 of `evoplay evolve configs/blondie24.toml`,
+    made again with the yardstick cut to one ballot (selection never sees it), are the committed logbook's first
+    row, every column but the yardstick's, bit for bit (written with repr), as the 2001 runs' tests do."""
+    run = ROOT / "results" / "blondie24"
+    cfg = configs.load(run / "config.toml")
+    assert cfg == configs.load(ROOT / "configs" / "blondie24.toml")
+    cfg["yardstick"]["openings"] = 1
+    [made] = TrialRun(Blondie24Recipe(cfg), 0).run(1).logbook
+    rows = (run / "trials" / "trial_00" / "logbook.csv").read_text().splitlines()
+    committed = dict(zip(rows[0].split(","), map(float, rows[1].split(","))))
+    mine = {k: float(v) for k, v in made.items() if not k.startswith("yard_")}
+    assert mine == {k: v for k, v in committed.items() if not k.startswith("yard_")} and len(mine) > 5
+
+
+@pytest.mark.parametrize("study, base", [("blondie24-choices.toml", "blondie24.toml"), ("blondie24-2001-choices.toml", "blondie24-2001.toml")])
+def test_the_study_files_of_the_open_choices_are_their_base_with_only_the_named_keys_changed(study, base):
+    from evoplay.framework.study import load_study
+
+    plain = configs.load(ROOT / "configs" / base)
+    for v in load_study(ROOT / "configs" / study)["variants"]:
+        changed = configs.differences(plain, v["config"])
+        assert set(changed) - {"name", "trials"} == set(v["overrides"]), v["name"]
+        assert v["config"][""]["seed"] == plain[""]["seed"] and v["config"]["champion"]["rule"] == "league"
