@@ -107,6 +107,8 @@ FEATURES = {
     "move_prompt": Feature(None, "what a person at the terminal is asked for (default: an example move)"),
     "players": Feature({}, "its own player specs: name -> (factory(game, params), schema), beside every game's"),
     "make_player": Feature(None, "(spec) -> player: its own way to read every spec (tic-tac-toe's table players)"),
+    "heuristic": Feature(None, "(views) -> scores of the side to move: the evaluation ``alpha-beta`` uses "
+                               "at unfinished leaves (default: 0 there)"),
     "default_opponent": Feature("mcts:sims=1000", "the computer player ``evoplay game`` and the board page offer"),
     "match_games": Feature(20, "games per pairing of a sampled match when --games is not given"),
     "openings": Feature(None, "() -> the positions matches start from, in order (checkers' ballots)"),

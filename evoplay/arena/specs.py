@@ -1,7 +1,7 @@
 """Players of any game by spec: the knowledge-free baselines every game has, the game's own.
 
-A spec is ``NAME`` or ``NAME:key=value,...`` read against ``registry(game)``: ``random``
-and ``mcts`` for every game, then whatever the game offers as its ``players`` (a dict
+A spec is ``NAME`` or ``NAME:key=value,...`` read against ``registry(game)``: ``random``,
+``mcts`` and ``alpha-beta`` for every game, then whatever the game offers as its ``players`` (a dict
 ``name -> (factory, {param: (type, check)})``, e.g. checkers' ``piece-difference``); a
 path (``.json``, or a run directory) is a player file of that game.
 """
@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import os
 
+from evoplay.arena.alphabeta import SCHEMA as ALPHA_BETA_SCHEMA
+from evoplay.arena.alphabeta import AlphaBetaPlayer
 from evoplay.arena.mcts import SCHEMA as MCTS_SCHEMA
 from evoplay.arena.mcts import MCTSPlayer
 from evoplay.arena.players import RandomPlayer, build
@@ -19,10 +21,11 @@ from evoplay.arena.game import capability, game_ref
 
 
 def common(game) -> dict:
-    """The players every game has: uniform random and UCT with random playouts."""
+    """The players every game has: uniform random, UCT with random playouts, alpha-beta."""
     return {
         "random": (functools.partial(RandomPlayer, game), {}),
         "mcts": (functools.partial(MCTSPlayer, game), MCTS_SCHEMA),
+        "alpha-beta": (functools.partial(AlphaBetaPlayer, game), ALPHA_BETA_SCHEMA),
     }
 
 

@@ -92,6 +92,12 @@ class Checkers:
 
         return registry(self)
 
+    def heuristic(self, views):
+        """Piece difference from the side to move's view, kings 1.5 (``alpha-beta``'s leaves)."""
+        from evoplay.checkers.players import piece_difference
+
+        return piece_difference(1.5)(views)
+
     def openings(self) -> list:
         """The 157 three-move ballots' positions, in order (matches start from them)."""
         from evoplay.checkers.openings import ballots
