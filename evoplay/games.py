@@ -3,7 +3,9 @@
 Two-player, perfect-information, deterministic games, written as pure functions over an
 immutable state (as pgx and OpenSpiel games are). Scores are from the view of the side to
 move: +1 won, 0 drawn, -1 lost. Search, players and matches are written once against this
-protocol; each game package holds only what is particular to it.
+protocol; each game package holds only what is particular to it. Every game is bounded:
+one still on after ``ply_limit(game)`` plies (its ``max_plies``, else ``DEFAULT_MAX_PLIES``)
+is drawn, so no match or evolution waits on a game that never ends.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ class Game(Protocol):
     name: str
     #: Names of the side moving first and the side moving second.
     side_names: tuple[str, str]
+    #: Optional: the most plies of a game; one still on after them is a draw (default
+    #: ``DEFAULT_MAX_PLIES``).
+    max_plies: int | None
 
     def initial(self): ...
 
@@ -93,6 +98,11 @@ OPENSPIEL_PREFIX = "openspiel:"
 REQUIRED = ("initial", "to_move", "legal_moves", "apply", "result", "key", "views",
             "is_capture", "move_text", "parse_move", "render")
 
+#: Most plies of a game that declares no ``max_plies``: five times Blondie24's 200-ply cap
+#: and beyond most board games' length (chess averages under 100 moves a side), so it cuts
+#: a game that would not end, not a long one; 1,000 random plies take milliseconds.
+DEFAULT_MAX_PLIES = 1000
+
 _RESOLVED: dict[str, object] = {}
 
 
@@ -119,17 +129,36 @@ def resolve_game(ref) -> Game:
         return _RESOLVED[text]
     game, canonical = _load(text)
     _check(game, text)
-    if not isinstance(getattr(game, "name", None), str):
-        game.name = canonical
-    if getattr(game, "side_names", None) is None:
-        game.side_names = ("first", "second")
-    if not isinstance(getattr(game, "ref", None), str):
-        try:
-            game.ref = canonical
-        except AttributeError:
-            raise GameError(f"game {text!r}: cannot set its 'ref' attribute (give the object a 'ref')") from None
+    _label(game, text, canonical)
+    from evoplay import gamecheck
+
+    if gamecheck.is_foreign(game):  # user code: a short conformance run before any long work
+        gamecheck.check(game)
     _RESOLVED[text] = _RESOLVED[game.ref] = game
     return game
+
+
+def _label(game, text: str, canonical: str) -> None:
+    """Give a game the ``name``, ``side_names`` and ``ref`` it lacks; a game that cannot
+    take them (``__slots__`` without them) is refused in one line saying which."""
+    missing = {"name": not isinstance(getattr(game, "name", None), str),
+               "side_names": getattr(game, "side_names", None) is None,
+               "ref": not isinstance(getattr(game, "ref", None), str)}
+    values = {"name": canonical, "side_names": ("first", "second"), "ref": canonical}
+    for attribute in [a for a, lacking in missing.items() if lacking]:
+        try:
+            setattr(game, attribute, values[attribute])
+        except (AttributeError, TypeError):
+            from evoplay.gamecheck import defined_at
+
+            raise GameError(f"game {text!r}: {defined_at(type(game))}: {type(game).__name__} cannot take the attribute "
+                            f"{attribute!r} that evoplay gives a game lacking it (its __slots__ leave it out): add "
+                            f"{attribute!r} to __slots__, or give the class a {attribute!r}") from None
+
+
+def ply_limit(game) -> int:
+    """The most plies of a game of ``game``: its ``max_plies``, else ``DEFAULT_MAX_PLIES``."""
+    return capability(game, "max_plies") or DEFAULT_MAX_PLIES
 
 
 get_game = resolve_game
@@ -175,15 +204,15 @@ def _load(text: str):
         if isinstance(obj, type):
             try:
                 obj = obj()
-            except Exception as e:
-                raise GameError(f"game {text!r}: making {obj.__name__}() failed: {type(e).__name__}: {e}") from None
+            except usercode.LOADING_FAILURES as e:
+                raise GameError(f"game {text!r}: making {obj.__name__}() failed: {usercode.failure(e)}") from None
         return obj, canonical
     entry = _entry_points().get(text)
     if entry is not None:
         try:
             obj = entry.load()
-        except Exception as e:
-            raise GameError(f"game {text!r}: loading entry point {entry.value} failed: {type(e).__name__}: {e}") from None
+        except usercode.LOADING_FAILURES as e:
+            raise GameError(f"game {text!r}: loading entry point {entry.value} failed: {usercode.failure(e)}") from None
         return (obj() if isinstance(obj, type) else obj), text
     known = ", ".join([*BUILTIN_GAMES, *sorted(_entry_points())])
     shown = repr(text) if len(text) <= 60 else f"{text[:60]!r}... ({len(text)} characters)"  # one line, not a page

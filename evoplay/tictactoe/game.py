@@ -18,6 +18,8 @@ class TicTacToe:
     #: Its own page in ``evoplay serve`` (richer than the board drawn from ``cells``).
     web_board = "evoplay.web.boards:tictactoe_board"
     board_shape = (3, 3)
+    #: Nine squares: a game never lasts longer.
+    max_plies = 9
     #: Work of one game, the unit the runner's chunking is measured in (a Fogel game).
     work_per_game = 1
     #: Players are judged exactly (``evoplay.tictactoe.exact``), not by sampled games.
