@@ -2,9 +2,9 @@
 
 evoplay's own games are tested; a game from user code (a file, a module, an installed
 entry point) is not, so ``check`` gives it a short seeded conformance run when it is
-resolved, before any long work: a few random playouts checking ``to_move``, ``result``,
-``legal_moves``, ``apply`` and ``key`` at every position, then ``views``' shapes over the
-positions seen. What that run misses is caught at the move where it happens: the one game
+resolved, before any long work: its ``max_plies`` and its methods' signatures, a few
+random playouts checking ``to_move``, ``result``, ``legal_moves``, ``apply`` and ``key`` at
+every position, then ``views``' shapes over the positions seen. What that run misses is caught at the move where it happens: the one game
 loop (``evoplay.arena.match.play_game``) hands an exception to ``fault``, which names the
 break. Every refusal is one ``GameError`` line naming the file, the line and the method,
 and the position as the game renders it.

@@ -9,7 +9,6 @@ import contextlib
 import json
 import signal
 import subprocess
-import sys
 import time
 
 import numpy as np
