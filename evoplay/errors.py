@@ -13,5 +13,10 @@ class ConfigError(EvoplayError):
     """A config file with an unknown key, a wrong type or an out-of-range value."""
 
 
+class GameError(EvoplayError):
+    """A game reference that names no game, an object that is not one, or a game that breaks
+    the game protocol."""
+
+
 class PlayerFileError(EvoplayError):
     """A player file that is missing, malformed or tampered with."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 
 from evoplay.arena.game import REQUIRED, BaseGame, Game
-from evoplay.errors import EvoplayError
+from evoplay.errors import EvoplayError, GameError
 
 __all__ = ["Game", "BaseGame", "GameError", "resolve_game", "resolve_data_game", "is_code_ref"]
 
@@ -25,10 +25,6 @@ BUILTIN_GAMES = {
 ENTRY_POINT_GROUP = "evoplay.games"
 OPENSPIEL_PREFIX = "openspiel:"
 _RESOLVED: dict[str, object] = {}
-
-
-class GameError(EvoplayError):
-    """A game reference that names no game, or an object that is not one."""
 
 
 def resolve_game(ref) -> Game:
@@ -51,18 +47,31 @@ def resolve_game(ref) -> Game:
     check_text(text)
     game, canonical = _load(text)
     _check(game, text)
-    if not isinstance(getattr(game, "name", None), str):
-        game.name = canonical
-    if getattr(game, "side_names", None) is None:
-        game.side_names = ("first", "second")
-    if not isinstance(getattr(game, "ref", None), str):
-        try:
-            game.ref = canonical
-        except AttributeError:
-            raise GameError(f"game {text!r}: cannot set its 'ref' attribute (give the object a 'ref')") from None
+    _label(game, text, canonical)
+    from evoplay.arena import gamecheck
+
+    if gamecheck.is_foreign(game):  # user code: a short conformance run before any long work
+        gamecheck.check(game)
     _RESOLVED[text] = _RESOLVED[game.ref] = game
     return game
 
+
+def _label(game, text: str, canonical: str) -> None:
+    """Give a game the ``name``, ``side_names`` and ``ref`` it lacks; a game that cannot
+    take them (``__slots__`` without them) is refused in one line saying which."""
+    missing = {"name": not isinstance(getattr(game, "name", None), str),
+               "side_names": getattr(game, "side_names", None) is None,
+               "ref": not isinstance(getattr(game, "ref", None), str)}
+    values = {"name": canonical, "side_names": ("first", "second"), "ref": canonical}
+    for attribute in [a for a, lacking in missing.items() if lacking]:
+        try:
+            setattr(game, attribute, values[attribute])
+        except (AttributeError, TypeError):
+            from evoplay.arena.gamecheck import defined_at
+
+            raise GameError(f"game {text!r}: {defined_at(type(game))}: {type(game).__name__} cannot take the attribute "
+                            f"{attribute!r} that evoplay gives a game lacking it (its __slots__ leave it out): add "
+                            f"{attribute!r} to __slots__, or give the class a {attribute!r}") from None
 
 
 def is_code_ref(text: str) -> bool:
@@ -119,15 +128,15 @@ def _load(text: str):
         if isinstance(obj, type):
             try:
                 obj = obj()
-            except Exception as e:
-                raise GameError(f"game {text!r}: making {obj.__name__}() failed: {type(e).__name__}: {e}") from None
+            except usercode.LOADING_FAILURES as e:
+                raise GameError(f"game {text!r}: making {obj.__name__}() failed: {usercode.failure(e)}") from None
         return obj, canonical
     entry = _entry_points().get(text)
     if entry is not None:
         try:
             obj = entry.load()
-        except Exception as e:
-            raise GameError(f"game {text!r}: loading entry point {entry.value} failed: {type(e).__name__}: {e}") from None
+        except usercode.LOADING_FAILURES as e:
+            raise GameError(f"game {text!r}: loading entry point {entry.value} failed: {usercode.failure(e)}") from None
         return (obj() if isinstance(obj, type) else obj), text
     known = ", ".join([*BUILTIN_GAMES, *sorted(_entry_points())])
     raise GameError(f"unknown game {_shown(text)} (known: {known}; or openspiel:NAME, package.module:OBJ, path/to/file.py:OBJ)")

@@ -5,8 +5,10 @@ scratch folder with valid material to damage) and returns one case: a label and 
 argv of a command that must be refused. Every case is malformed by construction; the
 suite runs them in-process through ``evoplay.cli.main`` (stderr captured, SystemExit
 caught) and asserts exit code 2, exactly one line on stderr starting
-``evoplay: error:``, nothing on stdout and no exception escaping. A few cases also run
-in a real process to prove that no traceback reaches the terminal.
+``evoplay: error:``, nothing on stdout and no exception escaping. A case marked
+``{"plays": True}`` (a user's game that never ends) must instead play to its end in
+bounded time: exit 0, nothing on stderr. A few cases also run in a real process to prove
+that no traceback reaches the terminal.
 
 To add generators (configs, checkpoints): write ``def gen_x(rng, env) -> (label, argv)``
 and decorate it with ``@generator``; the case count grows by itself.
@@ -1121,6 +1123,146 @@ def gen_game_ref(rng, env):
     return f"{label} {ref[:40]!r} in {where}", argv, extras
 
 
+# ---------------------------------------------------------------- a user's broken or endless game
+
+
+#: A user's game file: take 1 or 2 of 7 stones, the taker of the last one wins (``Nim``), or
+#: never take any (``Endless``); each case adds a class ``Case`` that changes one thing.
+USER_GAME = '''import sys
+
+import numpy as np
+
+from evoplay.arena.game import BaseGame
+
+
+class Nim(BaseGame):
+    def initial(self):
+        return (7, 0, 0)  # stones, side to move, plies played
+
+    def to_move(self, s):
+        return s[1]
+
+    def legal_moves(self, s):
+        return [m for m in (1, 2) if m <= s[0]]
+
+    def apply(self, s, m):
+        return (s[0] - m, 1 - s[1], s[2] + 1)
+
+    def result(self, s):
+        return None if s[0] else -1
+
+    def key(self, s):
+        return s
+
+    def views(self, s):
+        return np.array([[x[0], x[2]] for x in s], dtype=np.int64)
+
+
+class Endless(Nim):
+    def apply(self, s, m):
+        return (s[0], 1 - s[1], s[2] + 1)
+'''
+#: What a method returns (Python source over its argument ``s``) that breaks the protocol.
+PROTOCOL_BREAKS = {
+    "to_move": ["2", "-1", "None", "'0'", "0.5", "np.array([0])"],
+    "result": ["5", "float('nan')", "'won'", "2", "-2", "[1]"],
+    "legal_moves": ["[]", "None", "3", "(m for m in (1, 2))"],
+    "apply": ["None"],
+    "key": ["[s[0], s[1], s[2]]", "{'stones': s[0]}"],
+    "views": ["np.zeros((len(s), 2 + s[0][2]))", "[['x', 'y'] for _ in s]", "np.full((len(s), 2), np.nan)",
+              "np.zeros((len(s) + 1, 2))", "np.zeros((len(s), 2, 2))", "[[1] * (i + 1) for i, _ in enumerate(s)]"],
+    "initial": ["(0, 0, 0)", "(7, 5, 0)", "None"],
+}
+#: Methods only ``evoplay game`` calls (the board, the hint, reading the move).
+AT_THE_TERMINAL = ["render", "move_text", "parse_move"]
+#: The methods a game between random players calls at every move.
+EVERY_MOVE = {"to_move", "result", "legal_moves", "apply"}
+#: What a method raises, and what a module does when it is imported.
+RAISES = ["raise RuntimeError('boom')", "1 / 0", "raise KeyError('k')", "sys.exit(3)", "raise SystemExit",
+          "assert False, 'nope'", "{}['missing']", "raise ValueError('bad\\\\nmultiline message ' * 60)"]
+AT_IMPORT = ["sys.exit(3)", "sys.exit(0)", "raise KeyboardInterrupt", "raise SystemExit('bye')", "1 / 0",
+             "import no_such_module_for_evoplay", "def broken(:"]
+#: Plies from which a break shows: at once, soon (the conformance run finds it), or late: an
+#: endless game reaches it past the conformance run's plies, in play, where it is refused.
+FROM_PLY = [0, 2, 150]
+BAD_MAX_PLIES = ["0", "-1", "'x'", "2.5", "True", "10 ** 30", "[10]"]
+#: __slots__ of a game class, and whether they let evoplay record its name, ref and sides.
+SLOTS = {"()": False, "('name', 'ref')": False, "('name', 'ref', 'side_names')": True}
+#: A command -> whether it plays the case's game to the end (True) or must refuse it (False).
+REFUSED_FIRST = {"match": False, "tournament": False, "game": False, "evolve": False}  # by the conformance run
+REFUSED_IN_PLAY = {"match": False, "tournament": False, "game": False}
+PLAYED = {"match": True, "tournament": True, "game": True}
+
+
+def broken_method(rng) -> tuple[str, str, dict]:
+    """(label, source of ``Case``, command -> whether it plays the game to the end)."""
+    base, k = rng.choice(["Nim", "Endless"]), rng.choice(FROM_PLY)
+    method = rng.choice(sorted(PROTOCOL_BREAKS) + AT_THE_TERMINAL)
+    broken = method in PROTOCOL_BREAKS and rng.random() < 0.6
+    body = f"return {rng.choice(PROTOCOL_BREAKS[method])}" if broken else rng.choice(RAISES)
+    label = f"{base}.{method}: {body[:30]!r} from ply {k}"
+    if method == "initial":
+        return label, f"class Case({base}):\n    def initial(self):\n        {body}\n", REFUSED_FIRST
+    when = f"any(x[2] >= {k} for x in s)" if method == "views" else f"s[2] >= {k}"
+    source = (f"class Case({base}):\n    def {method}(self, s, *rest, **named):\n        if {when}:\n            {body}\n"
+              f"        return super().{method}(s, *rest, **named)\n")
+    reached = k < 100 or base == "Endless"  # a game of Nim is over by ply 7
+    if method in AT_THE_TERMINAL:
+        return label, source, {"match": True, "tournament": True, "game": not reached}
+    if k < 100:
+        return label, source, REFUSED_FIRST
+    return label, source, REFUSED_IN_PLAY if reached and method in EVERY_MOVE else PLAYED
+
+
+def user_game_case(rng) -> tuple[str, str, dict]:
+    """(label, source after ``USER_GAME``, command -> whether it plays the game to the end)."""
+    what = rng.randrange(6)
+    if what <= 2:
+        return broken_method(rng)
+    if what == 3:
+        plies = rng.choice(BAD_MAX_PLIES + ["1", "12", "None"])
+        return f"Endless, max_plies = {plies}", f"class Case(Endless):\n    max_plies = {plies}\n", \
+            PLAYED if plies in ("1", "12", "None") else REFUSED_FIRST
+    if what == 4:
+        slots = rng.choice(sorted(SLOTS))
+        rules = "".join(f"    {m} = Nim.{m}\n" for m in ("initial", "to_move", "legal_moves", "apply", "result", "key",
+                                                          "views", "is_capture", "move_text", "parse_move", "render"))
+        return f"__slots__ = {slots}", f"class Case:\n    __slots__ = {slots}\n{rules}", PLAYED if SLOTS[slots] else REFUSED_FIRST
+    statement = rng.choice(AT_IMPORT)
+    return f"at import: {statement}", f"class Case(Nim):\n    pass\n\n\n{statement}\n", REFUSED_FIRST
+
+
+BROKEN_B24 = ('recipe = "blondie24"\nname = "broken"\ntrials = 1\ngenerations = 1\n[game]\nname = "{game}:Case"\n'
+              'depth = 1\n[network]\nhidden = [2]\n[population]\nparents = 2\n[evaluation]\ngames = 1\n')
+
+
+@generator
+def gen_user_game(rng, env):
+    """A user's game file that breaks the protocol (a method's value, an exception in a method,
+    sys.exit at import, __slots__, a bad max_plies) or never ends, given to match, tournament,
+    game or a Blondie24 config: refused in one line (by the conformance run when it is
+    resolved, or at the move in play), or played to its end, an endless game drawn at its
+    ply limit (``{"plays": True}``)."""
+    label, source, outcome = user_game_case(rng)
+    path = env.fresh(".py")
+    path.write_text(USER_GAME + "\n\n" + source)
+    ref = f"{path}:Case"
+    command = rng.choice(sorted(outcome))
+    extras = {"plays": outcome[command]}
+    if command == "match":
+        argv = ["match", "random", "random", "--game", ref, "--games", "2"]
+    elif command == "tournament":
+        argv = ["tournament", "random", "random", "--game", ref, "--games", "1"]
+    elif command == "game":
+        argv = ["game", "--game", ref, "--vs", "random", "--first", rng.choice(["human", "ai"])]
+        extras |= {"stdin": "1\n" * 600, "talks": True}
+    else:
+        config = path.with_suffix(".toml")
+        config.write_text(BROKEN_B24.format(game=path.name))
+        argv = ["evolve", str(config), "--out", str(env.fresh("-run")), "-q"]
+    return f"user game {label} ({command})", argv, extras
+
+
 # ---------------------------------------------------------------- running
 
 
@@ -1207,6 +1349,16 @@ def problem(code, out, err) -> str | None:
     return None
 
 
+def played(code, out, err) -> str | None:
+    """What is wrong with a command that must play its games to the end (None when it
+    exits 0 and says nothing on stderr)."""
+    if code not in (0, None):
+        return f"exit code {code!r}: {err[-300:]!r}"
+    if "Traceback" in err or "Traceback" in out or err:
+        return f"stderr not empty: {err[:300]!r}"
+    return None
+
+
 def fuzz(n: int, tmp_path: Path, monkeypatch, wide: bool = False, **select) -> list[str]:
     monkeypatch.chdir(tmp_path)
     env = FuzzEnv(tmp_path, wide)
@@ -1216,7 +1368,8 @@ def fuzz(n: int, tmp_path: Path, monkeypatch, wide: bool = False, **select) -> l
         before = None if watch is None else (tree_digest(watch) if watch.is_dir() else watch.read_bytes())
         try:
             code, out, err = run_in_process(argv, stdin=extras.get("stdin"))
-            result = problem(code, "" if extras.get("talks") else out, err)  # a game talks before it gives up
+            judge = played if extras.get("plays") else problem
+            result = judge(code, "" if extras.get("talks") else out, err)  # a game talks before it gives up
         except Exception as e:  # escaped the CLI: a traceback on a terminal
             result = f"{type(e).__name__}: {e}"[:300]
         if not result and watch is not None and before != (tree_digest(watch) if watch.is_dir() else watch.read_bytes()):
@@ -1265,6 +1418,8 @@ def test_fuzz_cases_in_a_real_process(tmp_path, seed):
     rng = random.Random(seed)
     gen = GENERATORS[seed % len(GENERATORS)]
     label, argv, *extras = gen(rng, env)
-    stdin = (extras[0] if extras else {}).get("stdin") or ""
-    proc = subprocess.run([str(EVOPLAY), *argv], capture_output=True, text=True, timeout=120, cwd=tmp_path, input=stdin)
-    assert problem(proc.returncode, proc.stdout, proc.stderr) is None, (label, argv, proc.stderr[-2000:])
+    extras = extras[0] if extras else {}
+    proc = subprocess.run([str(EVOPLAY), *argv], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          input=extras.get("stdin") or "")
+    judge = played if extras.get("plays") else problem
+    assert judge(proc.returncode, "" if extras.get("talks") else proc.stdout, proc.stderr) is None, (label, argv, proc.stderr[-2000:])

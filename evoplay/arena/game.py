@@ -101,6 +101,8 @@ class Feature(NamedTuple):
 #: by having an attribute of that name (a value, or a method where the doc says "(...) ->");
 #: code asks ``capability(game, NAME)``, which refuses a name not declared here.
 FEATURES = {
+    "max_plies": Feature(None, "the most plies of a game; one still on after them is a draw "
+                               "(default: DEFAULT_MAX_PLIES)"),
     "title": Feature(None, "the name people know the game by (default: its reference)"),
     "board_shape": Feature(None, "(rows, columns) of the board the game is drawn on, or None"),
     "cells": Feature(None, "(state) -> one short text per cell of ``board_shape``, row by row ('' empty)"),
@@ -133,6 +135,18 @@ def capability(game, name: str):
     if name not in FEATURES:
         raise KeyError(f"{name!r} is not a declared game feature (see evoplay.arena.game.FEATURES)")
     return getattr(game, name, FEATURES[name].default)
+
+
+#: Most plies of a game that declares no ``max_plies``: five times Blondie24's 200-ply cap
+#: and beyond most board games' length (chess averages under 100 moves a side), so it cuts
+#: a game that would not end, not a long one; 1,000 random plies take milliseconds.
+DEFAULT_MAX_PLIES = 1000
+
+
+def ply_limit(game) -> int:
+    """The most plies of a game of ``game``: its ``max_plies``, else ``DEFAULT_MAX_PLIES``;
+    a game still on after them is a draw, so nothing waits on a game that never ends."""
+    return capability(game, "max_plies") or DEFAULT_MAX_PLIES
 
 
 def play_out(game: Game, state, rng: np.random.Generator, max_plies: int = 10_000) -> list:

@@ -10,27 +10,49 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.errors import EvoplayError
-from evoplay.arena.game import capability, game_ref
+from evoplay.arena.game import capability, game_ref, ply_limit
+from evoplay.arena.gamecheck import RAISED, fault
 
 
 def keyed_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
-def play_game(game, first, second, state, rng, on_move=None) -> tuple[int, int, object]:
+def play_game(game, first, second, state, rng, on_move=None, max_plies: int | None = None) -> tuple[int, int, object]:
     """Play to the end: the score of the side moving first (+1, 0, -1), the plies, the last state.
 
-    ``on_move(state, move)`` is told of every move before it is made.
+    The one loop that plays games for matches, tournaments, yardsticks and evolution: a game
+    still on after ``ply_limit(game)`` plies, or after ``max_plies`` where a caller's own cap
+    is smaller (a recipe's), is a draw. ``on_move(state, move)`` is told of every move before
+    it is made. A user's game that breaks the protocol or raises during play is refused in one
+    line naming its file, line and method and the position (``evoplay.arena.gamecheck.fault``).
     """
+    limit = ply_limit(game) if max_plies is None else min(max_plies, ply_limit(game))
     players = (first, second)
     plies = 0
-    while (r := game.result(state)) is None:
-        move = players[game.to_move(state)].choose(state, rng)
-        if on_move is not None:
-            on_move(state, move)
-        state = game.apply(state, move)
-        plies += 1
-    return (r if game.to_move(state) == 0 else -r), plies, state
+    try:
+        while (r := game.result(state)) is None and plies < limit:
+            side = game.to_move(state)
+            if side not in (0, 1):
+                raise ValueError(f"to_move gave {side!r}")
+            move = players[side].choose(state, rng)
+            if on_move is not None:
+                on_move(state, move)
+            state = game.apply(state, move)
+            plies += 1
+        if r is None:
+            return 0, plies, state
+        side = game.to_move(state)
+        if r not in (-1, 0, 1) or side not in (0, 1):
+            raise ValueError(f"result {r!r} with to_move {side!r}")
+    except EvoplayError:
+        raise
+    except RAISED as e:
+        refusal = fault(game, state, plies, e)
+        if refusal is None:
+            raise
+        raise refusal from None
+    return (r if side == 0 else -r), plies, state
 
 
 def pair_result(game, first, second, openings: list, games: int | None, seed: int, key: tuple = (),

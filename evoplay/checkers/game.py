@@ -50,6 +50,9 @@ class Checkers:
     def __init__(self, quiet_limit: int = rules.QUIET_LIMIT):
         self.quiet_limit = quiet_limit
         self.name = "checkers" if quiet_limit == rules.QUIET_LIMIT else f"checkers:quiet={quiet_limit}"
+        #: The rules end every game before this: fewer than ``quiet_limit`` plies pass between
+        #: two that make progress, and there are at most 2 x 12 x 7 man steps and 24 captures.
+        self.max_plies = (2 * 12 * 7 + 24 + 1) * quiet_limit
 
     def initial(self) -> rules.State:
         return rules.initial()

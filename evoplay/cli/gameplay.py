@@ -135,4 +135,5 @@ def play(game, vs, first, seed):
         sys.exit(130)
     click.echo("\n" + game.render(last))
     score = score if mine == 0 else -score
-    click.echo({1: "You win!", 0: f"Draw after {plies} plies.", -1: f"{vs} wins."}[score])
+    limit = " (the game's limit)" if game.result(last) is None else ""
+    click.echo({1: "You win!", 0: f"Draw after {plies} plies{limit}.", -1: f"{vs} wins."}[score])

@@ -17,6 +17,7 @@ import os
 import re
 import sys
 import tomllib
+import traceback
 import types
 from functools import cache
 from pathlib import Path
@@ -29,6 +30,11 @@ _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 #: module name -> source text of every user module loaded here (driver or shipped).
 _SOURCES: dict[str, tuple[str, str]] = {}
+#: What user code may raise while it loads that becomes one line: any exception, and
+#: ``sys.exit`` or a KeyboardInterrupt, which would otherwise end evoplay with nothing said.
+LOADING_FAILURES = (Exception, SystemExit, KeyboardInterrupt)
+#: evoplay's own folder: its files are never the user's.
+_EVOPLAY = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def is_ref(text: str) -> bool:
@@ -94,8 +100,8 @@ def _module(spec: str, ref: str, what: str) -> types.ModuleType:
             sys.path.append(os.getcwd())  # the console script does not put the cwd on the path
             return _module(spec, ref, what)
         raise EvoplayError(f"{what} {ref!r}: cannot import {spec}: {e}") from None
-    except Exception as e:  # the user's module failed while importing
-        raise EvoplayError(f"{what} {ref!r}: importing {spec} failed: {type(e).__name__}: {e}") from None
+    except LOADING_FAILURES as e:  # the user's module failed while importing
+        raise EvoplayError(f"{what} {ref!r}: importing {spec} failed: {failure(e)}") from None
     _remember(module)
     return module
 
@@ -107,21 +113,43 @@ def _exec(name: str, source: str, filename: str) -> types.ModuleType:
     sys.modules[name] = module
     try:
         exec(compile(source, filename, "exec"), module.__dict__)
-    except Exception as e:
+    except LOADING_FAILURES as e:
         del sys.modules[name]
-        raise EvoplayError(f"user code {filename} failed while loading: {type(e).__name__}: {e}") from None
+        raise EvoplayError(f"user code {filename} failed while loading: {failure(e)}") from None
     _SOURCES[name] = (source, filename)
     return module
+
+
+def failure(error: BaseException) -> str:
+    """What user code raised while loading, on a line: the user's line it came from where
+    the traceback shows one, the exception, and ``sys.exit``'s code said as such."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if is_user_file(f.filename)]
+    where = f"{frames[-1].filename}:{frames[-1].lineno}: " if frames else ""
+    return where + raised(error) + (" (user code may not end evoplay)" if isinstance(error, SystemExit) else "")
+
+
+def raised(error: BaseException) -> str:
+    """An exception on a line: ``sys.exit(CODE)`` for SystemExit, else its type and message."""
+    if isinstance(error, SystemExit):
+        return f"it called sys.exit({error.code!r})"
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def is_user_module(module) -> bool:
     """A module of the user's own (a script's file, a project folder), not evoplay's or an installed package's."""
     name = getattr(module, "__name__", "")
     path = getattr(module, "__file__", None)
-    if name == "__main__" or name.split(".")[0] == "evoplay" or not path or not str(path).endswith(".py"):
+    if name == "__main__" or name.split(".")[0] == "evoplay" or not path:
         return False
+    return is_user_file(str(path))
+
+
+def is_user_file(path: str) -> bool:
+    """A Python file of the user's own: not evoplay's, an installed package's or the standard library's."""
     parts = Path(path).parts
-    return "site-packages" not in parts and "dist-packages" not in parts and not str(path).startswith(sys.base_prefix)
+    return (path.endswith(".py") and "site-packages" not in parts and "dist-packages" not in parts
+            and not path.startswith((sys.base_prefix, _EVOPLAY)))
 
 
 def _remember(module: types.ModuleType):

@@ -40,6 +40,7 @@ import functools
 import numba
 import numpy as np
 
+from evoplay.errors import EvoplayError
 from evoplay.networks.arithmetic import JIT, lanes
 from evoplay.networks.kernels import dense_tables, first_layer_tables, network_value
 
@@ -208,6 +209,9 @@ class Evaluator:
 
     def __call__(self, views) -> np.ndarray:
         views = as_codes(views)
+        if views.ndim != 2 or views.shape[1] != self.sizes[0]:  # compiled code reads rows unchecked
+            raise EvoplayError(f"a network of {self.sizes[0]} inputs was given views of shape {views.shape}: "
+                               "a game's views must give every position one row of that width")
         out = np.empty(len(views))
         _forward(views, self.net, out, *self._scratch)
         return out

@@ -403,6 +403,8 @@ class OpenSpielGame:
         if self._first not in (0, 1):
             raise EvoplayError(f"OpenSpiel game {self.text!r} does not start with a player's move")
         self.side_names = _SIDE_NAMES.get(self.short_name, ("first", "second"))
+        #: OpenSpiel's own bound on a game's length, which its rules keep.
+        self.max_plies = game.max_game_length()
         self.tensor_shape = tuple(game.observation_tensor_shape())
         self._tensor_size = int(np.prod(self.tensor_shape))
         #: Width of a row of ``views``: the observation tensor, then the side to move.

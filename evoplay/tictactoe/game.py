@@ -16,6 +16,8 @@ class TicTacToe:
     side_names = ("X", "O")
     title = "Tic-tac-toe"
     board_shape = (3, 3)
+    #: Nine squares: a game never lasts longer.
+    max_plies = 9
     #: Work of one game, the unit the runner's chunking is measured in (a Fogel game).
     work_per_game = 1
     #: Players are judged exactly (``evoplay.tictactoe.exact``), not by sampled games.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.arena.game import capability
+from evoplay.arena.match import play_game
 from evoplay.games import resolve_game
 from evoplay.networks.evalnet import Evaluator
 from evoplay.arena.players import SearchPlayer
@@ -76,17 +77,13 @@ def net_player(game, genome, sizes, king: float, depth: int, quiescence: bool = 
 
 
 def play(game, first, second, state, max_plies: int) -> tuple[int, int]:
-    """(score of the side moving first: +1, 0, -1; plies) of a game between deterministic
-    players, drawn after ``max_plies`` plies."""
+    """(score of the side to move at ``state``: +1, 0, -1; plies) of a game between
+    deterministic players, ``first`` playing that side, drawn after ``max_plies`` plies
+    (or the game's own limit: ``evoplay.arena.match.play_game``)."""
     mover = game.to_move(state)
-    plies = 0
-    while (r := game.result(state)) is None:
-        if plies >= max_plies:
-            return 0, plies
-        player = first if game.to_move(state) == mover else second
-        state = game.apply(state, player.choose(state, None))
-        plies += 1
-    return (r if game.to_move(state) == mover else -r), plies
+    players = (first, second) if mover == 0 else (second, first)
+    score, plies, _ = play_game(game, *players, state, None, max_plies=max_plies)
+    return (score if mover == 0 else -score), plies
 
 
 def play_chunk(args):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from evoplay.arena.match import play_game
 from evoplay.framework.stats import mean_ci
 from evoplay.arena.game import capability
 from evoplay.games import resolve_game
@@ -238,12 +239,8 @@ def baseline_chunk(args):
 
 def _score_as(game, players: dict, state, side: int, rng, max_plies: int) -> int:
     """The final score of ``side`` (+1, 0, -1) with ``players`` by side, drawn after ``max_plies``."""
-    for _ in range(max_plies):
-        if (r := game.result(state)) is not None:
-            return r if game.to_move(state) == side else -r
-        state = game.apply(state, players[game.to_move(state)].choose(state, rng))
-    r = game.result(state)
-    return 0 if r is None else (r if game.to_move(state) == side else -r)
+    score = play_game(game, players[0], players[1], state, rng, max_plies=max_plies)[0]
+    return score if side == 0 else -score
 
 
 def baseline_facts(recipe, net, ctx) -> dict:
