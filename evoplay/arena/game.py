@@ -101,6 +101,7 @@ class Feature(NamedTuple):
 #: by having an attribute of that name (a value, or a method where the doc says "(...) ->");
 #: code asks ``capability(game, NAME)``, which refuses a name not declared here.
 FEATURES = {
+    "view_size": Feature(None, "the width of a state's row of ``views``, where the game declares it"),
     "max_plies": Feature(None, "the most plies of a game; one still on after them is a draw "
                                "(default: DEFAULT_MAX_PLIES)"),
     "title": Feature(None, "the name people know the game by (default: its reference)"),
