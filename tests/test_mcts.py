@@ -165,3 +165,28 @@ def test_search_and_mcts_follow_a_side_that_moves_again(stones):
         move = mcts_move(game, state, np.random.default_rng(stones), sims=400)
         kid = game.apply(state, move)
         assert (minimax(game, kid) if game.to_move(kid) == game.to_move(state) else -minimax(game, kid)) == 1
+
+
+def test_a_playout_of_a_game_that_never_ends_stops_at_the_games_ply_limit():
+    """A game that never ends draws a playout after its ``max_plies``, not after 10,000 plies."""
+    from evoplay.arena.mcts import playout
+
+    class Endless:
+        max_plies = 50
+        calls = 0
+
+        def result(self, state):
+            Endless.calls += 1
+            return None
+
+        def legal_moves(self, state):
+            return [0]
+
+        def apply(self, state, move):
+            return state + 1
+
+        def to_move(self, state):
+            return state % 2
+
+    assert playout(Endless(), 0, np.random.default_rng(0)) == (0, 0)
+    assert Endless.calls == 50

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import math
 
+from evoplay.arena.game import ply_limit
 from evoplay.arena.players import in_range
 from evoplay.errors import SpecError
 
-#: The longest random playout; a game still on after it counts as a draw.
-MAX_PLAYOUT = 10_000
 
 
 class _Node:
@@ -52,8 +51,9 @@ def returns(game, state) -> tuple[float, float]:
 
 
 def playout(game, state, rng) -> tuple[float, float]:
-    """The scores of one uniformly random game from ``state`` (a draw after MAX_PLAYOUT plies)."""
-    for _ in range(MAX_PLAYOUT):
+    """The scores of one uniformly random game from ``state``: a draw once it has run the
+    game's ply limit (``ply_limit``) from here, so a game that never ends costs a bounded playout."""
+    for _ in range(ply_limit(game)):
         if game.result(state) is not None:
             return returns(game, state)
         moves = game.legal_moves(state)
