@@ -113,3 +113,18 @@ def test_a_player_file_that_names_no_game_is_tic_tac_toe_and_one_that_does_plays
     assert document_game({"architecture": {"hidden": 3}}) == LEGACY_GAME == "tictactoe"
     assert document_game({"architecture": {"game": "openspiel:hex"}}) == "openspiel:hex"
     assert document_game({"architecture": {"game": 7}}) == LEGACY_GAME
+
+
+def test_evoplay_games_lists_every_game_one_can_name():
+    code, out, err = run_in_process(["games"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[:3] == ["Built-in games:", "  tictactoe    Tic-tac-toe", "  checkers     Checkers"]
+    assert any(line.startswith("  openspiel:breakthrough ") and "(columns=8, rows=8)" in line for line in lines)
+    assert lines[-1].startswith("Your own game: path/to/file.py:OBJ or package.module:OBJ")
+    code, out, _ = run_in_process(["games", "--json"])
+    found = json.loads(out)
+    from evoplay.openspiel import eligible_games
+
+    assert [g["ref"] for g in found["openspiel"]] == [f"openspiel:{n}" for n in eligible_games()]
+    assert found["openspiel"][0]["parameters"] == {"board_size": 10}  # amazons

@@ -50,4 +50,4 @@ def main(argv=None):
 
 
 # Commands register themselves on ``cli`` when their modules are imported.
-from evoplay.cli import play, run, train, bench, serve, report, figures, study  # noqa: E402,F401
+from evoplay.cli import play, run, train, bench, serve, report, figures, study, catalog  # noqa: E402,F401

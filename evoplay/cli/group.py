@@ -8,4 +8,5 @@ import click
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="evoplay")
 def cli():
-    """Evolve, train, analyse and play tic-tac-toe players on DEAP and Ray."""
+    """Evolve, train, analyse and play players of any two-player game on DEAP and Ray:
+    tic-tac-toe and checkers built in, OpenSpiel's games, or your own (evoplay games lists them)."""
