@@ -5,6 +5,7 @@ a game's identity."""
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from test_fuzz_cli import run_in_process
@@ -128,3 +129,34 @@ def test_evoplay_games_lists_every_game_one_can_name():
 
     assert [g["ref"] for g in found["openspiel"]] == [f"openspiel:{n}" for n in eligible_games()]
     assert found["openspiel"][0]["parameters"] == {"board_size": 10}  # amazons
+
+
+def test_a_blondie24_run_without_signal_says_so_in_one_line(tmp_path):
+    """Hexapawn is a win for the second player: solved by the search, every game scores -2
+    for the first player, who alone scores by default, so every network has the same points."""
+    hexapawn = Path(__file__).resolve().parents[1] / "examples" / "games" / "hexapawn.py"
+    config = tmp_path / "hexapawn.toml"
+    config.write_text(f'recipe = "blondie24"\nname = "hexapawn"\ntrials = 1\ngenerations = 3\n\n[run]\ncheckpoint_every = 3\n\n'
+                      f'[game]\nname = "{hexapawn}:Hexapawn"\ndepth = 8\n\n[network]\nhidden = [4]\n\n'
+                      '[population]\nparents = 4\n\n[evaluation]\ngames = 2\n\n[yardstick]\nevery = 3\nopenings = 2\nmcts_sims = 5\n')
+    out = subprocess.run([str(Path(sys.executable).with_name("evoplay")), "evolve", str(config), "--out", str(tmp_path / "run"),
+                          "--workers", "1"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    said = [line for line in out.stderr.splitlines() if "selection has no signal" in line]
+    assert len(said) == 1 and said[0].endswith("every network scored -4 points in each of generations 1-3: selection has no "
+                                                "signal; set evaluation.opponent_scores = true or evaluation.both_seats = true, "
+                                                "so that the second player's games count")
+
+
+def test_a_score_interval_stays_inside_the_possible_range():
+    from evoplay.framework.stats import score_interval
+
+    lo, hi = score_interval(20, 0, 0)  # 100% wins: the t-interval of the scores is [1, 1] or beyond
+    assert 0.6 < lo < hi == 1.0
+    assert score_interval(0, 0, 20) == (-1.0, pytest.approx(-lo))
+    lo, hi = score_interval(10, 0, 10)
+    assert lo == pytest.approx(-hi) and 0.3 < hi < 0.5
+    from evoplay.tictactoe.tournament import wilson_interval
+
+    assert score_interval(19, 0, 1) == pytest.approx(tuple(2 * p - 1 for p in wilson_interval(19, 20)))
+    assert score_interval(18, 2, 0) == pytest.approx(tuple(2 * p - 1 for p in wilson_interval(19, 20)))  # draws: half a point

@@ -140,6 +140,11 @@ class Recipe:
         variants (say, per 32 games when variants play different numbers of games)."""
         return 1.0
 
+    def notice(self, logbook: list[dict]) -> str | None:
+        """A line the user should read about a trial's first generations (its logbook so far),
+        e.g. that selection had no signal; None: nothing to say. The runner logs it once."""
+        return None
+
     def generation_work(self) -> float | None:
         """Games (or like units) one generation evaluates: splitting pays above 20,000."""
         return None

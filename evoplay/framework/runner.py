@@ -257,6 +257,10 @@ class RunJob:
             write_text(rd.detail_part(t, start + 1, data["generation"]), detail)
         rd.write_logbook(t, data["logbook"])  # first: a checkpoint never runs ahead of its logbook
         rd.write_checkpoint(data, self.config_key)
+        if start == 0:
+            notice = self.recipe.notice(data["logbook"])
+            if notice:
+                log.warning("%s: trial %d: %s", rd.root, t, notice)
         self.states[t] = data
         self.task_seconds += seconds
         finished = sum(s is not None and s["generation"] >= self.gens for s in self.states.values())

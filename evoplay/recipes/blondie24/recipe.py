@@ -328,6 +328,23 @@ class Blondie24Recipe(Recipe):
         if cfg["champion"]["rule"] == "league" and capability(resolve_game(cfg["game"]["name"]), "yardstick") != "piece-difference":
             raise ConfigError("config key 'champion.rule' = \"league\" is for checkers (the league plays the ballots)")
 
+    #: Generations of equal points for every network after which a run says selection has no signal.
+    NO_SIGNAL_GENERATIONS = 3
+
+    def notice(self, logbook: list[dict]) -> str | None:
+        """One line when every network scored the same points in each of the first
+        generations: selection then picks at random (a game the second player always wins,
+        scored by the first player only, gives every network the loss)."""
+        first = logbook[: self.NO_SIGNAL_GENERATIONS]
+        if len(first) < self.NO_SIGNAL_GENERATIONS or any(row["max"] != row["min"] for row in first):
+            return None
+        ev = self.cfg["evaluation"]
+        change = ("set evaluation.opponent_scores = true or evaluation.both_seats = true, so that "
+                  "the second player's games count" if not (ev["opponent_scores"] or ev["both_seats"])
+                  else "raise evaluation.games, evaluation.random_plies or the search depth")
+        return (f"every network scored {first[0]['max']:g} points in each of generations 1-{len(first)}: "
+                f"selection has no signal; {change}")
+
     def games_per_generation(self) -> int:
         """Games of a generation once the hall of fame (if any) is full."""
         n, ev = 2 * self.cfg["population"]["parents"], self.cfg["evaluation"]

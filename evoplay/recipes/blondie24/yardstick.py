@@ -270,12 +270,22 @@ def baseline_lines(run_dir) -> list[str]:
     from evoplay.framework.rundir import RunDir
 
     summary = RunDir(run_dir).read_summary()
-    lines = [f"champions against random and mcts ({summary.get('game', '')}), from both seats:"]
+    lines = [f"champions against random and mcts ({summary.get('game', '')}), from both seats "
+             "(95% score intervals, inside [-1, 1]):"]
     for facts in summary.get("per_trial", []):
         if not isinstance(facts, dict) or "champion_random_score" not in facts:
             continue
-        lines.append(f"  trial {facts['trial']}: " + "; ".join(
-            f"vs {name}: win {facts[f'champion_{name}_win']:.3f} draw {facts[f'champion_{name}_draw']:.3f} "
-            f"loss {facts[f'champion_{name}_loss']:.3f}, score {facts[f'champion_{name}_score']:+.3f} "
-            f"[{facts[f'champion_{name}_lo']:+.3f}, {facts[f'champion_{name}_hi']:+.3f}]" for name in BASELINES))
+        lines.append(f"  trial {facts['trial']}: " + "; ".join(_baseline_text(facts, name) for name in BASELINES))
     return lines
+
+
+def _baseline_text(facts: dict, name: str) -> str:
+    """One opponent's line: the fractions, the mean score and its interval, recomputed from the
+    counts (``score_interval``; the logbook keeps the t-interval it recorded)."""
+    from evoplay.framework.stats import score_interval
+
+    win, draw, loss = (facts[f"champion_{name}_{k}"] for k in ("win", "draw", "loss"))
+    n = facts.get("champion_games", 0)
+    lo, hi = score_interval(win * n, draw * n, loss * n)
+    return (f"vs {name}: win {win:.3f} draw {draw:.3f} loss {loss:.3f}, score {facts[f'champion_{name}_score']:+.3f} "
+            f"[{lo:+.3f}, {hi:+.3f}]")
