@@ -9,6 +9,7 @@ here as the public face for a user's own game.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 from evoplay.arena.game import REQUIRED, BaseGame, Game
 from evoplay.errors import EvoplayError, GameError
@@ -45,6 +46,9 @@ def resolve_game(ref) -> Game:
     if text in _RESOLVED:
         return _RESOLVED[text]
     check_text(text)
+    moved = _stand_in(text) if is_code_ref(text) and not Path(text.rpartition(":")[0]).exists() else None
+    if moved is not None:  # a run's config naming its game file where it was before the run moved
+        return moved
     game, canonical = _load(text)
     _check(game, text)
     _label(game, text, canonical)
@@ -88,9 +92,24 @@ def resolve_data_game(ref: str) -> Game:
     a built-in, an OpenSpiel game or an installed entry point, or user code only when this
     process has already resolved that reference (named by a config or ``--game``)."""
     if isinstance(ref, str) and is_code_ref(ref) and ref not in _RESOLVED:
+        named = _stand_in(ref)
+        if named is not None:
+            return named
         raise GameError(f"names the game {ref!r}, user code that a data file may not load by itself "
-                        "(name the game first, e.g. --game)")
+                        "(name the game first, with --game path/to/file.py:OBJ)")
     return resolve_game(ref)
+
+
+def _stand_in(ref: str):
+    """The game this process resolved from a file of the same name holding an object of the
+    same name as ``ref``'s: a run directory or player file moved to another folder or
+    machine with its game file, the game named again there (``--game``). None if none."""
+    path, _, obj = ref.rpartition(":")
+    if not path.endswith(".py"):
+        return None
+    same = [game for key, game in _RESOLVED.items()
+            if key.endswith(".py:" + obj) and Path(key.rpartition(":")[0]).name == Path(path).name]
+    return same[0] if same else None
 
 
 def check_text(text: str) -> None:

@@ -160,3 +160,33 @@ def test_a_score_interval_stays_inside_the_possible_range():
 
     assert score_interval(19, 0, 1) == pytest.approx(tuple(2 * p - 1 for p in wilson_interval(19, 20)))
     assert score_interval(18, 2, 0) == pytest.approx(tuple(2 * p - 1 for p in wilson_interval(19, 20)))  # draws: half a point
+
+
+def test_a_run_of_a_users_game_moved_with_its_game_file_still_exports_matches_and_reports(tmp_path):
+    """The run names its game by the file's absolute path; moved elsewhere with the file, the
+    game named again at its new place (--game) stands for it."""
+    import shutil
+
+    hexapawn = Path(__file__).resolve().parents[1] / "examples" / "games" / "hexapawn.py"
+    here = tmp_path / "first"
+    here.mkdir()
+    shutil.copy(hexapawn, here / "hexapawn.py")
+    (here / "hx.toml").write_text('recipe = "blondie24"\nname = "hx"\ntrials = 1\ngenerations = 2\n\n[run]\ncheckpoint_every = 2\n\n'
+                                  '[game]\nname = "hexapawn.py:Hexapawn"\ndepth = 2\n\n[network]\nhidden = [4]\n\n'
+                                  '[population]\nparents = 3\n\n[evaluation]\ngames = 2\nboth_seats = true\n\n'
+                                  '[yardstick]\nevery = 2\nopenings = 2\nmcts_sims = 5\n')
+    evoplay = str(Path(sys.executable).with_name("evoplay"))
+    made = subprocess.run([evoplay, "evolve", "hx.toml", "--out", "run", "--workers", "1", "-q"], cwd=here,
+                          capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    there = tmp_path / "second"
+    shutil.move(here, there)  # the run and its game file, to another folder
+    ref = "hexapawn.py:Hexapawn"
+    for argv, expect in ((["export", "run", "--out", "c.json", "--game", ref], "c.json: champion of trial 0 of run"),
+                         (["match", "run", "random", "--game", ref, "--games", "2", "--json"], '"a": "run"'),
+                         (["report", "run", "--game", ref], "champions against random and mcts")):
+        done = subprocess.run([evoplay, *argv], cwd=there, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and expect in done.stdout, (argv, done.stderr)
+    refused = subprocess.run([evoplay, "export", "run", "--out", "d.json"], cwd=there, capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "user code that a data file may not load by itself (name the game first, with --game" in refused.stderr

@@ -25,12 +25,19 @@ from evoplay.errors import EvoplayError
                    "directory) over all the ballots from both colours (repeatable; on Ray; written to duels.json).")
 @click.option("--address", envvar="RAY_ADDRESS", help="--league, --depths, --versus: join this Ray cluster (default: embedded local Ray).")
 @click.option("--workers", type=BoundedInt(1, 4096), help="--league, --depths, --versus: CPUs of local Ray to use (default: all).")
-def report(run_dir, league, depths, versus, address, workers):
+@click.option("--game", "game_name", default=None, metavar="REF",
+              help="The run's game, where it is a file of your own that moved with the run (path/to/file.py:OBJ at "
+              "its new place).")
+def report(run_dir, league, depths, versus, address, workers, game_name):
     """Exact analysis of a finished run's champions (writes analysis.md and analysis.json in RUN_DIR).
 
     Champions of a game that cannot be analysed exactly (checkers) are reported from the
     yardstick games the run played, and with --league from the league of its last parents.
     """
+    if game_name is not None:
+        from evoplay.games import resolve_game
+
+        resolve_game(game_name)
     from evoplay.cli import runfiles
     from evoplay.recipes.fogel.report import analyze_run, summary_lines
 

@@ -93,8 +93,15 @@ def plot(run_dirs, out):
 @click.argument("run_dir", type=PathArg(file_okay=False))
 @click.option("--trial", type=BoundedInt(0, 9999), help="Which trial's champion (default: the best).")
 @click.option("--out", type=PathArg(dir_okay=False), help="Player file to write (default champion.json here).")
-def export(run_dir, trial, out):
+@click.option("--game", "game_name", default=None, metavar="REF",
+              help="The run's game, where it is a file of your own (path/to/file.py:OBJ): a data file never loads "
+              "code by itself; a run moved with its game file is named by the file's new place.")
+def export(run_dir, trial, out, game_name):
     """Export a champion network as a player file for match, analyze and game."""
     from evoplay.cli import runfiles
+    from evoplay.games import resolve_game
+
+    if game_name is not None:
+        resolve_game(game_name)
 
     click.echo(runfiles.export(run_dir, trial, out))

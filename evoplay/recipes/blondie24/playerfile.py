@@ -20,7 +20,7 @@ import math
 from evoplay.errors import PlayerFileError
 from evoplay.networks.evalnet import SPATIAL_UNITS, check_genome, n_weights
 from evoplay.arena.game import capability, game_ref
-from evoplay.games import GameError, resolve_data_game, resolve_game
+from evoplay.games import GameError, is_code_ref, resolve_data_game
 from evoplay.recipes.blondie24.play import net_player
 from evoplay.files.playerfile import arch_int, player_document, weight_array
 
@@ -95,9 +95,9 @@ def checkers_player_from_file(architecture: dict, weights: dict):
 def player_from_file(architecture: dict, weights: dict):
     """A ``blondie24-network`` file as a player of the game it names."""
     ref, sizes, depth, genome, king = network_parts(architecture, weights)
-    game = resolve_game(ref)
+    game = resolve_data_game(ref)  # a user's game: the one named first, maybe from its file's new place
     player = net_player(game, genome, sizes, king, depth)
     player.game = game
-    if game_ref(game) != ref:
+    if game_ref(game) != ref and not is_code_ref(ref):
         raise PlayerFileError(f"architecture 'game' {ref!r} resolves to {game_ref(game)!r}")
     return player
