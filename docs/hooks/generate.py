@@ -478,7 +478,7 @@ def _cell(v) -> str:
 
 
 def study_page(name: str) -> tuple[str, list[str]]:
-    from evoplay.framework.study import markdown
+    from evoplay.framework.study_report import markdown
 
     d = RESULTS / name
     title, notes = _title(name, _notes(name))
