@@ -64,7 +64,7 @@ from evoplay.framework import config as configs
 from evoplay.framework import distributed
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.runner import RunJob, _prepare, finish_jobs, make_recipe, run_pool
-from evoplay.framework.study_report import compare, markdown, max_curves, plot_study, study_words
+from evoplay.framework.study_report import compare, markdown, read_max_curves, plot_study, study_words
 from evoplay.files.paths import read_regular, probe_writable
 
 STUDY_KEYS = {"name", "base", "baseline", "trials", "generations", "seed", "variants", "grid"}
@@ -285,7 +285,7 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
         for rd in dirs:
             rd.release()
     words = study_words(study)
-    curves = [max_curves(rd, s["trials"]) for rd, s in zip(every, summaries)]  # for the comparison and the plot
+    curves = [read_max_curves(rd, s["trials"]) for rd, s in zip(every, summaries)]  # for the comparison and the plot
     result = compare(study, summaries, analyses, curves, words)
     write_text(out / "study.json", json.dumps(result, indent=1, allow_nan=False) + "\n")
     env = {"ray": info, "seconds": {"ray_start": round(t_ray, 3), "pool": round(t_pool, 3)},

@@ -26,7 +26,7 @@ ALPHA = 0.05
 LAST = 10
 
 
-def max_curves(rd: RunDir, trials: int) -> np.ndarray:
+def read_max_curves(rd: RunDir, trials: int) -> np.ndarray:
     """Each trial's max fitness by generation, (trials, generations), as its logbook has it."""
     return np.array([rd.read_logbook(t, ("max",))["max"] for t in range(trials)])
 
@@ -69,7 +69,7 @@ def metrics(words: FitnessWords) -> dict[str, str]:
 def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], curves: list[np.ndarray],
             words: FitnessWords = FitnessWords()) -> dict:
     """The study's results: per variant figures, and each variant against the baseline
-    (``curves``: each variant's ``max_curves``)."""
+    (``curves``: each variant's ``read_max_curves``)."""
     labels = metrics(words)
     names = [v["name"] for v in study["variants"]]
     base = names.index(study["baseline"])
@@ -167,7 +167,7 @@ def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> s
 
 def plot_study(result: dict, curves: list[np.ndarray], out: Path, words: FitnessWords = FitnessWords()):
     """Mean max-fitness curves of all variants overlaid, with 95% bands; legend from variant names
-    (``curves``: each variant's ``max_curves``)."""
+    (``curves``: each variant's ``read_max_curves``)."""
     from evoplay.files.atomic import write_bytes
     from evoplay.framework.plotting import plt, render
 
