@@ -54,15 +54,15 @@ def floor_figures(generations: int = 200) -> dict:
 
     from evoplay.recipes.fogel import bench
     from evoplay.framework import config
-    from evoplay.recipes.fogel import recipe as evolve
+    from evoplay.recipes.fogel import operators
 
     cfg = config.defaults()
     evo = bench.warm_trial(cfg, generations)
     split = bench.generation_split(cfg, evo, generations)
     pool = bench._pool(evo)
     games = cfg["evaluation"]["games"]
-    u = evolve.game_uniforms((0, 0, 0), 0, len(pool), games)
-    opponent, _ = evolve._opponent_player(json.dumps(cfg["evaluation"]["opponent"]), games)
+    u = operators.game_uniforms((0, 0, 0), 0, len(pool), games)
+    opponent, _ = operators.opponent_player(json.dumps(cfg["evaluation"]["opponent"]), games)
     floor_ms = 1e3 * bench._timed(lambda: floor_outcomes(pool, u, opponent), 50)
     return {"floor_ms": floor_ms, "generation_ms": split["total_ms"], "ratio": split["total_ms"] / floor_ms}
 

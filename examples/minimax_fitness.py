@@ -18,7 +18,8 @@ trials on Ray, checkpoints, ``--resume``, the run directory and the curve unchan
 import numpy as np
 
 from evoplay.recipes.fogel.nets import NetBatch, stack
-from evoplay.recipes.fogel.recipe import FogelRecipe, game_uniforms
+from evoplay.recipes.fogel.operators import game_uniforms
+from evoplay.recipes.fogel.recipe import FogelRecipe
 from evoplay.tictactoe import board
 from evoplay.tictactoe import engine
 from evoplay.tictactoe.players import make_player

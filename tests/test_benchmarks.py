@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.recipes.fogel import recipe as evolve
+from evoplay.recipes.fogel import operators
 from evoplay.recipes.fogel.nets import init_population, mut_population
 from evoplay.tictactoe import board
 
@@ -16,10 +16,10 @@ from floor import floor_outcomes  # noqa: E402
 def test_the_compiled_floor_plays_the_generations_games():
     parents = init_population(50, np.random.default_rng(31))
     pool = parents + mut_population(parents, np.random.default_rng(32), sigma=2.0)
-    u = evolve.game_uniforms((7, 0, 3), 0, len(pool), 32)
-    opponent, _ = evolve._opponent_player('"logic:eps=0.2"', 32)
+    u = operators.game_uniforms((7, 0, 3), 0, len(pool), 32)
+    opponent, _ = operators.opponent_player('"logic:eps=0.2"', 32)
     outcomes = floor_outcomes(pool, u, opponent)
-    _, wld = evolve.eval_networks(pool, u, "logic:eps=0.2")
+    _, wld = operators.eval_networks(pool, u, "logic:eps=0.2")
     counted = np.stack([(outcomes == board.X_WIN).sum(1), (outcomes == board.O_WIN).sum(1), (outcomes == board.DRAW).sum(1)], axis=1)
     assert np.array_equal(counted, wld)
     assert wld[:, 0].sum() > 0 and wld[:, 1].sum() > 0

@@ -473,7 +473,7 @@ def test_a_run_directory_is_a_player_spec_for_its_best_champion(env):
 
 def test_a_config_names_a_run_directory_as_its_opponent(tmp_path):
     from evoplay.framework import config
-    from evoplay.recipes.fogel.recipe import player_files
+    from evoplay.recipes.fogel.schema import player_files
 
     (tmp_path / "vs-run.toml").write_text(f'[evaluation]\nopponent = "{ROOT / "results/fogel1993"}"\n')
     cfg = config.load(tmp_path / "vs-run.toml")

@@ -1,5 +1,6 @@
-"""evoplay.distributed on a real embedded Ray session (2 CPUs): ordering, streaming,
-chunked map, retries after a killed worker, and a bad cluster address."""
+"""evoplay.framework.distributed on a real embedded Ray session (2 CPUs): ordering, streaming,
+chunked map, retries after a killed worker; and the driver beside it (driver.py): a bad
+cluster address, a replaced working directory."""
 
 import json
 import os
@@ -238,7 +239,7 @@ def _wait_listening(port, timeout=10):
 
 def test_a_driver_whose_working_directory_was_extracted_anew_enters_it_again(tmp_path):
     """Ray may replace a job's working directory while the job runs (the job-submit test's two nodes on one machine do)."""
-    from evoplay.framework.distributed import stay_in
+    from evoplay.framework.driver import stay_in
 
     here = os.getcwd()
     work = tmp_path / "working_dir"
@@ -257,7 +258,7 @@ def test_a_driver_whose_working_directory_was_extracted_anew_enters_it_again(tmp
 
 def test_a_driver_already_in_a_replaced_directory_finds_it_by_its_path(tmp_path, monkeypatch):
     """The directory may be replaced before the run starts: its path comes from PWD, as the shell set it."""
-    from evoplay.framework.distributed import stay_in, working_dir
+    from evoplay.framework.driver import stay_in, working_dir
 
     here = os.getcwd()
     work = tmp_path / "working_dir"

@@ -185,7 +185,7 @@ def test_ctrl_c_stops_with_one_line_and_keeps_the_checkpoints(tmp_path):
 def test_a_trained_player_file_is_a_fitness_opponent_that_workers_need_not_have(tmp_path):
     from evoplay.framework import config
     from evoplay.framework import runner
-    from evoplay.recipes.fogel.recipe import player_files
+    from evoplay.recipes.fogel.schema import player_files
     from evoplay.files.playerfile import read_document
 
     doc = read_document(ROOT / "results/baselines/value-net.json")

@@ -11,6 +11,8 @@ import pytest
 from evoplay.tictactoe import board
 from evoplay.framework import config
 from evoplay.framework.trial import TrialRun
+from evoplay.framework.streams import EVALUATE, stream
+from evoplay.recipes.fogel import operators
 from evoplay.recipes.fogel import recipe as evolve
 from evoplay.recipes.fogel.nets import (
     INPUTS,
@@ -239,7 +241,7 @@ def test_a_memo_carried_from_generation_to_generation_changes_no_game():
     carried = TrialRun(evolve.FogelRecipe(cfg), 2)
     carried.run(30)
     fresh_recipe = evolve.FogelRecipe(cfg)
-    fresh_recipe.toolbox.register("evaluate", lambda job: evolve.eval_chunk(job[:5]))  # no memo
+    fresh_recipe.toolbox.register("evaluate", lambda job: operators.eval_chunk(job[:5]))  # no memo
     fresh = TrialRun(fresh_recipe, 2)
     fresh.run(30)
     assert list(carried.logbook) == list(fresh.logbook)
@@ -256,25 +258,25 @@ def test_evaluation_chunks_change_nothing():
 
 
 def test_opponent_mix_splits_games_by_weight():
-    players, per_game = evolve.opponent_games([{"player": "logic", "weight": 3}, {"player": "minimax", "weight": 1}], 32)
+    players, per_game = operators.opponent_games([{"player": "logic", "weight": 3}, {"player": "minimax", "weight": 1}], 32)
     assert np.bincount(per_game).tolist() == [24, 8]
-    _, per_game = evolve.opponent_games([{"player": "random", "weight": 1}] * 3, 32)
+    _, per_game = operators.opponent_games([{"player": "random", "weight": 1}] * 3, 32)
     assert np.bincount(per_game).tolist() == [11, 11, 10]
     # Nobody beats minimax: against an even mix with it, at most half the games are won.
     pool = init_population(30, rng(15))
     u = rng(16).random((30, 32, 9))
     mix = [{"player": "random", "weight": 1}, {"player": "minimax", "weight": 1}]
-    _, wld = evolve.eval_networks(pool, u, mix)
+    _, wld = operators.eval_networks(pool, u, mix)
     assert wld.sum(1).tolist() == [32] * 30
     assert (wld[:, 0] <= 16).all()
-    _, wld_random = evolve.eval_networks(pool, u, "random")
+    _, wld_random = operators.eval_networks(pool, u, "random")
     assert wld_random[:, 0].sum() > wld[:, 0].sum()
 
 
 def test_a_chunk_draws_exactly_its_rows_of_the_generation_block():
-    block = evolve.stream(3, 1, 7, evolve.EVALUATE).random((50, 32, 9))
+    block = stream(3, 1, 7, EVALUATE).random((50, 32, 9))
     for a, b in ((0, 50), (0, 1), (13, 29), (49, 50)):
-        assert np.array_equal(evolve.game_uniforms((3, 1, 7), a, b, 32), block[a:b])
+        assert np.array_equal(operators.game_uniforms((3, 1, 7), a, b, 32), block[a:b])
 
 
 def test_big_populations_sort_instead_of_a_scratch_array_and_play_the_same(monkeypatch):
@@ -283,9 +285,9 @@ def test_big_populations_sort_instead_of_a_scratch_array_and_play_the_same(monke
 
     pool = init_population(60, rng(21))
     u = rng(22).random((60, 32, 9))
-    payoffs, wld = evolve.eval_networks(pool, u, "logic")
+    payoffs, wld = operators.eval_networks(pool, u, "logic")
     monkeypatch.setattr(nets, "SCRATCH_LIMIT", 0)
-    payoffs_sorted, wld_sorted = evolve.eval_networks(pool, u, "logic")
+    payoffs_sorted, wld_sorted = operators.eval_networks(pool, u, "logic")
     assert np.array_equal(payoffs, payoffs_sorted) and np.array_equal(wld, wld_sorted)
     keys = rng(23).integers(0, 50, 400)
     first, inverse = nets.distinct(keys, 50)
@@ -300,7 +302,7 @@ def test_compiled_games_against_a_table_player_are_the_batched_engine_games(oppo
     pool += [FogelNet(n.h, 200 * n.w1, 200 * n.w2) for n in pool[:10]]  # large weights: many exact ties broken low
     n, games = len(pool), 32
     u = rng(25).random((n * games, 9))
-    o_player, per_game = evolve._opponent_player(json.dumps(opponent), games)
+    o_player, per_game = operators.opponent_player(json.dumps(opponent), games)
     o_rows = None if per_game is None else np.tile(per_game, n)
     x_rows = np.repeat(np.arange(n), games)
     batch = NetBatch(np.stack([p.w1 for p in pool]), np.stack([p.w2 for p in pool]))

@@ -1312,11 +1312,11 @@ def run_in_process(argv, stdin: str | None = None) -> tuple[object, str, str]:
     code = 0
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(CASE_SECONDS)
-    from evoplay.framework import distributed
+    from evoplay.framework import distributed, driver
 
     # An accepted evolve must not end the test run, nor kill this process's Ray for the next case.
     real_exit, os._exit = os._exit, _no_exit
-    real_stop, distributed.stop_now = distributed.stop_now, lambda: None
+    real_stop, driver.stop_now = driver.stop_now, lambda: None
     real_stdin, sys.stdin = sys.stdin, io.StringIO(stdin or "")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -1326,7 +1326,7 @@ def run_in_process(argv, stdin: str | None = None) -> tuple[object, str, str]:
                 code = e.code
     finally:
         sys.stdin = real_stdin
-        os._exit, distributed.stop_now = real_exit, real_stop
+        os._exit, driver.stop_now = real_exit, real_stop
         distributed.shutdown_ray()
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)

@@ -19,7 +19,7 @@ from evoplay.recipes.fogel import exact_yardstick
 from evoplay.recipes.coevolution import PAIRING, coevolve_chunk, draw_opponents, points_of, round_robin
 from evoplay.recipes.exact_fitness import exact_weights, population_outcomes
 from evoplay.recipes.fogel.nets import FogelNet, NetBatch, init_population, net_player, stack
-from evoplay.recipes.fogel.recipe import eval_weights
+from evoplay.recipes.fogel.operators import eval_weights
 from evoplay.recipes.fogel.report import champion_row
 from evoplay.recipes.selfadaptive import SANet, init_sa_population, mut_selfadaptive, n_weights, sa_from_dict, sa_to_dict, step_sizes
 from evoplay.framework.recipe import Context

@@ -1,4 +1,4 @@
-"""The seed reproductions: Gibson's softmax figures, the value-net settings study, seed 003's model."""
+"""The published programs reproduced: Gibson's softmax figures, the value-net tutorial's settings, the Keras outcome net's model."""
 
 import itertools
 import json
@@ -25,7 +25,7 @@ RESULTS = ROOT / "results"
 SCAN = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 
-# ---------------------------------------------------------------- Gibson (seed 002)
+# ---------------------------------------------------------------- Gibson's softmax-minimax page
 
 
 def test_gibson_check_position_by_hand():
@@ -126,7 +126,7 @@ def test_committed_gibson_figures_reproduce(tmp_path):
         assert (tmp_path / (name + ".svg")).read_bytes() == (RESULTS / "gibson" / (name + ".svg")).read_bytes()
 
 
-# ---------------------------------------------------------------- seed 003
+# ---------------------------------------------------------------- the Keras outcome-net program
 
 
 def brute_force_fillings(first):
@@ -207,18 +207,18 @@ def test_program_move_rule_maximises_the_read_column():
         assert table[code].tolist() == np.eye(9)[best].tolist()
 
 
-FAITHFUL = RESULTS / "seed003" / keras_outcome_net.PLAYER_FILE
+FAITHFUL = RESULTS / "keras-outcome-net" / keras_outcome_net.PLAYER_FILE
 
 
-@pytest.mark.skipif(not FAITHFUL.exists(), reason="no committed seed003 player")
-def test_committed_seed003_results_reproduce_from_the_player_file(tmp_path):
-    for f in FAITHFUL.parent.glob("outcome-net-seed003*.json"):
+@pytest.mark.skipif(not FAITHFUL.exists(), reason="no committed keras-outcome-net player")
+def test_committed_keras_outcome_net_results_reproduce_from_the_player_file(tmp_path):
+    for f in FAITHFUL.parent.glob(f"{keras_outcome_net.KIND}*.json"):
         shutil.copy(f, tmp_path / f.name)
     with pytest.raises(SystemExit) as e:
-        main(["figures", "seed003", "--out", str(tmp_path), "--no-progress"])
+        main(["figures", "keras-outcome-net", "--out", str(tmp_path), "--no-progress"])
     assert e.value.code == 0
     ours = json.loads((tmp_path / "results.json").read_text())
-    committed = json.loads((RESULTS / "seed003" / "results.json").read_text())
+    committed = json.loads((FAITHFUL.parent / "results.json").read_text())
     for a, b in zip(ours["variants"], committed["variants"], strict=True):
         assert a["name"] == b["name"]
         for run in ("as_x", "as_o", "random_split"):
@@ -228,13 +228,13 @@ def test_committed_seed003_results_reproduce_from_the_player_file(tmp_path):
         for key in ("games_o_first", "games_x_first"):
             for run in ("as_x", "as_o"):
                 assert a[key][run] == pytest.approx(b[key][run], abs=1e-12)
-    assert (tmp_path / "table.md").read_text() == (RESULTS / "seed003" / "table.md").read_text()
+    assert (tmp_path / "table.md").read_text() == (FAITHFUL.parent / "table.md").read_text()
 
 
-# ---------------------------------------------------------------- value-net settings (seed 000)
+# ---------------------------------------------------------------- the value-net tutorial's settings
 
 
-def test_valuenet_settings_tiny_study(tmp_path):
+def test_value_net_tutorial_tiny_study(tmp_path):
     names = ("default", "self-play-only", "side-input", "empty-0")
     runs = value_net_tutorial.run_study(games=300, seeds=(0,), names=names, exact_every=100)
     assert [r["setting"] for r in runs] == list(names)
@@ -280,11 +280,11 @@ def test_value_net_side_input_player_file_round_trip(tmp_path):
         load_player(path)
 
 
-STUDY = RESULTS / "valuenet-settings" / "study.json"
+STUDY = RESULTS / "value-net-tutorial" / "study.json"
 
 
 @pytest.mark.skipif(not STUDY.exists(), reason="no committed value-net settings study")
-def test_committed_valuenet_study_is_consistent(tmp_path):
+def test_committed_value_net_tutorial_study_is_consistent(tmp_path):
     study = json.loads(STUDY.read_text())
     assert {r["setting"] for r in study["runs"]} == set(value_net_tutorial.SETTINGS)
     assert len(study["runs"]) == len(value_net_tutorial.SETTINGS) * len(study["seeds"])
@@ -305,9 +305,9 @@ def test_committed_valuenet_study_is_consistent(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["figures", "gibson", "--seeds", "2"], "--seeds applies to valuenet-settings and seed003 only"),
-    (["figures", "seed003", "--games", "5"], "--games applies to gibson and valuenet-settings only"),
-    (["figures", "gibson", "--retrain"], "--retrain applies to seed003 only"),
+    (["figures", "gibson", "--seeds", "2"], "--seeds applies to value-net-tutorial and keras-outcome-net only"),
+    (["figures", "keras-outcome-net", "--games", "5"], "--games applies to gibson and value-net-tutorial only"),
+    (["figures", "gibson", "--retrain"], "--retrain applies to keras-outcome-net only"),
     (["figures", "nope"], "Invalid value"),
 ])
 def test_figures_bad_usage_exits_2(args, message, capsys):
@@ -318,10 +318,24 @@ def test_figures_bad_usage_exits_2(args, message, capsys):
     assert err.count("\n") == 1 and message in err
 
 
-def test_valuenet_settings_command_runs_the_study_on_ray(tmp_path, capsys):
+@pytest.mark.parametrize("old,new,args,message", [
+    ("seed003", "keras-outcome-net", ["--games", "5"], "--games applies to gibson and value-net-tutorial only"),
+    ("valuenet-settings", "value-net-tutorial", ["--games", "50"], "--games must be at least 100 for value-net-tutorial"),
+])
+def test_figures_takes_the_old_names_for_a_release_and_names_the_new_one(old, new, args, message, capsys):
+    """An old name runs as its new one (the checks below name the new one) after one line on stderr."""
+    with pytest.raises(SystemExit) as e:
+        main(["figures", old, *args])
+    assert e.value.code == 2
+    notice, error = capsys.readouterr().err.splitlines()
+    assert notice == f"evoplay: note: '{old}' is now called '{new}' (the old name is accepted for this release)"
+    assert message in error
+
+
+def test_value_net_tutorial_command_runs_the_study_on_ray(tmp_path, capsys):
     pytest.importorskip("ray")
     with pytest.raises(SystemExit) as e:
-        main(["figures", "valuenet-settings", "--games", "200", "--seeds", "1", "--workers", "2",
+        main(["figures", "value-net-tutorial", "--games", "200", "--seeds", "1", "--workers", "2",
               "--out", str(tmp_path), "--no-progress"])
     assert e.value.code == 0
     study = json.loads((tmp_path / "study.json").read_text())
@@ -332,17 +346,17 @@ def test_valuenet_settings_command_runs_the_study_on_ray(tmp_path, capsys):
         assert r["exact"] == here["exact"] and r["good_per_100"] == here["good_per_100"]
         assert r["exact_good_per_100"] == here["exact_good_per_100"]
     assert (tmp_path / "table.md").read_text() == value_net_tutorial.table(study["runs"])
-    assert "valuenet-settings: wrote" in capsys.readouterr().out
+    assert "value-net-tutorial: wrote" in capsys.readouterr().out
 
 
-def test_valuenet_settings_needs_a_block_of_games(capsys):
+def test_value_net_tutorial_needs_a_block_of_games(capsys):
     with pytest.raises(SystemExit) as e:
-        main(["figures", "valuenet-settings", "--games", "50"])
+        main(["figures", "value-net-tutorial", "--games", "50"])
     assert e.value.code == 2 and "--games must be at least 100" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("name,seed", [("lr-0.05", 0), ("lr-0.1", 0), ("default", 1)])
-def test_committed_valuenet_runs_reproduce_their_first_games_when_trained_again(name, seed):
+def test_committed_value_net_tutorial_runs_reproduce_their_first_games_when_trained_again(name, seed):
     """Training is a pure function of the setting and seed: 3,000 games again give the committed curves'
     first 30 blocks and 3 exact checkpoints. (The first two failed while the committed nets were
     trained through BLAS: last-bit differences flipped a greedy move within 3,000 games.)"""

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from evoplay.recipes.fogel.recipe import sel_tournament_score
+from evoplay.recipes.fogel.operators import sel_tournament_score
 
 
 def test_scores_count_rivals_with_strictly_lower_payoff():

@@ -40,7 +40,7 @@ NOTES = ROOT / "docs" / "results" / "notes"
 ORDER = [
     "fogel1993", "ablation", "fogel1993-yardstick", "fogel-exact", "fogel-selfadaptive", "fogel-exact-sa",
     "fogel-exact-sa-2000", "fogel-exact-sa-h30", "fogel-exact-sa-h30-p100", "fogel-exact-sa-h30-cauchy",
-    "coevolution", "coevolution-hof", "baselines", "gibson", "valuenet-settings", "seed003",
+    "coevolution", "coevolution-hof", "baselines", "gibson", "value-net-tutorial", "keras-outcome-net",
 ]
 
 
@@ -238,8 +238,8 @@ def kind_of(d: Path) -> str | None:
         return "run"
     if (d / "study.json").is_file() and (d / "study-environment.json").is_file():
         return "study"
-    for name, marker in (("baselines", "tournament.json"), ("gibson", "gibson.json"), ("seed003", "results.json"),
-                         ("valuenet-settings", "study.json")):
+    for name, marker in (("baselines", "tournament.json"), ("gibson", "gibson.json"),
+                         ("keras-outcome-net", "results.json"), ("value-net-tutorial", "study.json")):
         if (d / marker).is_file() and d.name == name:
             return name
     return None
@@ -478,7 +478,7 @@ def _cell(v) -> str:
 
 
 def study_page(name: str) -> tuple[str, list[str]]:
-    from evoplay.framework.study import markdown
+    from evoplay.framework.study_report import markdown
 
     d = RESULTS / name
     title, notes = _title(name, _notes(name))
@@ -508,7 +508,8 @@ def baselines_page(name: str) -> tuple[str, list[str]]:
     return "\n".join(lines), [f"{name}/{f}" for f in figures]
 
 
-def seed_page(name: str) -> tuple[str, list[str]]:
+def published_page(name: str) -> tuple[str, list[str]]:
+    """The page of a published program's reproduction (``evoplay figures NAME``): its figures and tables."""
     d = RESULTS / name
     title, notes = _title(name, _notes(name))
     if name == "gibson":
@@ -516,10 +517,10 @@ def seed_page(name: str) -> tuple[str, list[str]]:
 
         table = gibson.table(_json(d / "gibson.json"))
         figures = ["win_probabilities.png", "first_move_scores.png"]
-    elif name == "seed003":
-        from evoplay.published import keras_outcome_net
+    elif name == "keras-outcome-net":
+        from evoplay.published import keras_outcome_net_report
 
-        table = keras_outcome_net.table(_json(d / "results.json"))
+        table = keras_outcome_net_report.table(_json(d / "results.json"))
         figures = sorted(p.name for p in d.glob("*.png"))
     else:
         from evoplay.published import value_net_tutorial
@@ -550,8 +551,10 @@ def results_index(names: list[str]) -> str:
     return "\n".join(lines)
 
 
-PAGES = {"run": run_page, "study": study_page, "baselines": baselines_page, "gibson": seed_page,
-         "seed003": seed_page, "valuenet-settings": seed_page}
+#: The published programs' reproductions, by their ``evoplay figures`` names.
+PUBLISHED = ("gibson", "value-net-tutorial", "keras-outcome-net")
+PAGES = {"run": run_page, "study": study_page, "baselines": baselines_page,
+         **{name: published_page for name in PUBLISHED}}
 
 
 # ---------------------------------------------------------------- MkDocs events
@@ -561,12 +564,12 @@ def results_nav(names: list[str]) -> list:
     """The Results section: the reference run and its study, Beyond Fogel with its runs, the rest."""
     page = lambda n: f"results/{n}.md"  # noqa: E731
     beyond = [n for n in names if n in BEYOND]
-    seeds = [n for n in names if kind_of(RESULTS / n) in ("gibson", "seed003", "valuenet-settings")]
+    published = [n for n in names if kind_of(RESULTS / n) in PUBLISHED]
     first = [n for n in ("fogel1993", "ablation") if n in names]
-    rest = [n for n in names if n not in beyond + seeds + first]
+    rest = [n for n in names if n not in beyond + published + first]
     return ["results/index.md", *map(page, first),
             {"Beyond Fogel": ["results/beyond-fogel.md", *map(page, beyond)]},
-            *map(page, rest), {"Published figures": list(map(page, seeds))}]
+            *map(page, rest), {"Published figures": list(map(page, published))}]
 
 
 def on_config(config):

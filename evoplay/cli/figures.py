@@ -1,4 +1,4 @@
-"""evoplay figures: reproduce the published figures of the seed sources (``evoplay.published``)."""
+"""evoplay figures: reproduce the figures of published programs (``evoplay.published``)."""
 
 from __future__ import annotations
 
@@ -10,45 +10,65 @@ import click
 from evoplay.cli.group import cli
 from evoplay.cli.checks import PathArg
 
-FIGURES = ("gibson", "valuenet-settings", "seed003")
+FIGURES = ("gibson", "value-net-tutorial", "keras-outcome-net")
+#: The names of an earlier release, still accepted (with a notice) for this one.
+RENAMED = {"valuenet-settings": "value-net-tutorial", "seed003": "keras-outcome-net"}
 
 #: Options that only one figure set takes.
 ONLY = {
-    "games": ("gibson", "valuenet-settings"),
+    "games": ("gibson", "value-net-tutorial"),
     "seed": ("gibson",),
-    "seeds": ("valuenet-settings", "seed003"),
-    "workers": ("valuenet-settings",),
-    "address": ("valuenet-settings",),
-    "retrain": ("seed003",),
-    "outcome_net": ("seed003",),
+    "seeds": ("value-net-tutorial", "keras-outcome-net"),
+    "workers": ("value-net-tutorial",),
+    "address": ("value-net-tutorial",),
+    "retrain": ("keras-outcome-net",),
+    "outcome_net": ("keras-outcome-net",),
 }
 
 
+class FigureName(click.Choice):
+    """One of ``FIGURES``; an old name is taken as its new one, with a one-line notice on stderr."""
+
+    def __init__(self):
+        super().__init__(FIGURES)
+
+    def convert(self, value, param, ctx):
+        if value in RENAMED:
+            click.echo(f"evoplay: note: '{value}' is now called '{RENAMED[value]}' "
+                       "(the old name is accepted for this release)", err=True)
+            value = RENAMED[value]
+        return super().convert(value, param, ctx)
+
+
 @cli.command()
-@click.argument("name", metavar="NAME", type=click.Choice(FIGURES))
+@click.argument("name", metavar="NAME", type=FigureName())
 @click.option("--out", type=PathArg(file_okay=False), default=None,
               help="Folder to write (default results/NAME).")
 @click.option("--games", type=click.IntRange(min=1), default=None,
-              help="gibson: sampled games per point (1000); valuenet-settings: training games per run (150000).")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="gibson: seed of the sampled games (0).")
+              help="gibson: sampled games per point (1000); value-net-tutorial: training games per run (150000).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="gibson: the random seed of the sampled games (0).")
 @click.option("--seeds", type=click.IntRange(1, 100), default=None,
-              help="valuenet-settings: training seeds per setting, 0..N-1 (2); seed003: nets to train, "
-                   "seeds 0..N-1 (1; the others show training noise).")
+              help="How many random seeds to train with, 0..N-1: value-net-tutorial, per setting (2); "
+                   "keras-outcome-net, one net per random seed (1: seed 0's is the committed model, the others "
+                   "show training noise).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="valuenet-settings: CPUs of embedded Ray (default: all cores).")
-@click.option("--address", default=None, help="valuenet-settings: run on this Ray cluster (or set RAY_ADDRESS).")
+              help="value-net-tutorial: CPUs of embedded Ray (default: all cores).")
+@click.option("--address", default=None, help="value-net-tutorial: run on this Ray cluster (or set RAY_ADDRESS).")
 @click.option("--retrain", is_flag=True, default=None,
-              help="seed003: train the faithful net even if OUT holds one (takes minutes).")
+              help="keras-outcome-net: train the faithful net even if OUT holds one (takes minutes).")
 @click.option("--outcome-net", "outcome_net", type=PathArg(dir_okay=False), default=None,
-              help="seed003: evoplay's outcome-net player file to compare (results/baselines/outcome-net.json).")
+              help="keras-outcome-net: evoplay's outcome-net player file to compare (results/baselines/outcome-net.json).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress on stderr.")
 def figures(name, out, progress, **opts):
-    """Reproduce a seed's figures: gibson, valuenet-settings or seed003.
+    """Reproduce a published program's figures: gibson, value-net-tutorial or keras-outcome-net.
 
-    gibson: softmax-minimax win probabilities and first-move scores against O's
-    temperature, exact and sampled. valuenet-settings: the value net's training settings
-    on Ray, curves and exact strength. seed003: a faithful model of a published
-    outcome-net program, its exact results beside the published ones.
+    gibson: Gibson's softmax-minimax page, win probabilities and first-move scores
+    against O's temperature, exact and sampled. value-net-tutorial: a value-net
+    tutorial's training settings on Ray, curves and exact strength. keras-outcome-net:
+    a faithful model of a published Keras outcome-net program, its exact results beside
+    the published ones. (valuenet-settings and seed003, the names of an earlier release,
+    are still accepted.)
     """
     for opt, value in opts.items():
         if value is not None and name not in ONLY[opt]:
@@ -57,10 +77,10 @@ def figures(name, out, progress, **opts):
     out = Path(out or f"results/{name}")
     if name == "gibson":
         _gibson(out, opts["games"], opts["seed"], progress)
-    elif name == "valuenet-settings":
-        _valuenet(out, opts, progress)
+    elif name == "value-net-tutorial":
+        _value_net_tutorial(out, opts, progress)
     else:
-        _seed003(out, bool(opts["retrain"]), opts["outcome_net"], opts["seeds"], progress)
+        _keras_outcome_net(out, bool(opts["retrain"]), opts["outcome_net"], opts["seeds"], progress)
 
 
 def _gibson(out, games, seed, progress):
@@ -77,15 +97,15 @@ def _gibson(out, games, seed, progress):
                + " / ".join(f"{chk['move_percent'][s]:.2f}%" for s in "258"))
 
 
-def _valuenet(out, opts, progress):
+def _value_net_tutorial(out, opts, progress):
     from evoplay.published import value_net_tutorial
 
     games = opts["games"] or value_net_tutorial.GAMES
     if games < value_net_tutorial.value_net.BLOCK:
-        raise click.UsageError(f"--games must be at least {value_net_tutorial.value_net.BLOCK} for valuenet-settings (one point of the curve)")
+        raise click.UsageError(f"--games must be at least {value_net_tutorial.value_net.BLOCK} for value-net-tutorial (one point of the curve)")
     seeds = tuple(range(opts["seeds"] or len(value_net_tutorial.SEEDS)))
     study = value_net_tutorial.main_command(out, games, seeds, workers=opts["workers"], address=opts["address"], progress=progress)
-    click.echo(f"valuenet-settings: wrote {out}/curves.png, table.md, study.json and {len(study['runs'])} player files")
+    click.echo(f"value-net-tutorial: wrote {out}/curves.png, table.md, study.json and {len(study['runs'])} player files")
     for r in study["runs"]:
         e = r["exact"]
         click.echo(f"  {r['setting']:>15} seed {r['seed']}: exact good/100 {r['exact_good_per_100'][-1]:5.1f}; "
@@ -93,18 +113,19 @@ def _valuenet(out, opts, progress):
                    f"vs logic as X {100 * e['logic']['as_x']['loss']:.1f}% loss")
 
 
-def _seed003(out, retrain, outcome_net, seeds, progress):
-    from evoplay.published import keras_outcome_net as value_net_tutorial
+def _keras_outcome_net(out, retrain, outcome_net, seeds, progress):
+    from evoplay.published import keras_outcome_net
+    from evoplay.published import keras_outcome_net_report
 
     outcome_net = outcome_net or "results/baselines/outcome-net.json"
-    argv = ["evoplay", "figures", "seed003", "--out", str(out)] + (["--seeds", str(seeds)] if seeds else [])
+    argv = ["evoplay", "figures", "keras-outcome-net", "--out", str(out)] + (["--seeds", str(seeds)] if seeds else [])
     for seed in range(seeds or 1):
-        path = out / value_net_tutorial.player_file(seed)
+        path = out / keras_outcome_net.player_file(seed)
         if retrain or not path.is_file():
-            value_net_tutorial.train_player(out, seed=seed, progress=progress, command=shlex.join([*argv, "--retrain"]))
-            click.echo(f"seed003: trained {path}")
-    report = value_net_tutorial.write_results(out, out / value_net_tutorial.PLAYER_FILE, outcome_net)
-    click.echo(f"seed003: wrote {out}/results.json and table.md")
+            keras_outcome_net.train_player(out, seed=seed, progress=progress, command=shlex.join([*argv, "--retrain"]))
+            click.echo(f"keras-outcome-net: trained {path}")
+    report = keras_outcome_net_report.write_results(out, out / keras_outcome_net.PLAYER_FILE, outcome_net)
+    click.echo(f"keras-outcome-net: wrote {out}/results.json and table.md")
     for v in report["variants"]:
         x, o = v["as_x"], v["as_o"]
         click.echo(f"  {v['name']}: as X {100 * x['win']:.1f}/{100 * x['draw']:.1f}/{100 * x['loss']:.1f}, "

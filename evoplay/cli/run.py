@@ -66,15 +66,15 @@ def _leave(code: int):
     """Exit now, as a killed driver would, every file being written and closed.
 
     A cluster forgets a finished driver, and embedded Ray's processes are this process's
-    descendants, stopped here at once (``distributed.stop_now``): the graceful Ray shutdown
+    descendants, stopped here at once (``driver.stop_now``): the graceful Ray shutdown
     at exit takes over a second, and with tasks in flight (Ctrl-C) it would only add Ray's
     own log lines.
     """
-    from evoplay.framework import distributed
+    from evoplay.framework import driver
 
     sys.stdout.flush()
     sys.stderr.flush()
-    distributed.stop_now()
+    driver.stop_now()
     os._exit(code)
 
 

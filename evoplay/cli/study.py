@@ -27,6 +27,7 @@ def study(study_file, out, address, workers, resume, overwrite, trials, generati
 
     from evoplay.cli.run import _leave, setup_logging
     from evoplay.framework import study as studies
+    from evoplay.framework.study_report import study_words
 
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other")
@@ -41,7 +42,7 @@ def study(study_file, out, address, workers, resume, overwrite, trials, generati
         click.echo(f"evoplay: interrupted; the checkpoints in {out} continue with --resume", err=True)
         _leave(130)
     click.echo(f"study {out}: {len(result['variants'])} variants; baseline {result['baseline']}")
-    words = studies.study_words(spec)
+    words = study_words(spec)
     for v in result["variants"]:
         f = v["final_mean_max"]
         line = f"  {v['name']}: final mean max {words.with_unit} {f['mean']:.2f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"

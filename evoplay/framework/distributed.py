@@ -1,9 +1,11 @@
 """Ray, in one place: start or join a cluster, run trials as tasks, map over chunks.
 
 Every other module receives plain callables (``run_tasks``, a ``RayMap`` instance) and
-never imports Ray. The functions handed to Ray are pure given their arguments, so the
-only thing this module has to guarantee for reproducibility is ordering: results come
-back in input order whatever ran where, whenever, and however often a task was retried.
+never imports Ray; what the driver process needs beside Ray (its working directory, its
+exit, an address probed before joining) is in ``driver.py``, which imports no Ray. The
+functions handed to Ray are pure given their arguments, so the only thing this module
+has to guarantee for reproducibility is ordering: results come back in input order
+whatever ran where, whenever, and however often a task was retried.
 
 Per-task overhead, measured on the 2-core development machine with embedded Ray 2.60:
 about 1 ms per task when many are in flight and 2 ms for a lone round trip; a 1 MB
@@ -21,15 +23,13 @@ import logging
 import math
 import os
 import secrets
-import signal
-import socket
 
 import ray
 
 from evoplay.errors import EvoplayError
+from evoplay.framework import driver
 
 CHUNKS_PER_CPU = 2
-PROBE_TIMEOUT_S = 5.0
 
 
 def _embedded_system_config() -> dict:
@@ -55,12 +55,6 @@ def _embedded_system_config() -> dict:
         "enable_worker_prestart": True,
         "preload_python_modules": ["evoplay.framework.preload"],
     }
-
-
-# The client connection preface of HTTP/2 (RFC 9113, section 3.4) and an empty SETTINGS
-# frame. A gRPC server such as Ray's GCS answers with its own SETTINGS frame (type 4).
-_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
-_H2_SETTINGS = 4
 
 
 def init_ray(address: str | None = None, workers: int | None = None) -> dict:
@@ -109,67 +103,12 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
             auth_log.setLevel(level)
     else:
         if address != "auto":
-            _probe_gcs(address)
+            driver.probe_gcs(address)
         try:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
         except (ConnectionError, RuntimeError) as e:
             raise EvoplayError(_join_failure(address, e)) from e
     return describe_cluster()
-
-
-def working_dir() -> str:
-    """This process's working directory, or its path when Ray already replaced it (see ``stay_in``)."""
-    try:
-        return os.getcwd()
-    except FileNotFoundError:
-        return os.environ.get("PWD", "")
-
-
-def stay_in(directory: str):
-    """Enter ``directory`` again if this process's working directory was replaced while Ray ran.
-
-    A job submitted with ``--working-dir`` runs in Ray's copy of that directory, and Ray
-    may extract the copy anew while the job runs (measured: two nodes on one machine share
-    the session directory, and the second node's setup replaces it). The driver then sits
-    in a deleted directory at the same path, where relative paths and anything that asks
-    for the working directory (numba compiling a kernel does) fail; entering the path again
-    puts it in the live copy. Elsewhere this costs one system call.
-    """
-    try:
-        os.getcwd()
-    except FileNotFoundError:
-        if os.path.isdir(directory):
-            os.chdir(directory)
-
-
-def stop_now():
-    """End this process's embedded Ray at once, before the process itself exits.
-
-    For a command line that leaves with ``os._exit`` (every file written): Ray's graceful
-    shutdown takes over a second, and without it the node's agents (DashboardAgent,
-    RuntimeEnvAgent) outlive the driver by a minute or two. This kills exactly the
-    processes this one started (its descendants: GCS, raylet, agents, workers), nobody
-    else's; a driver that joined a cluster has none, and the cluster keeps running.
-    """
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    todo, mine = [os.getpid()], []
-    while todo:
-        for child in children.get(todo.pop(), []):
-            mine.append(child)
-            todo.append(child)
-    for pid in mine:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 def shutdown_ray():
@@ -402,46 +341,6 @@ def _cluster_cpus() -> int:
 
 def _count(x) -> int | float:
     return int(x) if float(x).is_integer() else x
-
-
-def _host_port(address: str) -> tuple[str, int]:
-    if address.startswith("ray://"):
-        # Ray Client needs ray[client] (grpcio), which evoplay does not pin, and a run's
-        # driver writes its run directory where it runs: use a cluster node or a job.
-        raise EvoplayError(
-            f"Ray Client addresses ({address}) are not supported: run evoplay on a cluster node "
-            "with --address HEAD:6379, or submit it with `ray job submit`"
-        )
-    host, sep, port = address.rpartition(":")
-    host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise EvoplayError(f"bad Ray address {address!r}: expected HOST:PORT, e.g. 10.0.0.1:6379")
-    return host, int(port)
-
-
-def _probe_gcs(address: str):
-    """Fail fast, with a one-line reason, unless a gRPC server listens at ``address``.
-
-    Ray itself keeps retrying an address for minutes; a TCP connect and an HTTP/2
-    handshake answer within ``PROBE_TIMEOUT_S``.
-    """
-    host, port = _host_port(address)
-    try:
-        with socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S) as s:
-            if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
-                return  # the GCS expects a TLS handshake first; connecting must do
-            s.settimeout(PROBE_TIMEOUT_S)
-            s.sendall(_H2_PREFACE)
-            reply = s.recv(9)
-    except socket.timeout:
-        raise EvoplayError(f"no Ray cluster at {address}: no answer within {PROBE_TIMEOUT_S:g} s") from None
-    except OSError as e:
-        raise EvoplayError(f"no Ray cluster at {address}: {e.strerror or e}") from None
-    if len(reply) < 4 or reply[3] != _H2_SETTINGS:
-        raise EvoplayError(
-            f"{address} is not a Ray cluster's GCS address (it does not speak gRPC); "
-            "give the head's --port (6379 by default), not the dashboard's"
-        )
 
 
 def _join_failure(address: str, error: BaseException) -> str:

@@ -21,7 +21,7 @@ from evoplay import __version__
 from evoplay.files import usercode
 from evoplay.files.atomic import write_text
 from evoplay.errors import EvoplayError
-from evoplay.framework import distributed
+from evoplay.framework import distributed, driver
 from evoplay.framework.config import differences, load, recipe_class, to_toml
 from evoplay.framework.recipe import FitnessWords, Recipe
 from evoplay.framework.rundir import RunDir
@@ -332,14 +332,14 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
         progress.reset(total=sum(len(j.states) * j.gens for j in jobs))
         progress.update(sum(j.done_generations() for j in jobs))
 
-    start = distributed.working_dir()
-    distributed.stay_in(start)
+    start = driver.working_dir()
+    driver.stay_in(start)
 
     plotting = None  # this process's plotting work, one piece after another: preparing, then each run's curve
 
     def landed(i, result):
         nonlocal plotting
-        distributed.stay_in(start)
+        driver.stay_in(start)
         job, t = chains[i]
         before = job.done_generations()
         following = job.land(t, result)
@@ -359,7 +359,7 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
         if plotting is not None:
             plotting.wait()  # a curve being written is finished rather than cut off by the process's exit
         raise
-    distributed.stay_in(start)
+    driver.stay_in(start)
 
 
 def _config(config) -> dict:

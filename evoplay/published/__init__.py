@@ -1,10 +1,15 @@
-"""Reproductions of published figures around evoplay's players ("seed" sources).
+"""Reproductions of published programs' figures around evoplay's players (``evoplay figures NAME``).
 
-- ``gibson``: softmax-minimax win probabilities and first-move scores against O's temperature;
-- ``valuenet_settings``: the self-play value net's training settings, compared by curves;
-- ``seed003``: a faithful model of a published outcome-net program (full-board games,
-  Keras label columns), kept apart from evoplay's correct ``outcome-net``.
+- ``gibson`` (``gibson``): Gibson's softmax-minimax page, win probabilities and first-move
+  scores against O's temperature;
+- ``value_net_tutorial`` (``value-net-tutorial``): a value-net tutorial's training settings,
+  compared by their learning curves;
+- ``keras_outcome_net`` (``keras-outcome-net``): a faithful model of a published Keras
+  outcome-net program (full-board games, Keras label columns), kept apart from evoplay's
+  correct ``outcome-net``; ``keras_outcome_net_report`` holds its comparison with the
+  published figures;
+- ``baselines``: the exact tournament of evoplay's trained players;
+- ``common``: figures, JSON and Markdown written atomically.
 
-Each module computes its figures and writes them to a results folder; ``evoplay figures``
-runs them.
+Each computes its figures and writes them to ``results/NAME``.
 """

@@ -1,4 +1,4 @@
-"""Helpers shared by the seed reproductions: figures, JSON and Markdown written atomically."""
+"""Helpers shared by the reproductions of published programs: figures, JSON and Markdown written atomically."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 002 (Gibson): softmax-minimax tic-tac-toe, its win probabilities and first-move scores.
+"""Gibson's softmax-minimax page: softmax-minimax tic-tac-toe, its win probabilities and first-move scores.
 
 Both sides play softmax-minimax and know each other's temperature: a board's value is
 its expected score for X (+1 X wins, -1 O wins, 0 draw) when X moves at ``t_x`` and O at

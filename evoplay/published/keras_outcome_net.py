@@ -1,4 +1,4 @@
-"""Seed 003: a faithful model of a published outcome-net program, kept apart from evoplay's.
+"""A published Keras outcome-net program, modelled faithfully and kept apart from evoplay's.
 
 The program trains a classifier of game results on random games and plays by it. It
 reports its net as X against random at 57% win / 40% draw / 1% loss and, as O, prints
@@ -18,11 +18,16 @@ computes its results exactly, so each hypothesis can be checked against each num
 4. **Printout.** Its "X Wins / O Wins" lines for the O run print the network's wins and
    the random player's wins.
 
-The faithful player file kind is ``outcome-net-seed003``: the network (inputs X -1, O +1,
+The faithful player file kind is ``outcome-net-seed003`` (a name kept from an earlier
+release: the committed player files carry it): the network (inputs X -1, O +1,
 empty 0, the program's marks), its columns as ``to_categorical`` made them, and the move
 rule that reads column 0 for X and column 2 for O (the argmax over the boards after each
 legal move; ties to the lowest square). Loaded by evoplay it plays evoplay's game with
-that rule; ``fullboard_results`` plays the program's game.
+that rule; ``fullboard_table`` gives its moves in the program's game.
+
+This module is the model: the program's game, data, net, move rule and training.
+``keras_outcome_net_report`` sets its results beside the published ones
+(``evoplay figures keras-outcome-net``).
 """
 
 from __future__ import annotations
@@ -205,7 +210,7 @@ def architecture() -> dict:
     }
 
 
-class Seed003Player(TablePlayer):
+class ProgramPlayer(TablePlayer):
     """The program's move rule over a net: the mover maximises the column ``reading`` names.
 
     As a TablePlayer it plays evoplay's game (side to move from ``board.TO_MOVE``);
@@ -243,11 +248,11 @@ class Seed003Player(TablePlayer):
         return self._table(np.where(legal, children(codes, first), -1), legal, mover(codes, first))
 
 
-def player_from_net(net: MLP, reading: str = "program", spec: str = KIND) -> Seed003Player:
-    return Seed003Player(spec, net, reading)
+def player_from_net(net: MLP, reading: str = "program", spec: str = KIND) -> ProgramPlayer:
+    return ProgramPlayer(spec, net, reading)
 
 
-def player_from_file(architecture: dict, weights: dict) -> Seed003Player:
+def player_from_file(architecture: dict, weights: dict) -> ProgramPlayer:
     """Builder for the ``outcome-net-seed003`` player-file kind."""
     from evoplay.tictactoe.trained.common import arch_sizes, mlp_from_weights
 
@@ -259,14 +264,14 @@ def player_from_file(architecture: dict, weights: dict) -> Seed003Player:
     return player_from_net(mlp_from_weights(weights, sizes, "relu", None))
 
 
-# ---------------------------------------------------------------- the committed player and its report
+# ---------------------------------------------------------------- the committed player files
 
-PLAYER_FILE = "outcome-net-seed003.json"
+PLAYER_FILE = f"{KIND}.json"
 
 
 def player_file(seed: int) -> str:
-    """The player file of the net trained with ``seed`` (seed 0: the committed model)."""
-    return PLAYER_FILE if seed == 0 else f"outcome-net-seed003-seed{seed}.json"
+    """The player file of the net trained with random seed ``seed`` (seed 0: the committed model)."""
+    return PLAYER_FILE if seed == 0 else f"{KIND}-seed{seed}.json"
 
 
 def train_player(out, games: int = GAMES, seed: int = 0, progress: bool = False, command: str = ""):
@@ -287,216 +292,3 @@ def train_player(out, games: int = GAMES, seed: int = 0, progress: bool = False,
     path = save_player(out / player_file(seed), KIND, trained.architecture, trained.weights, prov)
     outcome_net.plot(trained.history, path.with_suffix(".png"))
     return path
-
-
-PUBLISHED = {
-    "random_split": {"x_win": 0.23, "o_win": 0.64, "draw": 0.11},
-    "as_x": {"win": 0.57, "draw": 0.40, "loss": 0.01},
-    # The O run's printed lines: "X Wins 3%, O Wins 89%, Draws 6%".
-    "as_o_printed": {"X Wins": 0.03, "O Wins": 0.89, "Draws": 0.06},
-}
-
-
-def _runs(x_net_table, o_net_table, random_table, first, play) -> dict:
-    """The net as X and as O against random; O run kept as both printings would show it."""
-    as_x = play(x_net_table, random_table, first)
-    as_o = play(random_table, o_net_table, first)
-    return {
-        "as_x": {"win": as_x["x_win"], "draw": as_x["draw"], "loss": as_x["o_win"]},
-        "as_o": {"win": as_o["o_win"], "draw": as_o["draw"], "loss": as_o["x_win"]},
-    }
-
-
-def _standard(x_player, o_player, first=board.X) -> dict:
-    from evoplay.tictactoe import exact
-
-    o = exact.outcome(x_player, o_player)
-    return {"x_win": o.x_win, "draw": o.draw, "o_win": o.o_win}
-
-
-def _fullboard(x_table, o_table, first) -> dict:
-    return outcome(x_table, o_table, first)
-
-
-def evoplay_outcome_net(path):
-    """evoplay's correct outcome-net read from its player file, with the program's move rule."""
-    from evoplay.files.playerfile import read_document
-    from evoplay.tictactoe.trained.common import arch_sizes, mlp_from_weights
-    from evoplay.tictactoe.trained import outcome_net
-
-    doc = read_document(path)
-    if doc["kind"] != "outcome-net":
-        raise PlayerFileError(f"{path} is a {doc['kind']} player file, not an outcome-net")
-    net = mlp_from_weights(doc["weights"], arch_sizes(doc["architecture"], 9, 3), "relu", None)
-    return net, outcome_net.encode, outcome_net.CLASS_NAMES
-
-
-def variants(player: Seed003Player, evoplay_net_path) -> list[dict]:
-    """Exact results of the model with each hypothesis on, and with each one taken away."""
-    from evoplay.tictactoe.players import make_player
-
-    intended = Seed003Player(player.spec + " (intended reading)", player.net, "intended")
-    net, enc, cols = evoplay_outcome_net(evoplay_net_path)
-    evo_program = Seed003Player("outcome-net (program's reading)", net, "program", cols, enc)
-    evo_intended = Seed003Player("outcome-net", net, "intended", cols, enc)
-    rnd = make_player("random")
-    out = []
-
-    def add(name, game, first, reading, net_name, x_table, o_table, rnd_table, play, data_first=board.O,
-            data_play=_fullboard):
-        """``random_split``: the net's training data, random games (rule ``data_play``, with
-        ``data_first`` moving first): what the program printed as its random games."""
-        res = _runs(x_table, o_table, rnd_table, first, play)
-        split = data_play(RANDOM_TABLE if data_play is _fullboard else rnd, RANDOM_TABLE if data_play is _fullboard
-                          else rnd, data_first)
-        out.append({"name": name, "game": game, "data_first": "O" if data_first == board.O else "X",
-                    "first": "O" if first == board.O else "X", "reading": reading, "net": net_name, **res,
-                    "random_split": split})
-
-    fo, fx = player.fullboard_table(board.O), player.fullboard_table(board.X)
-    full = "full board, first line in scan order"
-    std = "evoplay's (ends at the first line)"
-    add("faithful: all four hypotheses", full, board.O, "program", "seed003", fo, fo, RANDOM_TABLE, _fullboard)
-    io = intended.fullboard_table(board.O)
-    add("labels read as intended", full, board.O, "intended", "seed003", io, io, RANDOM_TABLE, _fullboard)
-    add("X moves first in the net's games", full, board.X, "program", "seed003", fx, fx, RANDOM_TABLE, _fullboard)
-    # Trained on X-first games instead: the full-board rule is symmetric in X and O, so the
-    # committed net with marks and columns swapped is such a net (same training, mirrored).
-    mirrored = Seed003Player(player.spec + " (mirrored)", player.net, "program", MIRRORED_COLUMNS, mirrored_encode)
-    mx = mirrored.fullboard_table(board.X)
-    add("X moves first everywhere (mirrored net)", full, board.X, "program", "seed003 mirrored", mx, mx, RANDOM_TABLE,
-        _fullboard, data_first=board.X)
-    add("evoplay's game, seed003 net", std, board.X, "program", "seed003", player, player, rnd, _standard)
-    add("evoplay's game and net, program's reading", std, board.X, "program", "outcome-net", evo_program, evo_program,
-        rnd, _standard, data_first=board.X, data_play=_standard)
-    add("evoplay's outcome-net (correct)", std, board.X, "intended", "outcome-net", evo_intended, evo_intended, rnd,
-        _standard, data_first=board.X, data_play=_standard)
-    return out
-
-
-def printed_o_run(as_o: dict, hypothesis: bool = True) -> dict:
-    """The O run's three lines as the program prints them: with the printout hypothesis,
-    "X Wins" is the net's wins and "O Wins" random's; without it, the marks' wins."""
-    if hypothesis:
-        return {"X Wins": as_o["win"], "O Wins": as_o["loss"], "Draws": as_o["draw"]}
-    return {"X Wins": as_o["loss"], "O Wins": as_o["win"], "Draws": as_o["draw"]}
-
-
-def gap(ours: dict, published: dict) -> float:
-    """Largest difference, in percentage points, between matching entries."""
-    return max(abs(100 * (ours[k] - published[k])) for k in published)
-
-
-def seed_spread(paths) -> list[dict]:
-    """The two closest variants for nets trained with other seeds: how much training noise moves them."""
-    from evoplay.files.playerfile import load_player
-
-    rows = []
-    for path in paths:
-        player = load_player(path)
-        row = {"player_file": str(path), "seed": player.provenance.get("seed")}
-        for key, first in (("games_o_first", board.O), ("games_x_first", board.X)):
-            t = player.fullboard_table(first)
-            row[key] = _runs(t, t, RANDOM_TABLE, first, _fullboard)
-        rows.append(row)
-    return rows
-
-
-def report(player_path, evoplay_net_path, other_seeds=()) -> dict:
-    """Everything written to results/seed003: random splits, the variants, the gaps, and
-    the faithful model's results for nets trained with ``other_seeds`` (player files)."""
-    from evoplay.files.playerfile import load_player
-
-    player = load_player(player_path)
-    rows = variants(player, evoplay_net_path)
-    for r in rows:
-        r["printed_o_run"] = printed_o_run(r["as_o"], True)
-        r["printed_o_run_literal"] = printed_o_run(r["as_o"], False)
-        r["gap_pp"] = {
-            "random_split": gap(r["random_split"], PUBLISHED["random_split"]),
-            "as_x": gap(r["as_x"], PUBLISHED["as_x"]),
-            "as_o_printed": gap(r["printed_o_run"], PUBLISHED["as_o_printed"]),
-            "as_o_printed_literal": gap(r["printed_o_run_literal"], PUBLISHED["as_o_printed"]),
-        }
-    return {
-        "player_file": str(player_path),
-        "evoplay_outcome_net": str(evoplay_net_path),
-        "published": PUBLISHED,
-        "sequence_counts": {"O first": sequence_counts(board.O), "X first": sequence_counts(board.X)},
-        "training": player.provenance.get("metrics", {}),
-        "variants": rows,
-        "seeds": seed_spread([player_path, *other_seeds]),
-    }
-
-
-def _three(d: dict, keys) -> str:
-    return " / ".join(f"{100 * d[k]:.1f}" for k in keys)
-
-
-def table(rep: dict) -> str:
-    """The seed's published figures beside the faithful model's, then every variant."""
-    pub = rep["published"]
-    faithful = rep["variants"][0]
-    seq = rep["sequence_counts"]["O first"]
-    total = sum(v["sequences"] for v in seq.values())
-    correct = rep["variants"][-1]
-    lines = [
-        "| figure | published | evoplay | how |",
-        "|---|---|---|---|",
-        f"| random games: X wins / O wins / draws % | {_three(pub['random_split'], ('x_win', 'o_win', 'draw'))} | "
-        f"{_three(faithful['random_split'], ('x_win', 'o_win', 'draw'))} (full board, O first: "
-        f"{seq['x_win']['sequences']:,} / {seq['o_win']['sequences']:,} / {seq['draw']['sequences']:,} of {total:,} "
-        f"move orders) | exact, by enumeration |",
-        f"| net as X vs random: win / draw / loss % | {_three(pub['as_x'], ('win', 'draw', 'loss'))} | "
-        f"{_three(faithful['as_x'], ('win', 'draw', 'loss'))} (faithful model) | exact, committed player file |",
-        f"| net as O vs random, printed \"X Wins / O Wins / Draws\" % | "
-        f"{_three(pub['as_o_printed'], ('X Wins', 'O Wins', 'Draws'))} | "
-        f"{_three(faithful['printed_o_run'], ('X Wins', 'O Wins', 'Draws'))} (faithful model: net's wins / "
-        f"random's wins / draws) | exact, committed player file |",
-        f"| evoplay's `outcome-net` as X vs random (correct program) | - | "
-        f"{_three(correct['as_x'], ('win', 'draw', 'loss'))} | exact |",
-        "",
-        "Every variant, exact (net's win / draw / loss % against random; the O run also as printed):",
-        "",
-        "| variant | game | first to move: data / net's games | columns read | net | "
-        "random games (data) X / O / draw | as X | as O | "
-        "O run printed (net / random / draws) | gap to published, points: split, X run, O run printed |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for v in rep["variants"]:
-        g = v["gap_pp"]
-        lines.append(
-            f"| {v['name']} | {v['game']} | {v['data_first']} / {v['first']} | {v['reading']} | {v['net']} | "
-            f"{_three(v['random_split'], ('x_win', 'o_win', 'draw'))} | {_three(v['as_x'], ('win', 'draw', 'loss'))} | "
-            f"{_three(v['as_o'], ('win', 'draw', 'loss'))} | {_three(v['printed_o_run'], ('X Wins', 'O Wins', 'Draws'))} | "
-            f"{g['random_split']:.1f}, {g['as_x']:.1f}, {g['as_o_printed']:.1f} |"
-        )
-    lines += [
-        "",
-        "The model with the net trained from each seed (full board; data O first; program's columns; win / draw / loss %):",
-        "",
-        "| training seed | net's games O first: as X | as O | net's games X first: as X | as O |",
-        "|---:|---|---|---|---|",
-    ]
-    for r in rep["seeds"]:
-        o, x = r["games_o_first"], r["games_x_first"]
-        keys = ("win", "draw", "loss")
-        lines.append(f"| {r['seed']} | {_three(o['as_x'], keys)} | {_three(o['as_o'], keys)} | "
-                     f"{_three(x['as_x'], keys)} | {_three(x['as_o'], keys)} |")
-    return "\n".join(lines) + "\n"
-
-
-def write_results(out, player_path, evoplay_net_path) -> dict:
-    """results.json and table.md in ``out``; returns the report."""
-    from pathlib import Path
-
-    from evoplay.files.atomic import write_text
-    from evoplay.published.common import write_json
-
-    out = Path(out)
-    others = sorted(Path(player_path).parent.glob("outcome-net-seed003-seed*.json"),
-                    key=lambda p: int(p.stem.rsplit("seed", 1)[1]))
-    rep = report(player_path, evoplay_net_path, others)
-    write_json(out / "results.json", rep)
-    write_text(out / "table.md", table(rep))
-    return rep

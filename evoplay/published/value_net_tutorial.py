@@ -1,6 +1,9 @@
-"""Seed 000: the self-play value net's training settings, compared by their learning curves.
+"""A value-net tutorial's training settings, compared by their learning curves.
 
-The published comparison varies one setting of the value net at a time (learning rate
+``evoplay figures value-net-tutorial`` runs it (the name of an earlier release:
+``valuenet-settings``).
+
+The tutorial's comparison varies one setting of the value net at a time (learning rate
 0.0125 to 0.1, where 0.1 fails; no self-play games; self-play games only; an empty square
 as 0 instead of 0.01; a tenth input for the side to move) and compares the curves of good
 games per 100. Here each setting is trained, per seed, as one Ray task (a pure function
@@ -95,7 +98,6 @@ def write_results(runs: list[dict], out, command: str, environment: dict | None 
     from evoplay.files.playerfile import save_player
 
     out = Path(out)
-    players = out / "players"
     for r in runs:
         prov = {"command": command, "setting": r["setting"], "seed": r["seed"], "settings": r["settings"],
                 "exact": r["exact"]}
@@ -186,7 +188,7 @@ def main_command(out, games: int, seeds, workers=None, address=None, progress=Tr
 
     from evoplay.framework import distributed
 
-    argv = ["evoplay", "figures", "valuenet-settings", "--out", str(out), "--games", str(games),
+    argv = ["evoplay", "figures", "value-net-tutorial", "--out", str(out), "--games", str(games),
             "--seeds", str(len(seeds))]
     if workers:
         argv += ["--workers", str(workers)]

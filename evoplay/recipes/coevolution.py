@@ -45,7 +45,9 @@ from evoplay.recipes.fogel import exact_yardstick
 from evoplay.recipes.exact_fitness import exploring_network
 from evoplay.recipes.exact_outcomes import population_outcomes
 from evoplay.recipes.fogel.nets import NetBatch, file_parts, stack
-from evoplay.recipes.fogel.recipe import SCHEMA, FogelState, game_uniforms, make_toolbox, net_from_dict, net_to_dict
+from evoplay.recipes.fogel.operators import game_uniforms, make_toolbox
+from evoplay.recipes.fogel.recipe import FogelState, net_from_dict, net_to_dict
+from evoplay.recipes.fogel.schema import SCHEMA
 from evoplay.recipes.selfadaptive import MUTATION_SCHEMA, SelfAdaptiveRecipe
 from evoplay.tictactoe import board
 from evoplay.tictactoe.netplay import Exploring, play_pairs

@@ -24,7 +24,9 @@ from evoplay.networks.arithmetic import weighted_rows
 from evoplay.recipes.fogel import exact_yardstick
 from evoplay.recipes.exact_outcomes import population_outcomes
 from evoplay.recipes.fogel.nets import NetBatch, stack
-from evoplay.recipes.fogel.recipe import SCHEMA, FogelRecipe, opponent_games
+from evoplay.recipes.fogel.operators import opponent_games
+from evoplay.recipes.fogel.recipe import FogelRecipe
+from evoplay.recipes.fogel.schema import SCHEMA
 from evoplay.tictactoe import board
 
 

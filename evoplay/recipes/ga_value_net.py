@@ -31,7 +31,7 @@ from evoplay.framework import config
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import EVALUATE, INIT, VARIATE, stream
 from evoplay.framework.trial import TrialRun
-from evoplay.recipes.fogel.recipe import check_player_spec, spec_files
+from evoplay.recipes.fogel.schema import check_player_spec, spec_files
 from evoplay.tictactoe import board
 from evoplay.tictactoe import engine
 from evoplay.tictactoe.exact import FOGEL_PAYOFF, expected_payoff

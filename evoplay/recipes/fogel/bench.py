@@ -13,7 +13,8 @@ import numpy as np
 
 from evoplay.framework import config
 from evoplay.framework.trial import TrialRun
-from evoplay.recipes.fogel import recipe as evolve
+from evoplay.recipes.fogel import operators
+from evoplay.recipes.fogel.recipe import FogelRecipe
 from evoplay.recipes.fogel.nets import init_population
 from evoplay.recipes.fogel.reference import evaluate_generation, from_fogel_net
 
@@ -35,7 +36,7 @@ def _timed(fn, repeat: int) -> float:
 
 def warm_trial(cfg: dict, generations: int = 200) -> TrialRun:
     """A trial of the Fogel recipe evolved for a while, so the networks play like mid-run networks."""
-    return TrialRun(evolve.FogelRecipe(cfg), 0).run(generations)
+    return TrialRun(FogelRecipe(cfg), 0).run(generations)
 
 
 def generation_split(cfg: dict, evo: TrialRun, generations: int = 200) -> dict:
@@ -64,7 +65,7 @@ def general_split(cfg: dict, evo: TrialRun, generations: int = 200) -> dict:
     """``generation_split`` of the general path: the same trial continued with an operator swapped for itself."""
     from evoplay.recipes.fogel.nets import mut_population
 
-    recipe = evolve.FogelRecipe(cfg)
+    recipe = FogelRecipe(cfg)
     recipe.toolbox.register("mutate", mut_population, **recipe.toolbox.mutate.keywords)
     twin = TrialRun(recipe, evo.trial.trial, evo.to_data()).run(evo.generation + 5)  # memos refilled
     return generation_split(cfg, twin, generations)
@@ -79,7 +80,7 @@ def raw_evaluation_ms(evo: TrialRun, repeat: int = 50) -> float:
     """One generation's evaluation by the engine alone (uniforms drawn beforehand, no DEAP fitness)."""
     pool = _pool(evo)
     u = np.random.default_rng(2).random((len(pool), evo.recipe.cfg["evaluation"]["games"], 9))
-    return 1e3 * _timed(lambda: evolve.eval_networks(pool, u, evo.recipe.opponent, evo.recipe.payoff), repeat)
+    return 1e3 * _timed(lambda: operators.eval_networks(pool, u, evo.recipe.opponent, evo.recipe.payoff), repeat)
 
 
 def reference_speedup(cfg: dict, evo: TrialRun, repeat: int = 20) -> dict:
@@ -91,7 +92,7 @@ def reference_speedup(cfg: dict, evo: TrialRun, repeat: int = 20) -> dict:
     evaluate_generation(nets, games=games, seed=0)
     ref = time.process_time() - t
     u = np.random.default_rng(2).random((len(pool), games, 9))
-    ours = _timed(lambda: evolve.eval_networks(pool, u, evo.recipe.opponent, evo.recipe.payoff), repeat)
+    ours = _timed(lambda: operators.eval_networks(pool, u, evo.recipe.opponent, evo.recipe.payoff), repeat)
     return {"reference_ms": 1e3 * ref, "engine_ms": 1e3 * ours, "speedup": ref / ours}
 
 
@@ -105,7 +106,7 @@ def scaling(base: dict, parents=(25, 50, 100, 200), games=(8, 16, 32, 64), repea
             pool = init_population(2 * p, np.random.default_rng(2))
             u = np.random.default_rng(3).random((2 * p, g, 9))
             ev = base["evaluation"]
-            out[key][v] = 1e3 * _timed(lambda pool=pool, u=u, ev=ev: evolve.eval_networks(pool, u, ev["opponent"]), repeat)
+            out[key][v] = 1e3 * _timed(lambda pool=pool, u=u, ev=ev: operators.eval_networks(pool, u, ev["opponent"]), repeat)
     return out
 
 

@@ -1,231 +1,35 @@
-"""Fogel's (1993) evolutionary programming as a recipe: DEAP toolbox, operators, one generation.
+"""Fogel's (1993) evolutionary programming as a recipe: its state, one generation, a trial's end.
 
-Each parent makes one child by Gaussian mutation and maybe an architecture change; all
-2N networks play the configured games as X against the opponent (or a weighted mix);
-each scores a point per rival (of ``rivals`` drawn) with a strictly lower payoff and the
-N best scores survive. Individual ``i`` of a generation always uses row ``i`` of each
-draw, and evaluation goes through ``toolbox.map`` in chunks that draw their own rows of
-the generation's uniforms, so a trial is the same however its evaluation is split. While
-the toolbox holds the recipe's own operators, evaluation is one chunk and the opponent
-plays from tables, a generation is one compiled call fed by the same draws
-(``compiled.py``): the same numbers, without a Python object per network.
+A generation mutates every parent into one child, evaluates the 2N networks and keeps
+the N best by tournament score, through the DEAP toolbox's operators (``operators.py``;
+the config's sections are in ``schema.py``). While the toolbox holds the recipe's own
+operators, evaluation is one chunk and the opponent plays from tables, a generation is
+one compiled call fed by the same draws (``compiled.py``): the same numbers, without a
+Python object per network. A trial's state between generations is plain data
+(``to_data``/``from_data``: every field checked when a checkpoint is read back), and its
+end is the champion's player file with its exact expected payoff.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from deap import base, tools
+from deap import tools
 
-from evoplay.errors import ConfigError, EvoplayError, SpecError
-from evoplay.framework import config
+from evoplay.errors import ConfigError, EvoplayError
+from evoplay.files.playerfile import player_document
 from evoplay.framework.recipe import Context, Recipe
-from evoplay.framework.streams import EVALUATE, INIT, MUTATE, SELECT, stream
-from evoplay.networks.arithmetic import weighted_rows
-from evoplay.files.paths import check_path
+from evoplay.framework.streams import INIT, MUTATE, SELECT
 from evoplay.recipes.fogel import compiled, kernels
 from evoplay.recipes.fogel.detail import Generation, format_generation
-from evoplay.recipes.fogel.nets import FogelNet, NetBatch, Population, file_parts, init_population, mut_population, net_player, stack
-from evoplay.tictactoe import board
-from evoplay.tictactoe import engine, exact
-from evoplay.files.playerfile import player_document, player_path, read_document
-from evoplay.tictactoe.players import TablePlayer, make_player, provide_files, sample_moves
-from evoplay.tictactoe.userplayer import split_user_spec
-
-
-def game_uniforms(key: tuple, first: int, last: int, games: int) -> np.ndarray:
-    """Uniforms of networks ``first..last-1`` of a generation: (networks, games, 9).
-
-    Network ``i`` owns draws ``i * games * 9`` onwards of the generation's EVALUATE stream
-    (one 64-bit draw per double), so a chunk makes exactly its rows of the whole block.
-    """
-    seed, trial, generation = key
-    return stream(seed, trial, generation, EVALUATE, skip=int(first) * int(games) * 9).random((last - first, games, 9))
-
-
-# ---------------------------------------------------------------- opponents
-
-
-class MixedOpponent:
-    """Several table players as one batched player: game ``g`` is played by ``rows[g]``."""
-
-    deterministic = False
-
-    def __init__(self, players):
-        # Row ``player * N_CODES + code`` of the stacked alias tables.
-        self.keep = np.concatenate([p.keep for p in players])
-        self.alias = np.concatenate([p.alias for p in players])
-
-    def choose(self, codes, u, rows):
-        return sample_moves(self.keep, self.alias, rows * board.N_CODES + codes, u)
-
-
-def opponent_games(opponent, games: int):
-    """(players, per-game opponent index or None): games split by weight, largest remainder."""
-    if isinstance(opponent, str):
-        return [make_player(opponent)], None
-    players = [make_player(o["player"]) for o in opponent]
-    w = np.array([o["weight"] for o in opponent], dtype=float)
-    share = w / w.sum() * games
-    counts = np.floor(share).astype(int)
-    counts[np.argsort(-(share - counts), kind="stable")[: games - counts.sum()]] += 1
-    return players, np.repeat(np.arange(len(players)), counts)
-
-
-@functools.lru_cache(maxsize=16)
-def _opponent_player(key: str, games: int):
-    """(batched opponent, per-game opponent index or None) for a JSON-encoded opponent config."""
-    players, per_game = opponent_games(json.loads(key), games)
-    if per_game is None:
-        return players[0], None
-    return MixedOpponent(players), per_game
-
-
-# ---------------------------------------------------------------- operators
-
-
-def eval_weights(w1, w2, u, opponent, payoff=(1.0, 0.0, -10.0), memo=None):
-    """Play stacked networks (as X) ``u.shape[1]`` games each; return payoffs and (win, loss, draw).
-
-    ``w1``, ``w2`` are the networks' stacked padded weights and ``u`` (networks, games, 9)
-    their uniforms; network ``i`` plays with row ``i`` only.
-    """
-    n, games = u.shape[:2]
-    o_player, per_game = _opponent_player(json.dumps(opponent), games)
-    o_rows = None if per_game is None else np.tile(per_game, n)
-    x_rows = np.repeat(np.arange(n), games)
-    u = u.reshape(n * games, 9)
-    if isinstance(o_player, (TablePlayer, MixedOpponent)):  # the whole games in compiled code
-        o_base = np.zeros(n * games, dtype=np.int64) if o_rows is None else o_rows * board.N_CODES
-        if memo is not None and not (memo[0].flags.writeable and memo[1].flags.writeable):
-            memo = tuple(a.copy() for a in memo)  # received read-only (from Ray's object store)
-        result = NetBatch(w1, w2).play_vs_table(x_rows, u, o_player.keep, o_player.alias, o_base, memo)
-    else:
-        result = engine.play(NetBatch(w1, w2), o_player, u, x_rows=x_rows, o_rows=o_rows)
-    result = result.reshape(n, games)
-    wld = np.stack([(result == board.X_WIN).sum(1), (result == board.O_WIN).sum(1), (result == board.DRAW).sum(1)], axis=1)
-    win, draw, loss = payoff
-    return weighted_rows(wld, (win, loss, draw)), wld
-
-
-def eval_networks(nets, u, opponent, payoff=(1.0, 0.0, -10.0)):
-    """``eval_weights`` for a list of FogelNet individuals."""
-    _, w1, w2 = stack(nets)
-    return eval_weights(w1, w2, u, opponent, payoff)
-
-
-def eval_chunk(args):
-    """``toolbox.map`` unit of work: (w1, w2, (key, first, last, games), opponent, payoff[, memo]) -> (payoffs, wld).
-
-    The chunk draws its own uniforms (``game_uniforms``) rather than receiving them. The
-    optional move memos (``kernels.new_memo``) only save work: they change no result.
-    """
-    w1, w2, rows, opponent, payoff, *memo = args
-    return eval_weights(w1, w2, game_uniforms(*rows), opponent, payoff, memo[0] if memo else None)
-
-
-def sel_tournament_score(payoffs, k: int, rng: np.random.Generator, rivals: int = 10):
-    """Fogel's selection: each scores a point per rival (of ``rivals`` drawn) with lower payoff.
-
-    Rivals are drawn without replacement from the others; the ``k`` best scores survive,
-    ties broken at random. Returns (selected indices, scores, rival indices).
-    """
-    payoffs = np.ascontiguousarray(payoffs, dtype=np.float64)
-    n = len(payoffs)
-    # Floyd's sampling of ``rivals`` distinct numbers from 0..n-2, for every row at once:
-    # column c draws from 0..j (j = n-1-rivals+c) and takes j itself if the draw is taken.
-    top = np.arange(n - 1 - rivals, n - 1)
-    opp, scores = kernels.rival_scores(rng.integers(0, top + 1, size=(n, rivals)), top, payoffs)
-    order = np.lexsort((rng.random(n), -scores))
-    return np.sort(order[:k]), scores, opp
-
-
-def make_toolbox(cfg: dict, map_fn=map) -> base.Toolbox:
-    """Operators of the Fogel recipe bound to a config."""
-    pop, mut = cfg["population"], cfg["mutation"]
-    h_range = (pop["hidden_min"], pop["hidden_max"])
-    tb = base.Toolbox()
-    tb.register("population", init_population, pop["parents"], h_range=h_range, init_scale=pop["init_scale"])
-    tb.register("mutate", mut_population, sigma=mut["sigma"], p_arch=mut["p_arch"], h_range=h_range)
-    tb.register("evaluate", eval_chunk)
-    tb.register("select", sel_tournament_score, rivals=cfg["selection"]["rivals"])
-    tb.register("map", map_fn)
-    return tb
-
-
-
-
-# ---------------------------------------------------------------- config
-
-
-def _spec_path(spec: str) -> str:
-    """A player spec with a relative file path made absolute against the config's folder."""
-    from evoplay.files import usercode
-
-    spec = spec.strip()
-    ref, params = split_user_spec(spec)
-    if ref is not None:
-        return usercode.absolute_ref(ref, config.base_dir()) + (f":{params}" if params else "")
-    if spec.endswith(".json") or "/" in spec:
-        path = check_path(spec, "player file", SpecError).expanduser()
-        return str(path if path.is_absolute() else (config.base_dir() / path).resolve())
-    return spec
-
-
-def check_player_spec(v: str) -> str:
-    """A player spec whose relative file path is made absolute against the config's folder; checked."""
-    v = _spec_path(v)
-    make_player(v)
-    return v
-
-
-def check_opponent(v):
-    """A player spec, or a list of {player, weight} tables (a weighted mix); paths made absolute."""
-    if isinstance(v, str):
-        return check_player_spec(v)
-    if isinstance(v, list) and 0 < len(v) <= 100:
-        out = []
-        for item in v:
-            if not isinstance(item, dict) or set(item) != {"player", "weight"}:
-                return False
-            if not isinstance(item["player"], str) or isinstance(item["weight"], bool):
-                return False
-            if not isinstance(item["weight"], (int, float)) or not 0 < item["weight"] < 1e12:
-                return False
-            out.append({"player": _spec_path(item["player"]), "weight": item["weight"]})
-            make_player(out[-1]["player"])
-        return out
-    return False
-
-
-_PAYOFF = config.in_range(-1e6, 1e6)
-
-SCHEMA = {
-    "population": {
-        "parents": (int, 50, config.in_range(2, 100_000)),
-        "hidden_min": (int, 1, config.in_range(1, 64)),
-        "hidden_max": (int, 10, config.in_range(1, 64)),
-        "init_scale": (float, 0.5, config.in_range(0.0, 1e3)),
-    },
-    "mutation": {
-        "sigma": (float, 0.05, config.in_range(0.0, 1e3)),
-        "p_arch": (float, 0.5, config.in_range(0.0, 1.0)),
-    },
-    "evaluation": {
-        "games": (int, 32, config.in_range(1, 100_000)),
-        "opponent": (object, "logic", (check_opponent, "a player spec or a list of up to 100 {player, weight} tables with 0 < weight < 1e12")),
-        "payoff_win": (float, 1.0, _PAYOFF),
-        "payoff_draw": (float, 0.0, _PAYOFF),
-        "payoff_loss": (float, -10.0, _PAYOFF),
-    },
-    "selection": {
-        "rivals": (int, 10, config.in_range(1, 1_000_000)),
-    },
-}
+from evoplay.recipes.fogel.nets import FogelNet, Population, file_parts, net_player, stack
+from evoplay.recipes.fogel.operators import MixedOpponent, make_toolbox, opponent_games, opponent_player
+from evoplay.recipes.fogel.schema import SCHEMA, player_files
+from evoplay.tictactoe import exact
+from evoplay.tictactoe.players import TablePlayer, provide_files
 
 
 # ---------------------------------------------------------------- state as data
@@ -291,17 +95,6 @@ class FogelState:
 # ---------------------------------------------------------------- the recipe
 
 
-def player_files(cfg: dict) -> dict:
-    """Checked documents of the player files the config names as opponents, by path."""
-    opponent = cfg["evaluation"]["opponent"]
-    return spec_files([opponent] if isinstance(opponent, str) else [o["player"] for o in opponent])
-
-
-def spec_files(specs) -> dict:
-    """Checked documents of the player files among player specs, by path (what ``ship`` sends to workers)."""
-    return {s: read_document(player_path(s)) for s in specs if split_user_spec(s)[0] is None and (s.endswith(".json") or "/" in s)}
-
-
 class FogelRecipe(Recipe):
     """Fogel's evolutionary programming of tic-tac-toe networks (the reference recipe)."""
 
@@ -317,7 +110,7 @@ class FogelRecipe(Recipe):
         ev = cfg["evaluation"]
         self.seed = cfg[""]["seed"]
         self.opponent = ev["opponent"]
-        self._opponent_key = json.dumps(self.opponent)  # _opponent_player's cache key
+        self._opponent_key = json.dumps(self.opponent)  # opponent_player's cache key
         self.payoff = (ev["payoff_win"], ev["payoff_draw"], ev["payoff_loss"])
         self.hmax = cfg["population"]["hidden_max"]
         self.toolbox = make_toolbox(cfg)
@@ -420,7 +213,7 @@ class FogelRecipe(Recipe):
             return None
         if ctx.chunks > 1 and len(ctx.bounds(2 * len(parents))) > 1:
             return None
-        o_player, per_game = _opponent_player(self._opponent_key, self.cfg["evaluation"]["games"])
+        o_player, per_game = opponent_player(self._opponent_key, self.cfg["evaluation"]["games"])
         return (o_player, per_game) if isinstance(o_player, (TablePlayer, MixedOpponent)) else None
 
     def _general_generation(self, st: FogelState, ctx: Context) -> compiled.Outcome:

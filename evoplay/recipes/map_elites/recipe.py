@@ -31,7 +31,8 @@ from evoplay.framework.streams import INIT, MUTATE, SELECT
 from evoplay.recipes.fogel import exact_yardstick
 from evoplay.recipes.exact_fitness import exact_chunk
 from evoplay.recipes.fogel.nets import file_parts, net_player, stack
-from evoplay.recipes.fogel.recipe import SCHEMA, FogelRecipe, _whole
+from evoplay.recipes.fogel.recipe import FogelRecipe, _whole
+from evoplay.recipes.fogel.schema import SCHEMA
 from evoplay.recipes.map_elites import archive as elite_archive
 from evoplay.recipes.map_elites.symmetry import canonical
 from evoplay.recipes.map_elites.descriptors import DESCRIPTORS, cell_labels, describe, shape

@@ -1,0 +1,193 @@
+"""A study's comparison: each variant against the baseline, in study.json, study.md and study.png.
+
+Each trial's final figure is its max fitness averaged over its last ``LAST`` generations,
+on the recipe's common scale; each variant's trials are compared with the baseline's by
+a two-sided permutation test, Holm-corrected across variants per metric, with Cliff's
+delta and a verdict in words (``compare``), for the final mean max fitness and for the
+champions' exact expected payoff. ``markdown`` writes study.md's table and
+``plot_study`` the mean curves with their 95% bands. Planning and running a study are
+``study.py``'s.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from evoplay.framework import config as configs
+from evoplay.framework.recipe import FitnessWords
+from evoplay.framework.rundir import RunDir
+from evoplay.framework.runner import make_recipe
+from evoplay.framework.stats import cliffs_delta, holm, mean_band, mean_ci, permutation_test
+
+ALPHA = 0.05
+#: Generations at the end of a run whose max payoff is averaged into a trial's final figure.
+LAST = 10
+
+
+def read_max_curves(rd: RunDir, trials: int) -> np.ndarray:
+    """Each trial's max fitness by generation, (trials, generations), as its logbook has it."""
+    return np.array([rd.read_logbook(t, ("max",))["max"] for t in range(trials)])
+
+
+def _final(curves: np.ndarray, scale: float) -> np.ndarray:
+    """Each trial's mean max payoff over its last generations (on the recipe's common scale)."""
+    return np.array([scale * float(np.mean(c[-LAST:])) for c in curves])
+
+
+def _aggregate(rows: list[dict]) -> dict:
+    out = {}
+    for key in rows[0] if rows else []:
+        values = [r[key] for r in rows]
+        if all(isinstance(v, bool) for v in values):
+            out[key] = {"count": int(sum(values)), "of": len(values)}
+        else:
+            x = np.asarray(values, dtype=np.float64)
+            out[key] = {"mean": float(x.mean()), "median": float(np.median(x)), "best": float(x.max())}
+    return out
+
+
+def verdict(delta: float, p_holm: float, metric: str) -> str:
+    if p_holm >= ALPHA:
+        return f"no detectable difference in {metric} (Holm-adjusted p = {p_holm:.3g})"
+    size = "large" if abs(delta) >= 0.474 else "medium" if abs(delta) >= 0.33 else "small"
+    way = "higher" if delta > 0 else "lower"
+    return f"{way} {metric} than the baseline, a {size} effect (Cliff's delta {delta:+.2f}, Holm-adjusted p = {p_holm:.3g})"
+
+
+def study_words(study: dict) -> FitnessWords:
+    """The fitness words of the variants' recipes (neutral ones if the variants' recipes differ)."""
+    return FitnessWords.common(FitnessWords.of(configs.recipe_class(v["config"][""]["recipe"])) for v in study["variants"])
+
+
+def metrics(words: FitnessWords) -> dict[str, str]:
+    """The compared figures, keyed as in study.json, named in the recipe's words."""
+    return {"final_mean_max": f"final mean max {words.name}", "champion_expected_payoff": "champions' exact expected payoff"}
+
+
+def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], curves: list[np.ndarray],
+            words: FitnessWords = FitnessWords()) -> dict:
+    """The study's results: per variant figures, and each variant against the baseline
+    (``curves``: each variant's ``read_max_curves``)."""
+    labels = metrics(words)
+    names = [v["name"] for v in study["variants"]]
+    base = names.index(study["baseline"])
+    per = {}
+    for i, (v, a, c) in enumerate(zip(study["variants"], analyses, curves)):
+        final = _final(c, make_recipe(v["config"]).payoff_scale())
+        champ = np.array([r.get("expected_payoff", np.nan) for r in a], dtype=np.float64)
+        per[i] = {"final_mean_max": final, "champion_expected_payoff": champ}
+    rng = np.random.default_rng(np.random.SeedSequence(study["variants"][base]["config"][""]["seed"], spawn_key=(7, 7)))
+    tests = {m: [] for m in labels}
+    for i in range(len(names)):
+        for m in labels:
+            if i == base or np.isnan(per[i][m]).any():
+                tests[m].append(None)
+            else:
+                tests[m].append(permutation_test(per[i][m], per[base][m], rng))
+    adjusted = {}
+    for m in labels:
+        idx = [i for i, p in enumerate(tests[m]) if p is not None]
+        adj = holm([tests[m][i] for i in idx]) if idx else []
+        adjusted[m] = dict(zip(idx, adj))
+    variants = []
+    for i, (v, s, a) in enumerate(zip(study["variants"], summaries, analyses)):
+        mean, lo, hi = mean_ci(per[i]["final_mean_max"])
+        entry = {
+            "name": v["name"],
+            "dir": v["dir"],
+            "overrides": v["overrides"],
+            **({"config": v["config_file"]} if "config_file" in v else {}),
+            **({"run": v["run"]} if "run" in v else {}),
+            "trials": s["trials"],
+            "generations": s["generations"],
+            "payoff_scale": make_recipe(v["config"]).payoff_scale(),
+            "final_mean_max": {"mean": mean, "ci95": [lo, hi], "per_trial": per[i]["final_mean_max"].tolist()},
+            "champions": _aggregate(a),
+        }
+        if i != base:
+            entry["vs_baseline"] = {}
+            for m, label in labels.items():
+                if tests[m][i] is None:
+                    continue
+                delta = cliffs_delta(per[i][m], per[base][m])
+                entry["vs_baseline"][m] = {
+                    "mean_difference": float(per[i][m].mean() - per[base][m].mean()),
+                    "cliffs_delta": delta,
+                    "p": tests[m][i],
+                    "p_holm": adjusted[m][i],
+                    "verdict": verdict(delta, adjusted[m][i], label),
+                }
+        variants.append(entry)
+    return {
+        "name": study["name"],
+        "base": study["base"],
+        "baseline": study["baseline"],
+        "test": "two-sided permutation test of the difference of means over trials (exact up to 200,000 splits, "
+                "else 100,000 seeded random splits), Holm-corrected across variants per metric; effect size Cliff's delta",
+        "final_generations_averaged": LAST,
+        "variants": variants,
+    }
+
+
+def _fmt_ci(d):
+    return f"{d['mean']:.2f} [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]"
+
+
+def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> str:
+    """study.md: the table per variant and each variant against the baseline, in words."""
+    seconds = env.get("task_seconds", {})
+    name = words.name
+    lines = [f"# Study `{result['name']}` (base config `{result['base']}`, baseline: {result['baseline']})", "",
+             f"Final mean max {name}: mean over trials of each trial's max {name} averaged over its last "
+             f"{result['final_generations_averaged']} generations, with its 95% interval, on the recipe's common scale "
+             "(Fogel: per 32 games, whatever the games played). Champions: each trial's champion analysed exactly "
+             "against its evaluation opponent.", "",
+             f"| variant | trials x gens | final mean max {words.with_unit} [95% CI] | champions' exact expected payoff (mean / median / best) "
+             "| unbeatable as X | mean H | task time (s) |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for v in result["variants"]:
+        c = v["champions"]
+        exp = c.get("expected_payoff")
+        unb = c.get("unbeatable_as_x")
+        hid = c.get("hidden")
+        lines.append(
+            f"| {v['name']} | {v['trials']} x {v['generations']} | {_fmt_ci(v['final_mean_max'])} | "
+            + (f"{exp['mean']:.2f} / {exp['median']:.2f} / {exp['best']:.2f}" if exp else "-") + " | "
+            + (f"{unb['count']} of {unb['of']}" if unb else "-") + " | "
+            + (f"{hid['mean']:.1f}" if hid else "-") + " | "
+            + (f"{seconds[v['name']]:.1f}" if v["name"] in seconds else f"finished run {v['run']}" if "run" in v else "nan") + " |")
+    lines += ["", f"Each variant against the baseline ({result['test']}):", ""]
+    for v in result["variants"]:
+        for m, t in v.get("vs_baseline", {}).items():
+            lines.append(f"- **{v['name']}**: {t['verdict']}; mean difference {t['mean_difference']:+.2f}, raw p = {t['p']:.3g}.")
+    return "\n".join(lines) + "\n"
+
+
+def plot_study(result: dict, curves: list[np.ndarray], out: Path, words: FitnessWords = FitnessWords()):
+    """Mean max-fitness curves of all variants overlaid, with 95% bands; legend from variant names
+    (``curves``: each variant's ``read_max_curves``)."""
+    from evoplay.files.atomic import write_bytes
+    from evoplay.framework.plotting import plt, render
+
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"] + ["#444444", "#bb8800", "#008888"]
+    for k, (v, raw) in enumerate(zip(result["variants"], curves)):
+        scaled = v["payoff_scale"] * raw
+        mean, half = mean_band(scaled)
+        gens = np.arange(1, scaled.shape[1] + 1)
+        color = colors[k % len(colors)]
+        style = "-" if v["name"] == result["baseline"] else "--" if k % 2 else "-."
+        ax.plot(gens, mean, color=color, lw=2.2 if v["name"] == result["baseline"] else 1.4, ls=style,
+                label=f"{v['name']} ({v['final_mean_max']['mean']:.1f})")
+        ax.fill_between(gens, mean - half, mean + half, color=color, alpha=0.18, lw=0)
+    ax.set_xlabel("generation")
+    ax.set_ylabel(f"max {words.name} in the population (mean over trials" + (f"; {words.unit})" if words.unit else ")"))
+    ax.set_title(f"{result['name']}: mean max {words.name} per variant, 95% bands (legend: final mean max)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    for suffix in (".png", ".svg"):
+        write_bytes(out.with_suffix(suffix), render(fig, suffix))
+    plt.close(fig)
