@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from evoplay.cli.group import cli
-from evoplay.cli.checks import PathArg
+from evoplay.cli.checks import BoundedInt, PathArg
 
 FIGURES = ("gibson", "valuenet-settings", "seed003")
 
@@ -28,13 +28,13 @@ ONLY = {
 @click.argument("name", metavar="NAME", type=click.Choice(FIGURES))
 @click.option("--out", type=PathArg(file_okay=False), default=None,
               help="Folder to write (default results/NAME).")
-@click.option("--games", type=click.IntRange(min=1), default=None,
+@click.option("--games", type=BoundedInt(1, 10**9), default=None,
               help="gibson: sampled games per point (1000); valuenet-settings: training games per run (150000).")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="gibson: seed of the sampled games (0).")
-@click.option("--seeds", type=click.IntRange(1, 100), default=None,
+@click.option("--seed", type=BoundedInt(0, 2**64 - 1), default=None, help="gibson: seed of the sampled games (0).")
+@click.option("--seeds", type=BoundedInt(1, 100), default=None,
               help="valuenet-settings: training seeds per setting, 0..N-1 (2); seed003: nets to train, "
                    "seeds 0..N-1 (1; the others show training noise).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=BoundedInt(1, 4096), default=None,
               help="valuenet-settings: CPUs of embedded Ray (default: all cores).")
 @click.option("--address", default=None, help="valuenet-settings: run on this Ray cluster (or set RAY_ADDRESS).")
 @click.option("--retrain", is_flag=True, default=None,
