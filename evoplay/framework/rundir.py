@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from evoplay import jsondata
 from evoplay.atomic import write_text
 from evoplay.errors import EvoplayError
 from evoplay.framework import packing
@@ -52,6 +53,18 @@ def _text_digest(body) -> str:
         return hashlib.sha256(json.dumps(body, separators=(",", ":"), allow_nan=False).encode()).hexdigest()
     except ValueError:  # NaN or infinity: not what write_checkpoint writes
         return ""
+
+
+def read_run_file(path: Path, raw: bytes | None = None, what: str = ""):
+    """The JSON value of the run's file ``path`` (its bytes ``raw`` when read already), its
+    numbers bounded (``evoplay.jsondata``); a damaged file is refused in one line naming it."""
+    try:
+        return jsondata.loads((path.read_bytes() if raw is None else raw).decode("utf-8"))
+    except jsondata.NumberError as e:
+        reason = f"it holds {e}"
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        reason = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
+    raise EvoplayError(f"{what}{path} is damaged: {reason}")
 
 
 def _cell(v):
@@ -212,10 +225,7 @@ class RunDir:
         if not os.path.lexists(path):  # a dangling link is not "no checkpoint": refused below
             return None
         raw = read_regular(path, "checkpoint", MAX_CHECKPOINT_BYTES)  # a regular file, read with a bound
-        try:
-            body = json.loads(raw.decode("utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-            raise EvoplayError(f"checkpoint {path} is damaged: {type(e).__name__}: {str(e).splitlines()[0][:200]}") from None
+        body = read_run_file(path, raw, "checkpoint ")
         if not isinstance(body, dict) or body.get("format") != CHECKPOINT_FORMAT:
             raise EvoplayError(f"checkpoint {path} is not an evoplay checkpoint (missing or wrong 'format')")
         version = body.get("version")
@@ -330,10 +340,7 @@ class RunDir:
     def read_summary(self) -> dict:
         if not self.summary.is_file():
             raise EvoplayError(f"{self.root} is not a finished run directory (no summary.json)")
-        try:
-            summary = json.loads(self.summary.read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise EvoplayError(f"{self.summary} is damaged: {type(e).__name__}: {str(e)[:200]}") from None
+        summary = read_run_file(self.summary)
         if not isinstance(summary, dict) or not all(k in summary for k in ("name", "seed", "trials", "best_trial")):
             raise EvoplayError(f"{self.summary} is damaged: not an evoplay run summary")
         return summary
@@ -374,10 +381,7 @@ class Run:
         path = self.dir.champion(trial)
         if not path.is_file():
             raise EvoplayError(f"{path} does not exist (trial {trial} has not finished)")
-        try:
-            return json.loads(path.read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise EvoplayError(f"{path} is damaged: {type(e).__name__}") from None
+        return read_run_file(path)
 
     def __repr__(self):
         state = "finished" if self.summary else "unfinished"

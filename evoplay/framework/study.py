@@ -65,7 +65,7 @@ from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as C
 from evoplay.framework import distributed
 from evoplay.framework.recipe import FitnessWords
-from evoplay.framework.rundir import RunDir
+from evoplay.framework.rundir import RunDir, read_run_file
 from evoplay.framework.runner import RunJob, _prepare, finish_jobs, make_recipe, run_pool
 from evoplay.framework.stats import cliffs_delta, holm, mean_band, mean_ci, permutation_test
 from evoplay.paths import read_regular, probe_writable
@@ -312,7 +312,7 @@ def analyze_champions(variants: list[tuple]) -> list[list[dict]]:
     """Every variant's champions (``(config, run dir, trials)`` each) analysed by its recipe, one Ray task per variant."""
     args = []
     for cfg, rd, trials in variants:
-        champions = [json.loads(rd.champion(t).read_text()) for t in range(trials)]
+        champions = [read_run_file(rd.champion(t)) for t in range(trials)]
         args.append((cfg, champions))
     return distributed.run_tasks(_analyze, args)
 
