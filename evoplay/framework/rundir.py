@@ -12,6 +12,7 @@ format version 2 the float arrays of a recipe's state are stored as their float6
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import fcntl
 import hashlib
@@ -40,6 +41,28 @@ RUN_ENTRIES = ("config.toml", "summary.json", "environment.json", "champion.json
                "analysis.json", "analysis.md", "trials", "checkpoints")
 #: Checkpoints larger than this are refused before parsing.
 MAX_CHECKPOINT_BYTES = 1 << 30
+
+
+def make_folders(path: Path) -> list[Path]:
+    """Create the folder ``path`` with its missing parents; the folders made, outermost first."""
+    missing = [p for p in (path, *path.parents) if not os.path.lexists(p)][::-1]
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        remove_empty(missing)
+        raise
+    return missing
+
+
+def remove_empty(folders: list[Path]):
+    """Remove ``folders`` (``make_folders``' list), innermost first, while they are empty."""
+    for folder in reversed(folders):
+        try:
+            folder.rmdir()
+        except FileNotFoundError:  # never made (a mkdir that failed midway)
+            continue
+        except OSError:  # not empty: it, and the folders above it, stay
+            return
 
 
 def digest(obj) -> str:
@@ -86,6 +109,7 @@ class RunDir:
     def __init__(self, root):
         self.root = check_path(root, "run directory")
         self._lock = None
+        self._made, self._made_lock = [], False  # what ``claim`` made: folders, the lock file
         self._logbooks = {}  # trial -> (fields, rows, text) of the logbook this object wrote last
 
     config = property(lambda self: self.root / "config.toml")
@@ -111,20 +135,27 @@ class RunDir:
         self._check_writable()
 
     def _check_writable(self):
-        """Create the directory and a probe file in it, so a refusal comes now, in one line."""
+        """Create the directory and a probe file in it, so a refusal comes now, in one line;
+        the folders made for the probe go again (``claim`` makes them when the run starts)."""
+        made = []
         try:
-            self.root.mkdir(parents=True, exist_ok=True)
+            made = make_folders(self.root)
             probe = self.root / f".probe-{os.getpid()}"
             probe.write_bytes(b"")
             probe.unlink()
         except OSError as e:
             raise EvoplayError(f"cannot write to {self.root}: {e.strerror or e} (choose another --out)") from None
+        finally:
+            remove_empty(made)
 
     def claim(self):
-        """Create the directory and take its lock (held until ``release`` or the process ends)."""
+        """Create the directory and take its lock (held until ``release`` or the process ends);
+        what it made is remembered for ``abandon``."""
+        lock = self.root / ".lock"
         try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.root / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
+            made = make_folders(self.root)
+            made_lock = not os.path.lexists(lock)
+            fd = os.open(lock, os.O_CREAT | os.O_RDWR, 0o644)
         except OSError as e:
             raise EvoplayError(f"cannot write to {self.root}: {e.strerror or e}") from None
         try:
@@ -132,8 +163,19 @@ class RunDir:
         except BlockingIOError:
             os.close(fd)
             raise EvoplayError(f"{self.root} is being written by another evoplay run (wait for it, or choose another --out)") from None
-        self._lock = fd
+        self._lock, self._made, self._made_lock = fd, made, made_lock
         self._remove_stale_temporaries()
+
+    def abandon(self):
+        """Undo a claim after a refusal that came before the run wrote anything: the lock file
+        and the folders ``claim`` made go again; a folder holding anything else stays (as does
+        every folder that was there before), and the lock is released."""
+        with contextlib.suppress(OSError):  # never in the way of the refusal being reported
+            if self._made_lock and os.listdir(self.root) == [".lock"]:
+                (self.root / ".lock").unlink()
+            remove_empty(self._made)
+        self._made, self._made_lock = [], False
+        self.release()
 
     def mark(self):
         """Mark the (claimed) directory as an evoplay run directory."""
