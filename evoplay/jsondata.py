@@ -50,7 +50,7 @@ def loads(text: str):
     return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
 
 
-def read_json(path, what: str, max_bytes: int, error: type[EvoplayError] = EvoplayError):
+def read_json(path, what: str, max_bytes: int, error=EvoplayError):
     """The JSON value in the file ``path``; a missing, special, oversized or malformed file,
     or one holding a number ``loads`` refuses, raises ``error`` with one line naming ``what``,
     the file and the problem."""
