@@ -1263,6 +1263,199 @@ def gen_user_game(rng, env):
     return f"user game {label} ({command})", argv, extras
 
 
+# ---------------------------------------------------------------- numbers: oversized in data files, not plain in options and specs
+
+
+def oversized_number(rng) -> str:
+    """A number literal no JSON data file may hold: too long, beyond the float range, or NaN/Infinity."""
+    what = rng.randrange(6)
+    if what == 0:
+        return rng.choice(["", "-"]) + rng.choice("123456789") + "".join(rng.choice("0123456789") for _ in range(rng.randrange(100, 6000)))
+    if what == 1:
+        return f"{rng.choice(['', '-'])}{rng.randrange(1, 10)}{rng.choice(['e', 'E'])}{rng.choice(['', '+'])}{rng.randrange(309, 10**rng.randrange(3, 12))}"
+    if what == 2:
+        return f"{rng.choice(['', '-'])}{rng.randrange(2, 10)}.{rng.randrange(10**6)}e308"
+    if what == 3:
+        return "0." + "".join(rng.choice("0123456789") for _ in range(rng.randrange(99, 3000)))
+    return rng.choice(["NaN", "Infinity", "-Infinity"])
+
+
+#: Zero written as JSON allows, for fields where no zero is valid (a format version, a count of trials).
+ZEROS = ["-0", "0", "-0.0", "0e5", "-0E-3", "0.0"]
+
+
+def numeric_paths(node, path=()):
+    """The paths of every number inside a JSON value (booleans are no numbers)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from numeric_paths(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from numeric_paths(v, path + (i,))
+    elif isinstance(node, (int, float)) and not isinstance(node, bool):
+        yield path
+
+
+def with_literal(doc, rng, literal: str, path=None) -> str:
+    """``doc`` as JSON text with the number at ``path`` (default: a random number of it, or a new
+    first key) written as ``literal``."""
+    doc = json.loads(json.dumps(doc))
+    paths = list(numeric_paths(doc))
+    if path is None and (not paths or rng.random() < 0.2):
+        doc = {"extra": "@NUMBER@", **doc}
+    else:
+        path = path or rng.choice(paths)
+        node = doc
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = "@NUMBER@"
+    return json.dumps(doc, indent=rng.choice([None, 1])).replace('"@NUMBER@"', literal, 1)
+
+
+def write_with_number(rng, path: Path, doc, literal: str, zero_at=None) -> str:
+    """Write ``doc`` to ``path`` as JSON holding the number ``literal`` (or, now and then, a zero
+    at ``zero_at``, a field where no zero is valid); return the literal written."""
+    if zero_at is not None and rng.random() < 0.15:
+        literal = rng.choice(ZEROS)
+        path.write_text(with_literal(doc, rng, literal, zero_at))
+    else:
+        path.write_text(with_literal(doc, rng, literal))
+    return literal
+
+
+def number_in_data(rng, env) -> tuple[str, str, list, dict]:
+    """(what, literal, argv, extras): a data file of one kind holding a number it may not hold,
+    in the command that reads it."""
+    literal = oversized_number(rng)
+    kind = rng.randrange(9)
+    if kind in (0, 1):  # a checkpoint of an interrupted Fogel run, or of a Blondie24 checkers run
+        run = env.fresh("-ckpt")
+        shutil.copytree(real_run(env), run) if kind == 0 else checkers_run(env, run)
+        path = sorted((run / "checkpoints").glob("trial_*.json"))[-1]
+        literal = write_with_number(rng, path, json.loads(path.read_text()), literal, ("version",))
+        return "checkpoint", literal, ["evolve", str(run / "config.toml"), "--out", str(run), "--resume", "-q"], {"watch": run}
+    if kind in (2, 3):  # a player file, or a Blondie24 checkers network file
+        doc = env.docs[rng.choice(sorted(env.docs))] if kind == 2 else network_doc(rng, "checkers")
+        path = env.fresh(".json")
+        literal = write_with_number(rng, path, doc, literal, ("version",))
+        argv = place_spec(rng, str(path)) if kind == 2 else checkers_place(rng, str(path))[0]
+        return "player file", literal, argv, {"watch": path, "stdin": "4\n" * 5}
+    if kind in (4, 5):  # a finished run's summary or best champion
+        run = copy_run(env)
+        path = run / "summary.json" if kind == 4 else run / "trials" / "trial_01" / "champion.json"
+        literal = write_with_number(rng, path, json.loads(path.read_text()), literal, ("trials",) if kind == 4 else None)
+        cmd = rng.choice(["plot", "export", "report"] if kind == 4 else ["export", "report"])
+        argv = {"plot": ["plot", str(run), "--out", str(env.fresh(".png"))], "report": ["report", str(run)],
+                "export": ["export", str(run), "--out", str(env.fresh(".json"))]}[cmd]
+        return path.name, literal, argv, {"watch": run}
+    if kind == 6:  # league.json or duels.json of a Blondie24 checkers run (a copy, checkpoints left out)
+        run = env.fresh("-b24")
+        shutil.copytree(ROOT / "results" / "blondie24", run, ignore=shutil.ignore_patterns("checkpoints", "league-champions"))
+        name = rng.choice(["league.json", "duels.json"])
+        doc = json.loads((run / "league.json").read_text()) if name == "league.json" else \
+            {"games": 314, "max_plies": 200, "pd_king": 1.5, "trials": [{"trial": 0, "depths": [4]}]}
+        write_with_number(rng, run / name, doc, literal)
+        return name, literal, ["report", str(run)], {"watch": run}
+    # a config or a study's variant (TOML: inf and nan are words there; a float beyond the range is infinite)
+    import copy
+
+    literal = literal.replace("NaN", "nan").replace("Infinity", "inf")
+    if literal.startswith("0.") or rng.random() < 0.4:  # a long fraction is a number TOML reads and the keys take
+        literal = rng.choice(["inf", "-inf", "+inf", "nan", "+nan", "-nan", "1e400", "-1.5E999"])
+    key = rng.choice(["population.parents", "mutation.sigma", "evaluation.payoff_win", "population.init_scale",
+                      "run.checkpoint_every"] + (["seed", "trials"] if kind == 7 else []))  # a variant's own keys: the sections'
+    if kind == 8:
+        base, path = env.fresh(".toml"), env.fresh(".toml")
+        base.write_text(config_text(GOOD_CONFIG))
+        path.write_text(f'name = "s"\nbase = "{base.name}"\n[[variants]]\nname = "a"\n[[variants]]\nname = "b"\n"{key}" = {literal}\n')
+        return f"study {key}", literal, ["study", str(path), "--out", str(env.fresh("-study")), "-q"], {}
+    cfg = copy.deepcopy(GOOD_CONFIG)
+    sec, _, name = key.rpartition(".")
+    cfg[sec][name] = "@NUMBER@"
+    path = env.fresh(".toml")
+    path.write_text(config_text(cfg).replace('"@NUMBER@"', literal))
+    return f"config {key}", literal, ["evolve", str(path), "--out", str(env.fresh("-run")), "-q"], {}
+
+
+@generator
+def gen_oversized_number(rng, env):
+    """Every kind of data file holding a number it may not hold: refused in one line, the files as they were."""
+    what, literal, argv, extras = number_in_data(rng, env)
+    return f"{what} holding {literal[:20]!r} ({len(literal)} characters)", argv, extras
+
+
+#: Digits of other scripts, each read by int() and float(): full-width, Arabic-Indic, Devanagari,
+#: Bengali, mathematical bold.
+OTHER_DIGITS = [0xFF10, 0x0660, 0x0966, 0x09E6, 0x1D7CE]
+
+
+def not_plain(rng, text: str, negative_zero: bool = True) -> str:
+    """The decimal ``text`` (ending in a digit) written otherwise than as a plain ASCII decimal,
+    mostly in a way that int() or float() reads."""
+    how = rng.randrange(7 if negative_zero else 6)
+    if how == 0:  # blanks, which int() and float() strip
+        blank = rng.choice([" ", "\t", "\n", "\u00a0", "\u2003"])
+        return blank + text if rng.random() < 0.5 else text + blank
+    if how == 1:
+        return "+" + text
+    if how == 2:  # an underscore between two digits ('1_2' is 12)
+        pairs = [i for i in range(1, len(text)) if text[i - 1].isdigit() and text[i].isdigit()]
+        i = rng.choice(pairs) if pairs else len(text)
+        return text[:i] + "_" + (text[i:] or "0")
+    if how == 3:  # other scripts' digits, all or one
+        zero = rng.choice(OTHER_DIGITS)
+        digits = [i for i, c in enumerate(text) if c.isdigit()]
+        pick = set(digits) if rng.random() < 0.5 else {rng.choice(digits)}
+        return "".join(chr(zero + int(c)) if i in pick else c for i, c in enumerate(text))
+    if how == 4:
+        return rng.choice(["0x", "0o", "0b"]) + "1"
+    if how == 5:  # a float where an integer goes, or a float no decimal
+        return text + rng.choice([".0", "e0", "e1"]) if "." not in text else rng.choice(["0x1p-1", text + "j", "\u00bd", text + "f"])
+    return "-" + "0" * rng.randrange(1, 4)
+
+
+#: Options taking an integer, each in a command refused for another reason had the number been read.
+INT_OPTION_PLACES = [
+    ["match", "nosuch", "random", "--games"], ["match", "nosuch", "random", "--seed"], ["tournament", "nosuch", "--games"],
+    ["game", "--vs", "nosuch", "--seed"], ["evolve", "missing.toml", "--trials"], ["evolve", "missing.toml", "--generations"],
+    ["evolve", "missing.toml", "--seed"], ["evolve", "missing.toml", "--workers"], ["study", "missing.toml", "--trials"],
+    ["study", "missing.toml", "--generations"], ["study", "missing.toml", "--workers"], ["export", "missing-run", "--trial"],
+    ["train", "value-net", "--out", "/proc/evoplay-no/v.json", "--games"], ["train", "outcome-net", "--out", "/proc/evoplay-no/o.json", "--epochs"],
+    ["train", "ga-value-net", "--out", "/proc/evoplay-no/g.json", "--population"], ["report", "missing-run", "--league"],
+    ["report", "missing-run", "--workers"], ["baselines", "--out", "/proc/evoplay-no", "--seed"],
+    ["serve", "/nonexistent-evoplay-path", "--port"], ["figures", "gibson", "--seeds"], ["figures", "seed003", "--games"],
+]
+#: Player specs with one number parameter to write badly ({}), and a parameter after it.
+NUMBER_SPECS = [("tictactoe", "mcts:sims={},c=1", "7"), ("openspiel:tic_tac_toe", "mcts:solve={},sims=5", "1"),
+                ("checkers", "piece-difference:depth={},king=1.5", "2"), ("tictactoe", "mcts:c={},sims=5", "1.5"),
+                ("tictactoe", "logic:eps={},develop=own", "0.25"), ("tictactoe", "softmax:t={},model_t=1", "0.5"),
+                ("checkers", "piece-difference:king={},depth=2", "1.5"), ("openspiel:connect_four", "mcts:sims={},solve=0", "12")]
+
+
+@generator
+def gen_not_plain_number(rng, env):
+    """Numbers in options, --depths and player specs that int() or float() read but that are no plain ASCII decimals."""
+    what = rng.choices(range(4), weights=(4, 2, 3, 1))[0]
+    if what == 0:
+        place = rng.choice(INT_OPTION_PLACES)
+        value = not_plain(rng, str(rng.randrange(1, 10 ** rng.randrange(1, 5))))
+        return f"{place[-1]} {value!r}", place + [value], {}
+    if what == 1:
+        depths = [str(d) for d in rng.sample(range(1, 13), rng.randrange(1, 4))]
+        i = rng.randrange(len(depths))
+        depths[i] = not_plain(rng, depths[i])
+        run = ROOT / "results" / "fogel1993"  # the depths are read first; accepted, they would be refused on this run
+        return f"--depths {','.join(depths)!r}", ["report", str(run), "--depths", ",".join(depths)], {"watch": run}
+    game, spec, good = rng.choice(NUMBER_SPECS)
+    if what == 2:
+        value = not_plain(rng, good, negative_zero="." not in good)
+        spec = spec.format(value)
+    else:  # a parameter given twice
+        name = spec.partition(":")[2].partition("=")[0]
+        spec = spec.format(good) + f",{name}={good}"
+    return f"spec {spec!r} ({game})", ["match", "--game", game, spec, "random", "--games", "1"], {}
+
+
 # ---------------------------------------------------------------- running
 
 

@@ -102,7 +102,7 @@ def _resign(path, change):
     ("empty", ["not an evoplay checkpoint"]),
     ("edited", ["sha256 does not match"]),
     ("other-trial", ["holds trial 1, not trial 0"]),
-    ("nan", ["non-finite"]),
+    ("nan", ["damaged", "it holds NaN"]),  # refused as it is read (it was refused by the recipe, without the file's name)
     ("other-config", ["another config"]),
 ])
 def test_damaged_or_foreign_checkpoints_are_refused_naming_the_file(finished, tmp_path, case, words):
@@ -117,7 +117,7 @@ def test_damaged_or_foreign_checkpoints_are_refused_naming_the_file(finished, tm
             path.write_text(path.read_text().replace('"generation":4', '"generation":3', 1))
         elif case == "other-trial":
             path.write_bytes((run / "checkpoints" / "trial_01.json").read_bytes())
-        elif case == "nan":  # a weight matrix as plain JSON (as format 1 wrote it), one weight NaN: the recipe refuses it
+        elif case == "nan":  # a weight matrix as plain JSON (as format 1 wrote it), one weight NaN, which JSON cannot hold
             def nan(b):
                 from evoplay.framework.packing import unpack
 
@@ -131,8 +131,7 @@ def test_damaged_or_foreign_checkpoints_are_refused_naming_the_file(finished, tm
 
     out, path = _checkpoint_case(finished, tmp_path, edit)
     one_line_exit_2(out, *words)
-    if case != "nan":
-        assert str(path) in out.stderr
+    assert str(path) in out.stderr
 
 
 def test_a_checkpoint_signs_its_own_text_and_one_signed_the_earlier_way_still_reads(tmp_path):
@@ -328,3 +327,65 @@ def test_sigma_minus_zero_is_zero_and_evolves():
     assert str(cfg["mutation"]["sigma"]) == "0.0"
     run = TrialRun(FogelRecipe(cfg), 0).run(2)
     assert run.generation == 2
+
+
+# ---------------------------------------------------------------- refusals leave no folder behind (issue 40)
+
+
+#: Blondie24 on tic-tac-toe asking for the 2001 network's spatial layer, which only checkers has:
+#: refused once the recipe is made, after the run directory was claimed.
+SPATIAL_ON_TICTACTOE = """recipe = "blondie24"
+name = "spatial"
+trials = 1
+generations = 2
+[game]
+name = "tictactoe"
+depth = 1
+max_plies = 9
+[network]
+hidden = [3]
+spatial = true
+[population]
+parents = 3
+[evaluation]
+games = 1
+"""
+#: An address Ray cannot join (the jobs API's URL): refused when Ray starts, after the claim.
+BAD_ADDRESS = ["--address", "http://127.0.0.1:8265"]
+
+
+def _refused_in_process(argv, *words):
+    from test_fuzz_cli import problem, run_in_process
+
+    code, out, err = run_in_process(argv)
+    assert problem(code, out, err) is None, (argv, err)
+    for w in words:
+        assert w in err, (w, err)
+
+
+@pytest.mark.parametrize("case", ["address", "spatial"])
+def test_a_refused_evolve_leaves_no_folder_it_made_and_no_lock_in_the_users(tmp_path, monkeypatch, case):
+    monkeypatch.chdir(tmp_path)
+    if case == "address":
+        config, extra, words = str(ROOT / "configs" / "quick.toml"), BAD_ADDRESS, "jobs API"
+    else:
+        (tmp_path / "c.toml").write_text(SPATIAL_ON_TICTACTOE)
+        config, extra, words = str(tmp_path / "c.toml"), [], "network.spatial"
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    for out in (tmp_path / "new" / "deeper" / "run", mine):
+        _refused_in_process(["evolve", config, "--out", str(out), "-q", *extra], words)
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["c.toml"] if case == "spatial" else []) + ["mine"]
+    assert not any(mine.iterdir()), "the user's folder is left as it was: no .lock"
+
+
+def test_a_refused_study_leaves_no_folder_it_made(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.toml").write_text(f'name = "s"\nbase = "{ROOT / "configs" / "quick.toml"}"\n[[variants]]\nname = "a"\n'
+                                     '[[variants]]\nname = "b"\n"mutation.sigma" = 0.1\n')
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    for out in (tmp_path / "new" / "study", mine):
+        _refused_in_process(["study", "s.toml", "--out", str(out), "-q", *BAD_ADDRESS], "jobs API")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "s.toml"]
+    assert not any(mine.iterdir())

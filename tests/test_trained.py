@@ -82,7 +82,7 @@ def test_truncated_file_rejected(small, tmp_path):
     [
         ("value-net", lambda a, w: w.pop("W2"), "'W2' missing"),
         ("value-net", lambda a, w: w.__setitem__("W0", [[1.0] * 18] * 8), "shape"),
-        ("value-net", lambda a, w: w["b1"].__setitem__(0, float("nan")), "non-finite"),
+        ("value-net", lambda a, w: w["b1"].__setitem__(0, float("nan")), "holds NaN"),  # JSON has no NaN: refused as read
         ("value-net", lambda a, w: w.__setitem__("W9", [1.0]), "unexpected weights"),
         ("value-net", lambda a, w: a.__setitem__("sizes", [9, 18, 2]), "end with 1"),
         ("value-net", lambda a, w: a.__setitem__("sizes", "9-18-1"), "sizes"),
@@ -107,6 +107,16 @@ def test_corrupt_file_rejected(small, tmp_path, kind, edit, message):
     path.write_text(json.dumps(doc))
     with pytest.raises(PlayerFileError, match=message):
         load_player(path)
+
+
+def test_a_non_finite_weight_is_refused_by_the_builder_too(small):
+    """A document that never was JSON text (a player shipped to a worker) still has its weights checked."""
+    from evoplay.files.playerfile import build_player
+
+    weights = {k: np.asarray(v).tolist() for k, v in small["value-net"].weights.items()}
+    weights["b1"][0] = float("nan")
+    with pytest.raises(PlayerFileError, match="non-finite"):
+        build_player({"kind": "value-net", "architecture": small["value-net"].architecture, "weights": weights}, "shipped.json")
 
 
 # ---------------------------------------------------------------- move choice

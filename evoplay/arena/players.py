@@ -13,6 +13,7 @@ import os
 import numpy as np
 
 from evoplay.errors import EvoplayError, SpecError
+from evoplay.files.plainnum import parse_float, parse_int
 from evoplay.arena.search import search
 
 
@@ -118,14 +119,16 @@ def parse_spec(spec: str, registry: dict, game_name: str, also: tuple = ("human"
     params = {}
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
-        key, value = key.strip(), value.strip()
+        key = key.strip()
         if not eq:
             raise SpecError(f"player {name}: parameter {quoted(item)} is not key=value")
         if key not in schema:
             raise SpecError(f"player {name}: unknown parameter {quoted(key)} (allowed: {', '.join(schema) or 'none'})")
+        if key in params:
+            raise SpecError(f"player {name}: parameter {quoted(key)} is given twice")
         kind, check = schema[key]
         try:
-            typed = kind(value)
+            typed = _typed(kind, value)
         except ValueError:
             raise SpecError(f"player {name}: {key} must be {'an integer' if kind is int else 'a number'}, "
                             f"got {quoted(value)}") from None
@@ -133,6 +136,16 @@ def parse_spec(spec: str, registry: dict, game_name: str, also: tuple = ("human"
             raise SpecError(f"player {name}: {key} must be finite, got {quoted(value)}")
         params[key] = check(typed)
     return name, params
+
+
+def _typed(kind, value: str):
+    """A spec parameter's text as ``kind``: numbers as plain ASCII decimals (``evoplay.files.plainnum``:
+    not ``1_0``, ``+4``, `` 4`` or full-width digits), text with its blanks stripped."""
+    if kind is int:
+        return parse_int(value, negative=True)
+    if kind is float:
+        return parse_float(value)
+    return kind(value.strip())
 
 
 def build(spec: str, registry: dict, game_name: str):

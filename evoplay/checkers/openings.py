@@ -6,10 +6,10 @@ refused with a message naming the ballot.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
+from evoplay.files import jsondata
 from evoplay.checkers import rules
 from evoplay.errors import EvoplayError
 
@@ -20,7 +20,7 @@ FORMAT, VERSION = "evoplay-checkers-openings", 1
 def read_openings(path=PATH) -> list[tuple[str, rules.State]]:
     """``(ballot, state)`` for every opening of a file, in file order."""
     try:
-        doc = json.loads(Path(path).read_text())
+        doc = jsondata.loads(Path(path).read_text())
     except (OSError, ValueError) as e:
         raise EvoplayError(f"openings file {path}: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("version") != VERSION:

@@ -18,6 +18,7 @@ import click
 
 from evoplay.errors import EvoplayError
 from evoplay.files.paths import check_path, path_problem, probe_writable
+from evoplay.files.plainnum import parse_float, parse_int
 from evoplay.arena.players import quoted as shorten
 
 #: Free bytes an output location needs at least (a curve or a player file is well below).
@@ -25,7 +26,8 @@ MIN_FREE_BYTES = 4 << 20
 
 
 class BoundedInt(click.ParamType):
-    """An integer in ``lo..hi``; the message quotes at most a short prefix of the input."""
+    """An integer in ``lo..hi``, written as a plain ASCII decimal (``evoplay.files.plainnum``: no
+    blanks, ``+`` or ``_``); the message quotes at most a short prefix of the input."""
 
     name = "integer"
 
@@ -42,20 +44,17 @@ class BoundedInt(click.ParamType):
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         else:
-            text = str(value).strip()
-            digits = text[1:] if text[:1] in "+-" else text
-            if not (digits.isascii() and digits.isdigit()):
+            try:  # a '-' only where negatives make sense: '-0' is no seed
+                number = parse_int(str(value), negative=self.lo < 0)
+            except ValueError:
                 self.fail(f"{shorten(value)} is not an integer {self._range()}", param, ctx)
-            if len(digits.lstrip("0")) > 30:
-                self.fail(f"{shorten(value)} is not in {self._range()}", param, ctx)
-            number = int(text)
         if number < self.lo or (self.hi is not None and number > self.hi):
             self.fail(f"{shorten(value)} is not in {self._range()}", param, ctx)
         return number
 
 
 class FiniteFloat(click.ParamType):
-    """A finite number in ``[lo, hi]`` (NaN and infinities are refused)."""
+    """A finite number in ``[lo, hi]``, a plain ASCII decimal (NaN and infinities are refused)."""
 
     name = "number"
 
@@ -64,8 +63,8 @@ class FiniteFloat(click.ParamType):
 
     def convert(self, value, param, ctx):
         try:
-            number = float(value)
-        except (TypeError, ValueError, OverflowError):
+            number = parse_float(value)
+        except ValueError:
             self.fail(f"{shorten(value)} is not a number", param, ctx)
         if not math.isfinite(number) or not self.lo <= number <= self.hi:
             self.fail(f"{shorten(value)} is not a finite number in [{self.lo:g}, {self.hi:g}]", param, ctx)

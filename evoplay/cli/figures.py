@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from evoplay.cli.group import cli
-from evoplay.cli.checks import PathArg
+from evoplay.cli.checks import BoundedInt, PathArg
 
 FIGURES = ("gibson", "value-net-tutorial", "keras-outcome-net")
 #: The names of an earlier release, still accepted (with a notice) for this one.
@@ -44,15 +44,15 @@ class FigureName(click.Choice):
 @click.argument("name", metavar="NAME", type=FigureName())
 @click.option("--out", type=PathArg(file_okay=False), default=None,
               help="Folder to write (default results/NAME).")
-@click.option("--games", type=click.IntRange(min=1), default=None,
+@click.option("--games", type=BoundedInt(1, 10**9), default=None,
               help="gibson: sampled games per point (1000); value-net-tutorial: training games per run (150000).")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=BoundedInt(0, 2**64 - 1), default=None,
               help="gibson: the random seed of the sampled games (0).")
-@click.option("--seeds", type=click.IntRange(1, 100), default=None,
+@click.option("--seeds", type=BoundedInt(1, 100), default=None,
               help="How many random seeds to train with, 0..N-1: value-net-tutorial, per setting (2); "
                    "keras-outcome-net, one net per random seed (1: seed 0's is the committed model, the others "
                    "show training noise).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=BoundedInt(1, 4096), default=None,
               help="value-net-tutorial: CPUs of embedded Ray (default: all cores).")
 @click.option("--address", default=None, help="value-net-tutorial: run on this Ray cluster (or set RAY_ADDRESS).")
 @click.option("--retrain", is_flag=True, default=None,

@@ -10,6 +10,7 @@ from evoplay.published import baselines as _baselines
 from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt, PathArg, check_output
 from evoplay.errors import EvoplayError
+from evoplay.files.plainnum import parse_int
 
 
 @cli.command()
@@ -100,7 +101,7 @@ def _depths(text) -> list[int]:
     if text is None:
         return []
     try:
-        depths = [int(x) for x in text.split(",")]
+        depths = [parse_int(x) for x in text.split(",")]  # plain ASCII decimals: not ' 4', '+4' or '1_2'
     except ValueError:
         raise EvoplayError(f"--depths must be depths separated by commas (e.g. 4,6,8), got {text[:40]!r}") from None
     if len(depths) != len(set(depths)):

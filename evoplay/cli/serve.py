@@ -9,14 +9,14 @@ import webbrowser
 import click
 
 from evoplay.cli.group import cli
-from evoplay.cli.checks import PathArg
+from evoplay.cli.checks import BoundedInt, PathArg
 from evoplay.errors import EvoplayError
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=PathArg())
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (this machine only by default).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one).")
+@click.option("--port", type=BoundedInt(0, 65535), default=8000, show_default=True, help="Port (0: any free one).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
 @click.option("--game", "games", multiple=True, metavar="REF",

@@ -25,10 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
+from evoplay.files import jsondata
 from evoplay.errors import PlayerFileError
-from evoplay.files.paths import check_path, read_regular
-from evoplay.files import usercode
+from evoplay.files.paths import check_path
 from evoplay.files.atomic import write_text
+from evoplay.files import usercode
 
 FORMAT = "evoplay-player"
 VERSION = 1
@@ -88,20 +89,10 @@ MAX_FILE_BYTES = 8 << 20
 
 
 def read_json(path, what: str, max_bytes: int = MAX_FILE_BYTES, error=PlayerFileError):
-    """The JSON value in ``path``; a missing, special, oversized or malformed file raises
-    ``error`` with one line naming ``what`` and the problem."""
-    path = check_path(path, what, error)
-    data = read_regular(path, what, max_bytes, error)
-    try:
-        return json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise error(f"{what} {path} is not UTF-8 text: {e.reason} at byte {e.start}") from None
-    except json.JSONDecodeError as e:
-        raise error(f"{what} {path} is not valid JSON: {e}") from None
-    except RecursionError:
-        raise error(f"{what} {path} is not valid JSON: nested too deeply") from None
-    except ValueError as e:  # e.g. an integer of more than 4300 digits
-        raise error(f"{what} {path} is not valid JSON: {str(e).splitlines()[0]}") from None
+    """The JSON value in ``path`` (``evoplay.files.jsondata.read_json``, a player file's bound and error
+    by default); a missing, special, oversized or malformed file, or an oversized number,
+    raises ``error`` with one line naming ``what`` and the problem."""
+    return jsondata.read_json(path, what, max_bytes, error)
 
 
 def read_envelope(path) -> dict:

@@ -236,7 +236,8 @@ def load(path) -> dict:
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"config file {path} is not valid TOML: {e}") from None
     except (RecursionError, ValueError) as e:  # deeply nested tables, absurd numbers
-        raise ConfigError(f"config file {path} is not a usable TOML config: {type(e).__name__}") from None
+        why = str(e).split(";")[0][:100]  # e.g. "Exceeds the limit (4300 digits) for integer string conversion"
+        raise ConfigError(f"config file {path} is not a usable TOML config: {type(e).__name__}: {why}") from None
     finally:
         sys.setrecursionlimit(limit)
     return resolve(raw, base=path.parent)

@@ -12,6 +12,7 @@ format version 2 the float arrays of a recipe's state are stored as their float6
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import fcntl
 import hashlib
@@ -24,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from evoplay.files import jsondata
 from evoplay.files.atomic import write_text
 from evoplay.errors import EvoplayError
 from evoplay.framework import packing
@@ -41,6 +43,28 @@ RUN_ENTRIES = ("config.toml", "summary.json", "environment.json", "champion.json
 MAX_CHECKPOINT_BYTES = 1 << 30
 
 
+def make_folders(path: Path) -> list[Path]:
+    """Create the folder ``path`` with its missing parents; the folders made, outermost first."""
+    missing = [p for p in (path, *path.parents) if not os.path.lexists(p)][::-1]
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        remove_empty(missing)
+        raise
+    return missing
+
+
+def remove_empty(folders: list[Path]):
+    """Remove ``folders`` (``make_folders``' list), innermost first, while they are empty."""
+    for folder in reversed(folders):
+        try:
+            folder.rmdir()
+        except FileNotFoundError:  # never made (a mkdir that failed midway)
+            continue
+        except OSError:  # not empty: it, and the folders above it, stay
+            return
+
+
 def digest(obj) -> str:
     """sha256 of an object's canonical JSON."""
     return hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
@@ -52,6 +76,18 @@ def _text_digest(body) -> str:
         return hashlib.sha256(json.dumps(body, separators=(",", ":"), allow_nan=False).encode()).hexdigest()
     except ValueError:  # NaN or infinity: not what write_checkpoint writes
         return ""
+
+
+def read_run_file(path: Path, raw: bytes | None = None, what: str = ""):
+    """The JSON value of the run's file ``path`` (its bytes ``raw`` when read already), its
+    numbers bounded (``evoplay.files.jsondata``); a damaged file is refused in one line naming it."""
+    try:
+        return jsondata.loads((path.read_bytes() if raw is None else raw).decode("utf-8"))
+    except jsondata.NumberError as e:
+        reason = f"it holds {e}"
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        reason = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
+    raise EvoplayError(f"{what}{path} is damaged: {reason}")
 
 
 def _cell(v):
@@ -73,6 +109,7 @@ class RunDir:
     def __init__(self, root):
         self.root = check_path(root, "run directory")
         self._lock = None
+        self._made, self._made_lock = [], False  # what ``claim`` made: folders, the lock file
         self._logbooks = {}  # trial -> (fields, rows, text) of the logbook this object wrote last
 
     config = property(lambda self: self.root / "config.toml")
@@ -98,20 +135,27 @@ class RunDir:
         self._check_writable()
 
     def _check_writable(self):
-        """Create the directory and a probe file in it, so a refusal comes now, in one line."""
+        """Create the directory and a probe file in it, so a refusal comes now, in one line;
+        the folders made for the probe go again (``claim`` makes them when the run starts)."""
+        made = []
         try:
-            self.root.mkdir(parents=True, exist_ok=True)
+            made = make_folders(self.root)
             probe = self.root / f".probe-{os.getpid()}"
             probe.write_bytes(b"")
             probe.unlink()
         except OSError as e:
             raise EvoplayError(f"cannot write to {self.root}: {e.strerror or e} (choose another --out)") from None
+        finally:
+            remove_empty(made)
 
     def claim(self):
-        """Create the directory and take its lock (held until ``release`` or the process ends)."""
+        """Create the directory and take its lock (held until ``release`` or the process ends);
+        what it made is remembered for ``abandon``."""
+        lock = self.root / ".lock"
         try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.root / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
+            made = make_folders(self.root)
+            made_lock = not os.path.lexists(lock)
+            fd = os.open(lock, os.O_CREAT | os.O_RDWR, 0o644)
         except OSError as e:
             raise EvoplayError(f"cannot write to {self.root}: {e.strerror or e}") from None
         try:
@@ -119,8 +163,19 @@ class RunDir:
         except BlockingIOError:
             os.close(fd)
             raise EvoplayError(f"{self.root} is being written by another evoplay run (wait for it, or choose another --out)") from None
-        self._lock = fd
+        self._lock, self._made, self._made_lock = fd, made, made_lock
         self._remove_stale_temporaries()
+
+    def abandon(self):
+        """Undo a claim after a refusal that came before the run wrote anything: the lock file
+        and the folders ``claim`` made go again; a folder holding anything else stays (as does
+        every folder that was there before), and the lock is released."""
+        with contextlib.suppress(OSError):  # never in the way of the refusal being reported
+            if self._made_lock and os.listdir(self.root) == [".lock"]:
+                (self.root / ".lock").unlink()
+            remove_empty(self._made)
+        self._made, self._made_lock = [], False
+        self.release()
 
     def mark(self):
         """Mark the (claimed) directory as an evoplay run directory."""
@@ -212,10 +267,7 @@ class RunDir:
         if not os.path.lexists(path):  # a dangling link is not "no checkpoint": refused below
             return None
         raw = read_regular(path, "checkpoint", MAX_CHECKPOINT_BYTES)  # a regular file, read with a bound
-        try:
-            body = json.loads(raw.decode("utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-            raise EvoplayError(f"checkpoint {path} is damaged: {type(e).__name__}: {str(e).splitlines()[0][:200]}") from None
+        body = read_run_file(path, raw, "checkpoint ")
         if not isinstance(body, dict) or body.get("format") != CHECKPOINT_FORMAT:
             raise EvoplayError(f"checkpoint {path} is not an evoplay checkpoint (missing or wrong 'format')")
         version = body.get("version")
@@ -330,10 +382,7 @@ class RunDir:
     def read_summary(self) -> dict:
         if not self.summary.is_file():
             raise EvoplayError(f"{self.root} is not a finished run directory (no summary.json)")
-        try:
-            summary = json.loads(self.summary.read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise EvoplayError(f"{self.summary} is damaged: {type(e).__name__}: {str(e)[:200]}") from None
+        summary = read_run_file(self.summary)
         if not isinstance(summary, dict) or not all(k in summary for k in ("name", "seed", "trials", "best_trial")):
             raise EvoplayError(f"{self.summary} is damaged: not an evoplay run summary")
         return summary
@@ -374,10 +423,7 @@ class Run:
         path = self.dir.champion(trial)
         if not path.is_file():
             raise EvoplayError(f"{path} does not exist (trial {trial} has not finished)")
-        try:
-            return json.loads(path.read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise EvoplayError(f"{path} is damaged: {type(e).__name__}") from None
+        return read_run_file(path)
 
     def __repr__(self):
         state = "finished" if self.summary else "unfinished"

@@ -183,6 +183,9 @@ def evolve(cfg: dict | None, out, address=None, workers=None, resume=False, over
     try:
         cfg, states = _prepare(rd, cfg, resume, overwrite)  # in full under the lock: no other run got in between
         return _evolve_claimed(rd, cfg, address, workers, resume, log_detail, progress, states)
+    except BaseException:
+        rd.abandon()  # a refusal (a bad --address, a recipe the game cannot serve) leaves no folder it made
+        raise
     finally:
         rd.release()
 

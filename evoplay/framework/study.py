@@ -50,9 +50,11 @@ nothing into it; study.json names it.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import itertools
 import json
+import os
 import re
 import time
 import tomllib
@@ -62,7 +64,7 @@ from evoplay.files.atomic import write_text
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as configs
 from evoplay.framework import distributed
-from evoplay.framework.rundir import RunDir
+from evoplay.framework.rundir import RunDir, make_folders, read_run_file, remove_empty
 from evoplay.framework.runner import RunJob, _prepare, finish_jobs, make_recipe, run_pool
 from evoplay.framework.study_report import compare, markdown, read_max_curves, plot_study, study_words
 from evoplay.files.paths import read_regular, probe_writable
@@ -251,6 +253,17 @@ def _check_makeable(out: Path):
         raise EvoplayError(f"cannot write to {out}: {e.strerror or e} (choose another --out)") from None
 
 
+def _abandon(out: Path, dirs: list[RunDir], made: list[Path], marker_made: bool):
+    """Undo what a study made before a refusal, where nothing was written since: its variants'
+    claims, its marker and the folders it made (a folder holding anything else stays)."""
+    for rd in dirs:
+        rd.abandon()
+    with contextlib.suppress(OSError):
+        if marker_made and os.listdir(out) == [MARKER]:
+            (out / MARKER).unlink()
+    remove_empty(made)
+
+
 def run_study(study: dict, out, address=None, workers=None, resume=False, overwrite=False, progress=None) -> dict:
     """Run (or resume) every variant in one Ray task pool, then compare them; return study.json's content."""
     out = Path(out)
@@ -264,11 +277,11 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
         else:
             rd.check_fresh(overwrite=True) if rd.root.exists() else None
             states.append(None)
-    out.mkdir(parents=True, exist_ok=True)
+    made, marker_made = make_folders(out), not (out / MARKER).exists()
     write_text(out / MARKER, json.dumps({"format": "evoplay-study", "version": 1}) + "\n")
-    for rd in dirs:
-        rd.claim()
     try:
+        for rd in dirs:
+            rd.claim()
         t0 = time.time()
         info = distributed.init_ray(address=address, workers=workers)
         t_ray = time.time() - t0
@@ -281,6 +294,9 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
         summaries = [RunDir(v["run_dir"]).read_summary() if "run_dir" in v else next(finished) for v in study["variants"]]
         every = [RunDir(v["run_dir"]) if "run_dir" in v else RunDir(out / v["dir"]) for v in study["variants"]]
         analyses = analyze_champions([(v["config"], rd, s["trials"]) for v, rd, s in zip(study["variants"], every, summaries)])
+    except BaseException:
+        _abandon(out, dirs, made, marker_made)  # a refusal (a bad --address) leaves no folder it made
+        raise
     finally:
         for rd in dirs:
             rd.release()
@@ -306,6 +322,6 @@ def analyze_champions(variants: list[tuple]) -> list[list[dict]]:
     """Every variant's champions (``(config, run dir, trials)`` each) analysed by its recipe, one Ray task per variant."""
     args = []
     for cfg, rd, trials in variants:
-        champions = [json.loads(rd.champion(t).read_text()) for t in range(trials)]
+        champions = [read_run_file(rd.champion(t)) for t in range(trials)]
         args.append((cfg, champions))
     return distributed.run_tasks(_analyze, args)

@@ -23,7 +23,7 @@ import numpy as np
 
 from evoplay.errors import EvoplayError
 from evoplay.framework.plotting import FORMATS, plt, render
-from evoplay.framework.rundir import RunDir
+from evoplay.framework.rundir import RunDir, read_run_file
 from evoplay.framework.stats import mean_band
 from evoplay.files.atomic import write_bytes
 from evoplay.tictactoe import board
@@ -97,8 +97,6 @@ def champion_table(roots) -> str:
 
     Reads each run's analysis.json (``evoplay report`` / ``--analyze``) and champion files.
     """
-    import json
-
     from evoplay.recipes.fogel import exact_yardstick
     from evoplay.recipes.fogel.nets import net_from_file
     from evoplay.files.playerfile import read_document
@@ -109,7 +107,7 @@ def champion_table(roots) -> str:
     ]
     for root in roots:
         rd = RunDir(root)
-        analysis = json.loads((rd.root / "analysis.json").read_text())
+        analysis = read_run_file(rd.root / "analysis.json")
         summary = rd.read_summary()
         yards = []
         for t in range(summary["trials"]):

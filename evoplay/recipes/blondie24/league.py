@@ -125,14 +125,16 @@ def read_league(run_dir) -> dict:
 def read_report_file(run_dir, name: str, markdown, option: str) -> dict:
     """A file ``evoplay report`` wrote into the run (``name``), or {} when there is none; refused in one line
     when ``markdown``, which reads every field the report uses, cannot read it."""
-    import json
+    from evoplay.files import jsondata
 
     path = RunDir(run_dir).root / name
     if not path.is_file():
         return {}
     try:
-        doc = json.loads(path.read_text())
+        doc = jsondata.loads(path.read_text())
         markdown(doc)
+    except jsondata.NumberError as e:
+        raise EvoplayError(f"{path} is damaged (it holds {e}): run `evoplay report RUN {option}` again") from None
     except (OSError, UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as e:
         raise EvoplayError(f"{path} is damaged ({type(e).__name__}): run `evoplay report RUN {option}` again") from None
     return doc
