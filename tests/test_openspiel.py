@@ -332,7 +332,7 @@ def test_parameters_the_game_cannot_use_are_refused_in_one_line(text, words, cap
 
 
 def test_a_game_given_parameters_is_tried_once_in_a_child_process(monkeypatch):
-    from evoplay.openspiel import game as adapter
+    from evoplay.openspiel import loading as adapter
 
     assert adapter._tried("breakthrough(columns=5)") == "ok"
     monkeypatch.setattr(adapter.subprocess, "run", None)  # no process may start from here on
@@ -341,7 +341,7 @@ def test_a_game_given_parameters_is_tried_once_in_a_child_process(monkeypatch):
 
 
 def test_the_child_process_is_bounded_in_time(monkeypatch):
-    from evoplay.openspiel import game as adapter
+    from evoplay.openspiel import loading as adapter
 
     monkeypatch.setattr(adapter, "CHECK_SECONDS", 0.001)
     assert adapter._tried.__wrapped__("connect_four(rows=5)") == "too large: not loaded and tried within 0.001 s"

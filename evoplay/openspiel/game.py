@@ -1,26 +1,6 @@
-"""An OpenSpiel game behind evoplay's game interface (``evoplay.arena.game.Game``).
-
-``load(text)`` takes OpenSpiel's own game string (``connect_four``,
-``breakthrough(rows=6,columns=6)``, with or without the ``openspiel:`` prefix) and returns
-an :class:`OpenSpielGame` when the game is sequential, deterministic, of perfect
-information, zero-sum (or constant-sum: only the difference of the two returns is read),
-for exactly two players, and has an observation tensor; otherwise it raises
-``EvoplayError`` naming each property that fails. ``eligible_games()`` lists the
-registered games that load so with their default parameters. ``load`` also tries the game
-(``evoplay.openspiel.probe``: its size bounded, its first moves played) and refuses one
-that OpenSpiel accepts but cannot play; a game given parameters that differ from its
-defaults is tried first in a child process (``_tried``), since some crash the process or take
-minutes to load. A parameter given twice is refused (OpenSpiel would keep the last).
-
-Loading silences the process's stdout and stderr (file descriptors 1 and 2) for the
-moment ``pyspiel.load_game`` runs: OpenSpiel's C++ prints every exception it raises, and
-quoridor's warning, there. ``apply`` of an illegal action raises OpenSpiel's SpielError (a
-RuntimeError) and OpenSpiel prints it: pass only ``legal_moves``.
-
-Names. A game is named ``openspiel:`` + its short name, followed by the parameters given
-that differ from their defaults, sorted, in OpenSpiel's syntax:
-``openspiel:connect_four``, ``openspiel:breakthrough(columns=6,rows=6)``. The name loads
-the same game again (``load(game.name)``) and is also ``game.ref``.
+"""An OpenSpiel game behind evoplay's game interface (``evoplay.arena.game.Game``): the
+``OpenSpielGame`` adapter, ``load`` that makes one from a checked game string
+(``evoplay.openspiel.loading``), and ``bench_moves`` that measures the adapter against pyspiel.
 
 States and moves. A state is a ``pyspiel.State``, never mutated by the adapter: ``apply``
 returns ``state.child(move)``. A move is an OpenSpiel action (an int), listed in
@@ -57,334 +37,33 @@ its move list: there transpositions go unchecked).
 mancala (move number), nine men's morris (turn number), hive (the move list) and the chess
 family (FEN counters); none of them enters the key.
 
-Views. ``views(states)`` is an ``(n, size + 1)`` float32 array: the flattened observation
-tensor of the OpenSpiel player to move (``observation_tensor(player)``), then one column
-holding the side to move (0. or 1.). OpenSpiel lays its tensors out per game, mostly as
-planes of the board (``observation_tensor_shape()`` is ``(planes, rows, columns)``):
+``apply`` of an illegal action raises OpenSpiel's SpielError (a RuntimeError) and OpenSpiel
+prints it: pass only ``legal_moves``.
 
-- absolute planes, the same for both players, one plane per kind of cell: tic-tac-toe
-  ``[empty, o, x]``, connect four ``[x, o, empty]``, m,n,k ``[empty, o, x]``, gomoku
-  ``[black, white, player 0 to move]`` (flat, ``size**2`` a plane), breakthrough
-  ``[black, white, empty]``, checkers ``[o men, o kings, + men, + kings, empty]``, lines of
-  action ``[x, o, empty]``, amazons ``[empty, O, X, arrows]``, go
-  ``[black, white, empty, white to play]``, hex ``[white won, white west, white east,
-  white, empty, black, black south, black north, black won]``. For these the adapter makes
-  the view egocentric: when OpenSpiel's player 1 is to move, each of its planes trades places
-  with player 0's, and where the two sides start on different edges the board is turned so
-  the side to move always starts where player 0 does (half a turn in breakthrough, checkers
-  and amazons; transposed in lines of action and square hex). A network then reads "own
-  pieces, other pieces, ..." whoever is to move. Rows run from the top of the board as
-  ``str`` draws it, but from the bottom in connect four, go and lines of action.
-- planes already from the observer's view (``observation_tensor(p)`` differs by ``p``):
-  othello ``[empty, own, other]``, clobber, havannah, pentago and Y ``[own, other, empty]``,
-  hive (per bug and colour), and connect four or checkers loaded with their egocentric
-  parameter: kept as they are.
-- other layouts are given as OpenSpiel makes them, with the side-to-move column: the chess
-  family (piece planes in Black/White pairs King, Queen, Rook, Bishop, Knight, Pawn, then
-  empty, repetitions, side to move, the fifty-move count, castling rights; crazyhouse adds
-  pockets), shogi and xiangqi (piece planes per side, side to move), nine men's morris,
-  dots and boxes, quoridor (pawns, walls, walls left), twixt, cursor go, chinese checkers,
-  mancala and oware (seed counts; oware's as fractions of all seeds), nim (one-hot piles),
-  ultimate tic-tac-toe.
-
-Boards for the web. ``board_shape`` is ``(rows, columns)`` and ``cells(state)`` one short
-text per square (row-major, top row first, ``''`` empty) for the games above with board
-planes (from player 0's tensor), othello, clobber, pentago, the chess family (from the FEN),
-shogi (from the SFEN) and xiangqi (from ``str``); ``None`` and ``[]`` otherwise.
+Views and boards. ``views(states)`` is the observation tensor of the side to move, made
+egocentric where the family's planes allow, then the side to move; ``board_shape`` and
+``cells(state)`` draw the board for the web. ``evoplay.openspiel.layouts`` says how each
+family lays them out.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import importlib
-import os
 import random
-import re
-import signal
-import subprocess
-import sys
 import time
 
 import numpy as np
 
 from evoplay.errors import EvoplayError
-from evoplay.openspiel import probe
-
-PREFIX = "openspiel:"
-#: Seconds a child process has to load a game given parameters and play its first moves.
-CHECK_SECONDS = 10
-
-_INSTALL = "pip install open_spiel, or the extra evoplay[openspiel]"
-
-# Per game: names of the sides in the order they move (side 0 first).
-_SIDE_NAMES = {
-    "chess": ("White", "Black"),
-    "antichess": ("White", "Black"),
-    "crazyhouse": ("White", "Black"),
-    "go": ("Black", "White"),
-    "cursor_go": ("Black", "White"),
-    "othello": ("Black", "White"),
-    "breakthrough": ("Black", "White"),
-    "shogi": ("Sente", "Gote"),
-    "tic_tac_toe": ("X", "O"),
-    "connect_four": ("X", "O"),
-}
-_CHESS = {"chess", "antichess", "crazyhouse"}
-# Games whose key reads the position from ``str(state)``, not from the observation tensor.
-_STR_POSITIONS = {"dots_and_boxes", "hex"}
-
-# Board planes of player 0's observation tensor: (player 0's plane, player 1's plane, their
-# texts on the board); "ego": the tensor is already from the observer's view; "turn": how the
-# board turns for player 1's egocentric view; "marks": planes of neutral things;
-# "bottom_first": the tensor's first row is the board's bottom row as ``str`` draws it.
-_PLANES = {
-    "tic_tac_toe": dict(pairs=[(2, 1, "x", "o")]),
-    "connect_four": dict(pairs=[(0, 1, "x", "o")], ego_param="egocentric_obs_tensor", bottom_first=True),
-    "mnk": dict(pairs=[(2, 1, "x", "o")]),
-    "gomoku": dict(pairs=[(0, 1, "b", "w")]),
-    "breakthrough": dict(pairs=[(0, 1, "b", "w")], turn="rot180"),
-    "checkers": dict(pairs=[(0, 2, "o", "+"), (1, 3, "8", "*")], turn="rot180", ego_param="egocentric"),
-    "lines_of_action": dict(pairs=[(0, 1, "x", "o")], turn="transpose", bottom_first=True),
-    "amazons": dict(pairs=[(2, 1, "X", "O")], marks=[(3, "#")], turn="rot180"),
-    "go": dict(pairs=[(0, 1, "X", "O")], bottom_first=True),
-    "hex": dict(pairs=[(8, 0, "x", "o"), (7, 1, "x", "o"), (6, 2, "x", "o"), (5, 3, "x", "o")], turn="transpose"),
-    "othello": dict(pairs=[(1, 2, "x", "o")], ego=True),
-    "clobber": dict(pairs=[(0, 1, "o", "x")], ego=True),
-    "pentago": dict(pairs=[(0, 1, "O", "@")], ego=True),
-}
-# Planes whose count each family's spec is written for.
-_PLANE_COUNT = {"tic_tac_toe": 3, "connect_four": 3, "mnk": 3, "gomoku": 3, "breakthrough": 3, "checkers": 5,
-                "lines_of_action": 3, "amazons": 4, "go": 4, "hex": 9, "othello": 3, "clobber": 3, "pentago": 3}
-
-
-def _pyspiel():
-    # An optional extra (evoplay[openspiel]), not a dependency: imported by name when a game
-    # is loaded, so that evoplay installs, imports and runs without it.
-    try:
-        pyspiel = importlib.import_module("pyspiel")
-    except ImportError as e:
-        raise EvoplayError(f"OpenSpiel games need open_spiel, which is not installed ({_INSTALL}): {e}") from None
-    return pyspiel
-
-
-@contextlib.contextmanager
-def _quiet():
-    """Silence the process's stdout and stderr: OpenSpiel's C++ prints each exception it
-    raises (and some warnings) there before Python sees them."""
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    saved = [os.dup(1), os.dup(2)]
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        os.close(null)
-        yield
-    finally:
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        os.close(saved[0])
-        os.close(saved[1])
-
-
-def _one_line(error: BaseException | str) -> str:
-    """The first line of an error (or of a text), at most 300 characters, without the folders
-    of a C++ source file it names."""
-    text = " ".join(str(error).split("\n", 1)[0].split()) or type(error).__name__
-    text = re.sub(r"^\S*/(?=\w+\.cc:\d+ )", "", text)
-    if text.startswith("Unknown parameter") and "Available parameters are:" in text:
-        head, _, names = text.partition("Available parameters are:")
-        text = head + "available parameters: " + (names.strip() or "none")
-    return text[:300]
-
-
-def _ineligible(game) -> list[str]:
-    """What keeps a loaded pyspiel game out: one phrase per failing property."""
-    pyspiel = _pyspiel()
-    T = pyspiel.GameType
-    t = game.get_type()
-    problems = []
-    if t.dynamics != T.Dynamics.SEQUENTIAL:
-        problems.append(f"moves are not sequential (dynamics {t.dynamics.name})")
-    if t.chance_mode != T.ChanceMode.DETERMINISTIC:
-        problems.append(f"it has chance events (chance mode {t.chance_mode.name}, not DETERMINISTIC)")
-    if t.information != T.Information.PERFECT_INFORMATION:
-        problems.append(f"information is not perfect ({t.information.name})")
-    if t.utility not in (T.Utility.ZERO_SUM, T.Utility.CONSTANT_SUM):
-        problems.append(f"it is not zero-sum (utility {t.utility.name})")
-    if game.num_players() != 2:
-        problems.append(f"it has {game.num_players()} players, not 2")
-    if not t.provides_observation_tensor:
-        problems.append("it has no observation tensor")
-    return problems
-
-
-def _items(text: str) -> list[str]:
-    """The parameters written in a game string ``name(a=1,b=x(c=2))``, as written: ``a=1``, ``b=x(c=2)``."""
-    inner = text[text.find("(") + 1 : text.rfind(")")] if "(" in text else ""
-    items, depth, start = [], 0, 0
-    for i, ch in enumerate(inner + ","):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            items.append(inner[start:i])
-            start = i + 1
-    return items
-
-
-def _given_parameters(text: str) -> list[str]:
-    """Names of the parameters written in a game string ``name(a=1,b=x(c=2))``."""
-    return [item.split("=", 1)[0].strip() for item in _items(text) if "=" in item]
-
-
-def _format(value) -> str:
-    if isinstance(value, bool):
-        return "True" if value else "False"
-    return repr(value) if isinstance(value, float) else str(value)
-
-
-def canonical_text(game) -> str:
-    """OpenSpiel's game string of ``game`` with only the parameters given that differ from
-    their defaults, sorted: ``connect_four``, ``breakthrough(columns=6,rows=6)``."""
-    t = game.get_type()
-    params, spec = game.get_parameters(), t.parameter_specification
-    kept = sorted(k for k in _given_parameters(str(game)) if k in params and (k not in spec or params[k] != spec[k]))
-    if not kept:
-        return t.short_name
-    return f"{t.short_name}({','.join(f'{k}={_format(params[k])}' for k in kept)})"
+from evoplay.openspiel.layouts import CHESS, PLANE_COUNT, PLANES, SIDE_NAMES, STR_POSITIONS, fen_cells
+from evoplay.openspiel.loading import PREFIX, canonical_text, load_checked
 
 
 def load(text: str) -> "OpenSpielGame":
     """The OpenSpiel game written ``text`` (OpenSpiel's game string, ``openspiel:`` optional),
-    tried before it is returned (``evoplay.openspiel.probe``): given parameters that differ
-    from its defaults, first in a child process (see ``_tried``), then here in any case."""
-    pyspiel = _pyspiel()
-    text = str(text).strip()
-    if text.startswith(PREFIX):
-        text = text[len(PREFIX) :].strip()
-    short = text.split("(", 1)[0].strip()
-    if not short:
-        raise EvoplayError("no OpenSpiel game named (write e.g. openspiel:connect_four)")
-    if short not in pyspiel.registered_names():
-        raise EvoplayError(
-            f"unknown OpenSpiel game {short!r} (evoplay.openspiel.eligible_games() lists those evoplay can play)"
-        )
-    changed = _changed(short, _parameters(text))
-    if changed:
-        _refuse_unless_ok(text, changed, _tried(text))  # before pyspiel can crash or stall this process
-    try:
-        with _quiet():
-            game = pyspiel.load_game(text)
-    except Exception as e:  # pyspiel.SpielError (a RuntimeError), and a few wrappers' IndexError
-        raise EvoplayError(f"OpenSpiel game {text!r}: {_one_line(e)}") from None
-    problems = _ineligible(game)
-    if problems:
-        raise EvoplayError(f"OpenSpiel game {text!r} cannot be played here: {'; '.join(problems)}")
-    try:
-        with _quiet():
-            found = probe.problem(game)
-    except Exception as e:
-        found = _one_line(e)
-    _refuse_unless_ok(text, changed, found or "ok")
-    return OpenSpielGame(game)
-
-
-def _parameters(text: str) -> dict:
-    """The parameters written in the game string ``text``, as pyspiel reads them; refused
-    when one is given twice (pyspiel would keep the last) or text follows the closing bracket
-    (pyspiel would ignore it)."""
-    names = _given_parameters(text)
-    twice = sorted({name for name in names if names.count(name) > 1})
-    if twice:
-        raise EvoplayError(f"OpenSpiel game {text!r}: parameter {twice[0]!r} given twice")
-    try:
-        with _quiet():
-            params = _pyspiel().game_parameters_from_string(text)
-    except Exception as e:  # pyspiel.SpielError: a missing bracket, an integer beyond 64 bits
-        items = [item for item in _items(text) if item] if _closing(text) >= 0 else []
-        given = f" with {', '.join(items)}" if items else ""
-        raise EvoplayError(f"OpenSpiel game {text!r} refused{given}: {_one_line(e)}") from None
-    if "(" in text and _closing(text) != len(text) - 1:
-        raise EvoplayError(f"OpenSpiel game {text!r}: text after its closing bracket")
-    params.pop("name", None)
-    return params
-
-
-def _closing(text: str) -> int:
-    """Index of the bracket that closes the first '(' of ``text`` (-1 when none does)."""
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if ch == ")" and depth == 0:
-            return i
-    return -1
-
-
-def _changed(short: str, params: dict) -> dict:
-    """The parameters of ``params`` that differ from game ``short``'s defaults, in value or type."""
-    spec = _defaults()[short]
-    return {k: v for k, v in params.items() if k not in spec or type(v) is not type(spec[k]) or v != spec[k]}
-
-
-@functools.cache
-def _defaults() -> dict:
-    """Short name -> the default parameters of every registered OpenSpiel game."""
-    return {t.short_name: t.parameter_specification for t in _pyspiel().registered_games()}
-
-
-@functools.cache
-def _tried(text: str) -> str:
-    """``ok``, or what is wrong with the OpenSpiel game ``text``: found by ``probe`` in a child
-    process of at most ``probe.MEMORY`` bytes and ``CHECK_SECONDS`` seconds, so that no crash
-    of OpenSpiel (``connect_four(rows=0)`` is a segmentation fault) and no game too large to
-    load ends or stalls this process. Once per game string in a process (about 0.1 s)."""
-    command = [sys.executable, "-P", probe.__file__, text]  # -P: no folder of the user's on sys.path
-    try:
-        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=CHECK_SECONDS)
-    except subprocess.TimeoutExpired:
-        return f"too large: not loaded and tried within {CHECK_SECONDS} s"
-    except OSError as e:
-        return f"no process could be started to try it: {e}"
-    if done.returncode < 0:
-        return f"OpenSpiel crashed trying it ({signal.Signals(-done.returncode).name})"
-    lines = done.stdout.strip().splitlines()
-    if done.returncode or not lines:
-        return f"the process trying it failed (exit code {done.returncode})"
-    return lines[-1]
-
-
-def _refuse_unless_ok(text: str, changed: dict, verdict: str) -> None:
-    """Raise EvoplayError naming the parameters given and the verdict, unless it is ``ok``."""
-    if verdict == "ok":
-        return
-    given = f" with {', '.join(f'{k}={_format(v)}' for k, v in sorted(changed.items()))}" if changed else ""
-    raise EvoplayError(f"OpenSpiel game {text!r} refused{given}: {_one_line(verdict)}")
-
-
-@functools.cache
-def _eligible() -> tuple[str, ...]:
-    pyspiel = _pyspiel()
-    names = []
-    for name in pyspiel.registered_names():
-        try:
-            with _quiet():
-                game = pyspiel.load_game(name)
-        except Exception:  # games that need parameters (wrappers, files)
-            continue
-        if not _ineligible(game):
-            names.append(name)
-    return tuple(sorted(names))
-
-
-def eligible_games() -> list[str]:
-    """Short names of the registered OpenSpiel games that load with their default
-    parameters and that evoplay can play (see ``load``)."""
-    return list(_eligible())
+    checked and tried before it is returned (see ``evoplay.openspiel.loading.load_checked``)."""
+    return OpenSpielGame(load_checked(text))
 
 
 class OpenSpielGame:
@@ -402,27 +81,27 @@ class OpenSpielGame:
         self._first = start.current_player()  # OpenSpiel's player who moves first (side 0)
         if self._first not in (0, 1):
             raise EvoplayError(f"OpenSpiel game {self.text!r} does not start with a player's move")
-        self.side_names = _SIDE_NAMES.get(self.short_name, ("first", "second"))
+        self.side_names = SIDE_NAMES.get(self.short_name, ("first", "second"))
         #: OpenSpiel's own bound on a game's length, which its rules keep.
         self.max_plies = game.max_game_length()
         self.tensor_shape = tuple(game.observation_tensor_shape())
         self._tensor_size = int(np.prod(self.tensor_shape))
         #: Width of a row of ``views``: the observation tensor, then the side to move.
         self.view_size = self._tensor_size + 1
-        self._captures_marked = self.short_name in _CHESS  # SAN writes captures with 'x'
+        self._captures_marked = self.short_name in CHESS  # SAN writes captures with 'x'
         self._board_spec()
 
     # ---------------------------------------------------------------- set-up
 
     def _board_spec(self) -> None:
-        """board_shape, and how views and cells read the tensor (see _PLANES)."""
+        """board_shape, and how views and cells read the tensor (see PLANES)."""
         self.board_shape = None
         self._planes = None  # (planes, rows, columns) of the tensor for the plane families
         self._swap = None  # plane order of player 1's egocentric view, and the turn
         params = self.game.get_parameters()
         name, shape = self.short_name, self.tensor_shape
-        spec = _PLANES.get(name)
-        if spec is not None and shape[0] == _PLANE_COUNT[name]:
+        spec = PLANES.get(name)
+        if spec is not None and shape[0] == PLANE_COUNT[name]:
             if len(shape) == 3:
                 planes = shape
             elif name == "gomoku" and params.get("dims") == 2:
@@ -440,8 +119,8 @@ class OpenSpielGame:
                     for a, b, _, _ in self._pairs:
                         order[a], order[b] = b, a
                     self._swap = (np.array(order), turn)
-        elif name in _CHESS or name == "shogi":
-            self.board_shape = (8, 8) if name in _CHESS else (9, 9)
+        elif name in CHESS or name == "shogi":
+            self.board_shape = (8, 8) if name in CHESS else (9, 9)
         elif name == "xiangqi":
             self.board_shape = (10, 9)
 
@@ -480,11 +159,11 @@ class OpenSpielGame:
         return self._captures_marked and "x" in state.action_to_string(state.current_player(), move)
 
     def _position(self, state) -> bytes:
-        if self.short_name in _CHESS:
+        if self.short_name in CHESS:
             return " ".join(str(state).split()[:4]).encode()
         if self.short_name == "shogi":
             return " ".join(str(state).split()[:-1]).encode()
-        if self.short_name in _STR_POSITIONS:
+        if self.short_name in STR_POSITIONS:
             return str(state).encode()
         return np.asarray(state.observation_tensor(0), dtype=np.float32).tobytes()
 
@@ -569,10 +248,10 @@ class OpenSpielGame:
                 out = [c for r in range(self.board_shape[0] - 1, -1, -1) for c in out[r * w : (r + 1) * w]]
             return out
         text = str(state)
-        if self.short_name in _CHESS:
-            return _fen_cells(text.split()[0].split("[")[0], 8)
+        if self.short_name in CHESS:
+            return fen_cells(text.split()[0].split("[")[0], 8)
         if self.short_name == "shogi":
-            return _fen_cells(text.split()[0], 9)
+            return fen_cells(text.split()[0], 9)
         rows = [line.strip() for line in text.splitlines() if line.strip()][: self.board_shape[0]]
         return ["" if c == "." else c for row in rows for c in row[: self.board_shape[1]]]
 
@@ -593,24 +272,6 @@ class OpenSpielGame:
 
     def __repr__(self) -> str:
         return f"<OpenSpielGame {self.name}>"
-
-
-def _fen_cells(board: str, size: int) -> list[str]:
-    """Squares of a FEN or SFEN board field, row-major from the top (a '+' joins the piece)."""
-    out: list[str] = []
-    for rank in board.split("/")[:size]:
-        row: list[str] = []
-        promoted = ""
-        for c in rank:
-            if c.isdigit():
-                row.extend([""] * int(c))
-            elif c == "+":
-                promoted = "+"
-            else:
-                row.append(promoted + c)
-                promoted = ""
-        out.extend((row + [""] * size)[:size])
-    return out
 
 
 def bench_moves(game, seconds: float = 2.0, seed: int = 0) -> dict:

@@ -4,7 +4,7 @@
 process with a segmentation fault at its first ``legal_actions``, ``hex(board_size=0)`` starts
 in a position that is not over and has no legal move, ``mnk(m=5000,n=5000,k=5)`` has 25
 million actions and takes minutes. ``problem(game)`` says what is wrong with a loaded game (or
-None); run as a script (``python -P probe.py GAME_TEXT``, as ``evoplay.openspiel.game`` does
+None); run as a script (``python -P probe.py GAME_TEXT``, as ``evoplay.openspiel.loading`` does
 for a game given parameters), it loads and tries the game in a process of its own and prints
 ``ok`` or the problem, in one line. It imports only pyspiel, so that the child starts fast.
 """
