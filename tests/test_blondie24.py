@@ -25,7 +25,8 @@ from evoplay.recipes.blondie24.operators import Net, default_tau, draw_opponents
 from evoplay.arena.players import SearchPlayer
 from evoplay.recipes.blondie24.play import play, ttt_move_table
 from evoplay.recipes.blondie24.playerfile import network_document
-from evoplay.recipes.blondie24.recipe import Blondie24Recipe, points_of
+from evoplay.recipes.blondie24.recipe import Blondie24Recipe
+from evoplay.recipes.blondie24.scoring import points_of
 from evoplay.arena.search import search
 from evoplay.tictactoe import board
 from evoplay.tictactoe import exact

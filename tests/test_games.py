@@ -112,7 +112,7 @@ def test_a_config_or_a_player_file_naming_a_game_with_whitespace_around_it_is_re
     from pathlib import Path
 
     from evoplay.cli.gameplay import choose_game
-    from evoplay.recipes.blondie24.recipe import checked_game
+    from evoplay.recipes.blondie24.schema import checked_game
     from test_fuzz_cli import network_doc, redigest
 
     example = str(Path(__file__).resolve().parent.parent / "examples/games/connect_four.py") + ":ConnectFour"

@@ -48,239 +48,41 @@ last generation (``league.play_league``: every pair of the surviving parents ove
 to the parent listed first) through ``toolbox.map``; the league's table goes into the
 checkpoint and the summary, and its winner is measured against piece difference and the
 earlier champions like the best network would be.
+
+The recipe's rooms: the config's sections and their checks in ``schema.py``, the scoring of
+a generation's games (who scores each, the points that follow, the games against the hall
+of fame or the archive) in ``scoring.py``, a trial's state and its checkpoint data in
+``state.py``; this module holds the recipe class and its generation loop.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 from deap import base
 
-from evoplay.errors import ConfigError, EvoplayError
-from evoplay.framework import config as configs
+from evoplay.errors import EvoplayError
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import INIT, MUTATE, SELECT
-from evoplay.arena.game import capability, game_ref
-from evoplay.games import check_text, resolve_game
+from evoplay.arena.game import capability
+from evoplay.games import resolve_game
 from evoplay.recipes.blondie24 import yardstick
-from evoplay.networks.evalnet import SPATIAL_UNITS, check_genome, n_weights
+from evoplay.networks.evalnet import n_weights
 from evoplay.recipes.blondie24.operators import (Net, draw_archive, draw_openings, draw_opponents, init_population,
                                                  mut_selfadaptive, sel_best)
 from evoplay.recipes.blondie24.play import play_chunk
 from evoplay.recipes.blondie24.league import words
 from evoplay.recipes.blondie24.playerfile import network_document
+from evoplay.recipes.blondie24.schema import SCHEMA, check_config, layer_sizes
+from evoplay.recipes.blondie24.scoring import archive_games, credited, hall_games, points_of
+from evoplay.recipes.blondie24.state import B24State, json_copy, state_from_data, state_to_data
 
 #: Stream purposes of the pairing and of the games' random openings (after the framework's INIT..VARIATE).
 PAIRING, OPENING = 5, 6
 #: Stream purpose of the games against the archive (``evaluation.hall_of_fame_games``; after the yardstick's 7).
 HALL = 8
-_POINTS = configs.in_range(-1e6, 1e6)
-#: ``champion.rule``: the last generation's best network, or the winner of the last parents' league.
-CHAMPION_RULES = ("best", "league")
-
-
-def _hidden(v):
-    return isinstance(v, list) and 1 <= len(v) <= 4 and all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 256 for h in v)
-
-
-SCHEMA = {
-    "game": {
-        "name": (str, "checkers", (lambda v: checked_game(v), "a game reference")),
-        "depth": (int, 4, configs.in_range(1, 12)),
-        "max_plies": (int, 200, configs.in_range(1, 100_000)),
-        "quiescence": (object, False, configs.BOOLEAN),
-    },
-    "network": {
-        "hidden": (object, [40, 10], (_hidden, "a list of 1-4 hidden layer sizes in 1..256")),
-        "spatial": (object, False, configs.BOOLEAN),
-        "init_scale": (float, 0.2, configs.in_range(0.0, 1e3)),
-        "king_init": (float, 2.0, configs.in_range(0.0, 1e3)),
-        "king_min": (float, 1.0, configs.in_range(0.0, 1e3)),
-        "king_max": (float, 3.0, configs.in_range(0.0, 1e3)),
-    },
-    "population": {
-        "parents": (int, 15, configs.in_range(2, 10_000)),
-    },
-    "mutation": {
-        "sigma_init": (float, 0.05, configs.in_range(1e-9, 1e3)),
-        "tau": (float, 0.0, configs.in_range(0.0, 10.0)),
-        "king_step": (float, 0.0, configs.in_range(0.0, 10.0)),
-    },
-    "evaluation": {
-        "games": (int, 5, configs.in_range(1, 10_000)),
-        "points_win": (float, 1.0, _POINTS),
-        "points_draw": (float, 0.0, _POINTS),
-        "points_loss": (float, -2.0, _POINTS),
-        "opponent_scores": (object, False, configs.BOOLEAN),
-        "random_plies": (int, 0, configs.in_range(0, 50)),
-        "both_seats": (object, False, configs.BOOLEAN),
-        "round_robin": (object, False, configs.BOOLEAN),
-        "hall_of_fame": (int, 0, configs.in_range(0, 1000)),
-        "hall_of_fame_games": (int, 0, configs.in_range(0, 10_000)),
-        "hall_of_fame_every": (int, 1, configs.in_range(1, 1_000_000)),
-    },
-    "champion": {
-        "rule": (str, "best", (lambda v: v in CHAMPION_RULES, "best or league")),
-        "ballots": (int, 8, configs.in_range(1, 157)),
-    },
-    "yardstick": {
-        "every": (int, 10, configs.in_range(1, 1_000_000)),
-        "openings": (int, 0, configs.in_range(0, 100_000)),
-        "pd_king": (float, 1.5, configs.in_range(0.0, 100.0)),
-        "mcts_sims": (int, 100, configs.in_range(1, 1_000_000)),
-        "random_plies": (int, 2, configs.in_range(0, 50)),
-    },
-}
-
-
-def checked_game(ref: str) -> str:
-    """A config's game reference, resolved now (a bad one is refused before any work) and
-    written as the reference that rebuilds the game anywhere (a user file's absolute path)."""
-    from evoplay.framework.config import base_dir
-    from evoplay.files import usercode
-
-    check_text(ref)  # taken as written: whitespace around it is refused, not cut off
-    if usercode.is_ref(ref) and ref.partition(":")[0].endswith(".py"):
-        ref = usercode.absolute_ref(ref, base_dir())
-    return game_ref(resolve_game(ref))
-
-
-def input_size(ref: str) -> int:
-    game = resolve_game(ref)
-    views = np.asarray(game.views([game.initial()]))
-    if views.ndim != 2 or views.shape[1] < 1:
-        raise ConfigError(f"game {ref}: views must be (positions, inputs) arrays, got shape {views.shape}")
-    return int(views.shape[1])
-
-
-def layer_sizes(cfg: dict) -> tuple:
-    """(inputs, hidden..., 1) of a config's networks; with ``network.spatial`` (checkers) the 2001
-    network's (32, -91, hidden..., 1): the 91 regions of the board before the hidden layers."""
-    inputs = input_size(cfg["game"]["name"])
-    if cfg["network"].get("spatial", False):
-        if inputs != 32:
-            raise ConfigError("config key 'network.spatial' needs a game of 32 board inputs (checkers)")
-        return (inputs, -SPATIAL_UNITS, *cfg["network"]["hidden"], 1)
-    return (inputs, *cfg["network"]["hidden"], 1)
-
-
-def credited(pairs: np.ndarray, opponent_scores: bool, both_seats: bool) -> np.ndarray:
-    """(games, 2) booleans: whether the first and the second player of each game score its result.
-
-    A member's own games (drawn for it) credit it and credit the opponent only with
-    ``opponent_scores``; with ``both_seats`` the second half of ``pairs`` repeats the first
-    half with the seats swapped, so there the member is the second player.
-    """
-    own = np.array([True, opponent_scores])
-    if not both_seats:
-        return np.tile(own, (len(pairs), 1))
-    half = len(pairs) // 2
-    return np.concatenate([np.tile(own, (half, 1)), np.tile(own[::-1], (half, 1))])
-
-
-def points_of(pairs: np.ndarray, scores: np.ndarray, n: int, points, opponent_scores: bool, both_seats: bool = False,
-              credit: np.ndarray | None = None):
-    """Points and (wins, draws, losses in the games it scores as the first player) of every member from its games' scores
-    (the first player's: +1, 0, -1).
-
-    The first player of a game scores it, and with ``opponent_scores`` the second player
-    scores the mirror result too; with ``both_seats`` (see ``credited``) the second half of
-    the games are the first half's with the seats swapped, the drawn member now second.
-    An explicit ``credit`` ((games, 2) booleans) says instead who scores each game.
-    """
-    win, draw, loss = points
-    table = np.where(scores == 1, win, np.where(scores == 0, draw, loss))
-    mirror = np.where(scores == -1, win, np.where(scores == 0, draw, loss))
-    credit = credited(pairs, opponent_scores, both_seats) if credit is None else credit
-    total = np.zeros(n)
-    np.add.at(total, pairs[credit[:, 0], 0], table[credit[:, 0]])
-    np.add.at(total, pairs[credit[:, 1], 1], mirror[credit[:, 1]])
-    wdl = np.zeros((n, 3), dtype=np.int64)
-    for col, s in enumerate((1, 0, -1)):
-        np.add.at(wdl[:, col], pairs[credit[:, 0], 0], scores[credit[:, 0]] == s)
-    return total, wdl
-
-
-def hall_games(n: int, h: int, pairs: np.ndarray, credit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The generation's pairs and credits followed by every member's games against the hall of fame
-    (networks ``n..n+h-1``): member ``i`` against hall member ``k`` once as first player and once as
-    second, in order of ``i`` then ``k``; only the member scores (a hall network is no candidate)."""
-    i, k = np.repeat(np.arange(n), h), np.tile(np.arange(n, n + h), n)
-    extra = np.concatenate([np.stack([i, k], axis=1), np.stack([k, i], axis=1)])
-    extra_credit = np.concatenate([np.tile([True, False], (n * h, 1)), np.tile([False, True], (n * h, 1))])
-    return np.concatenate([pairs, extra]), np.concatenate([credit, extra_credit])
-
-
-def archive_games(n: int, picks: np.ndarray, pairs: np.ndarray, credit: np.ndarray, both_seats: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The generation's pairs and credits followed by the members' games against the archive: ``picks``
-    (n, K) archive indices (networks ``n + index``), member ``i`` first against each of its picks in order
-    of ``i`` then pick; with ``both_seats`` the same games again with the seats swapped. Only the member
-    scores (an archived network is no candidate)."""
-    games = np.stack([np.repeat(np.arange(n), picks.shape[1]), n + picks.ravel()], axis=1)
-    own = np.tile([True, False], (len(games), 1))
-    if both_seats:
-        games, own = np.concatenate([games, games[:, ::-1]]), np.concatenate([own, own[:, ::-1]])
-    return np.concatenate([pairs, games]), np.concatenate([credit, own])
-
-
-def json_copy(obj):
-    """A deep copy of plain data (tables, lists, numbers)."""
-    return json.loads(json.dumps(obj))
-
-
-def _numbers(row) -> bool:
-    """A table of names to plain numbers (a row of checkpoint data)."""
-    return isinstance(row, dict) and all(isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
-                                         for k, v in row.items())
-
-
-def net_from_dict(d: dict, n: int, king_range) -> Net:
-    """A network from checkpoint data, every field, length and value checked."""
-    try:
-        if not isinstance(d, dict) or set(d) != {"id", "parent", "king", "points", "record", "genome", "sigma"}:
-            raise ValueError("a network is a table of id, parent, king, points, record, genome and sigma")
-        for key in ("id", "parent"):
-            if not isinstance(d[key], int) or isinstance(d[key], bool):
-                raise ValueError(f"{key!r} is not an integer")
-        genome, sigma = np.array(d["genome"], dtype=np.float64), np.array(d["sigma"], dtype=np.float64)
-        king, points = float(d["king"]), float(d["points"])
-        record = tuple(int(x) for x in d["record"])
-    except (TypeError, ValueError) as e:
-        raise EvoplayError(f"a network in the checkpoint is malformed ({str(e)[:120]})") from None
-    if genome.shape != (n,) or sigma.shape != (n,) or len(record) != 3:
-        raise EvoplayError(f"a network in the checkpoint has {genome.shape} weights and {sigma.shape} step sizes, not {n}")
-    if not (np.isfinite(genome).all() and np.isfinite(sigma).all() and (sigma > 0).all() and np.isfinite(points)):
-        raise EvoplayError("a network in the checkpoint has a non-finite weight or a step size that is not positive")
-    problem = check_genome(genome, "a network in the checkpoint: weight")
-    if problem:
-        raise EvoplayError(problem)
-    if not king_range[0] <= king <= king_range[1]:
-        raise EvoplayError(f"a network in the checkpoint has king value {king} outside {list(king_range)}")
-    return Net(genome, sigma, king, d["id"], d["parent"], points, record)
-
-
-@dataclass
-class B24State:
-    """A trial between generations: the parents, the next id, the last generation's best network, the last
-    yardstick; on checkers the best network of every measuring generation so far (``earlier``: gen, genome,
-    king) and, after the last generation, the final champion's games against them (``versus``); with
-    ``champion.rule = "league"``, after the last generation the last parents' league (``league``: its
-    table, winner and the winner's yardstick); with ``evaluation.hall_of_fame_games`` the archive of
-    earlier champions (``archive``: gen, genome, king, oldest first)."""
-
-    parents: list
-    next_id: int
-    best: Net | None = None
-    yard: dict = field(default_factory=dict)
-    earlier: list = field(default_factory=list)
-    versus: list = field(default_factory=list)
-    hall: list = field(default_factory=list)
-    league: dict = field(default_factory=dict)
-    archive: list = field(default_factory=list)
 
 
 class Blondie24Recipe(Recipe):
@@ -313,20 +115,8 @@ class Blondie24Recipe(Recipe):
 
     @classmethod
     def check(cls, cfg: dict):
-        net = cfg["network"]
-        if not net["king_min"] <= net["king_init"] <= net["king_max"]:
-            raise ConfigError("config key 'network.king_init' must lie in [network.king_min, network.king_max]")
-        ev = cfg["evaluation"]
-        if ev["hall_of_fame_games"] > ev["games"]:
-            raise ConfigError("config key 'evaluation.hall_of_fame_games' must be at most evaluation.games "
-                              "(the archive's share of each network's games)")
-        if ev["hall_of_fame_games"] and ev["round_robin"]:
-            raise ConfigError("config key 'evaluation.hall_of_fame_games' needs drawn games, not evaluation.round_robin")
-        if ev["hall_of_fame_games"] and ev["hall_of_fame"]:
-            raise ConfigError("config keys 'evaluation.hall_of_fame' (the last generations' champions) and "
-                              "'evaluation.hall_of_fame_games' (the archive of all) exclude each other: choose one")
-        if cfg["champion"]["rule"] == "league" and capability(resolve_game(cfg["game"]["name"]), "yardstick") != "piece-difference":
-            raise ConfigError("config key 'champion.rule' = \"league\" is for checkers (the league plays the ballots)")
+        """The checks across keys of a resolved config (``schema.check_config``)."""
+        check_config(cfg)
 
     #: Generations of equal points for every network after which a run says selection has no signal.
     NO_SIGNAL_GENERATIONS = 3
@@ -487,82 +277,13 @@ class Blondie24Recipe(Recipe):
 
     # -- plain data
     def to_data(self, st: B24State) -> dict:
-        data = {"next_id": st.next_id, "parents": [n.to_dict() for n in st.parents],
-                "best": st.best.to_dict() if st.best is not None else None, "yard": dict(st.yard),
-                "earlier": [dict(e) for e in st.earlier], "versus": [dict(v) for v in st.versus]}
-        if self.cfg["evaluation"]["hall_of_fame"]:  # only then: checkpoints without a hall keep their bytes
-            data["hall"] = [{"genome": h["genome"].tolist(), "king": h["king"]} for h in st.hall]
-        if self._league_rule():  # likewise
-            data["league"] = json_copy(st.league)
-        if self.cfg["evaluation"]["hall_of_fame_games"]:  # likewise
-            data["archive"] = [{"gen": a["gen"], "genome": a["genome"].tolist(), "king": a["king"]} for a in st.archive]
-        return data
+        return state_to_data(st, self.cfg)
+
+    def from_data(self, d: dict) -> B24State:
+        return state_from_data(d, self.cfg, self.n_weights, self.king_range)
 
     def _league_rule(self) -> bool:
         return self.cfg["champion"]["rule"] == "league"
-
-    def from_data(self, d: dict) -> B24State:
-        keys = ({"next_id", "parents", "best", "yard", "earlier", "versus"} | ({"hall"} if self.cfg["evaluation"]["hall_of_fame"] else set())
-                | ({"league"} if self._league_rule() else set()) | ({"archive"} if self.cfg["evaluation"]["hall_of_fame_games"] else set()))
-        if not isinstance(d, dict) or set(d) != keys:
-            raise EvoplayError(f"the checkpoint's state does not hold exactly {', '.join(sorted(keys))}")
-        n = self.cfg["population"]["parents"]
-        if not isinstance(d["parents"], list) or len(d["parents"]) != n:
-            raise EvoplayError(f"the checkpoint's parents are not a list of {n} networks (the config's population)")
-        if not isinstance(d["next_id"], int) or not isinstance(d["yard"], dict) or not isinstance(d["best"], dict):
-            raise EvoplayError("the checkpoint's next_id, best network or yardstick is malformed")
-        parents = [net_from_dict(x, self.n_weights, self.king_range) for x in d["parents"]]
-        yard = {k: v for k, v in d["yard"].items() if isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)}
-        if len(yard) != len(d["yard"]):
-            raise EvoplayError("the checkpoint's yardstick holds something other than numbers")
-        earlier = [self._earlier_from_dict(e) for e in d["earlier"]] if isinstance(d["earlier"], list) else None
-        if earlier is None or not isinstance(d["versus"], list) or not all(_numbers(v) for v in d["versus"]):
-            raise EvoplayError("the checkpoint's earlier champions or their games are malformed")
-        hall = d.get("hall", [])
-        if not isinstance(hall, list) or len(hall) > self.cfg["evaluation"]["hall_of_fame"]:
-            raise EvoplayError("the checkpoint's hall of fame is not a list of at most evaluation.hall_of_fame networks")
-        hall = [self._hall_from_dict(h) for h in hall]
-        return B24State(parents, d["next_id"], net_from_dict(d["best"], self.n_weights, self.king_range), yard,
-                        earlier, [dict(v) for v in d["versus"]], hall, self._league_from_dict(d.get("league", {}), parents),
-                        self._archive_from_list(d.get("archive", [])))
-
-    def _archive_from_list(self, archive) -> list:
-        """The archive of earlier champions from checkpoint data: networks checked like the earlier champions',
-        their generations increasing."""
-        if not isinstance(archive, list):
-            raise EvoplayError("the checkpoint's archive of earlier champions is not a list")
-        kept = [self._earlier_from_dict(a) for a in archive]
-        if any(a["gen"] >= b["gen"] for a, b in zip(kept, kept[1:])):
-            raise EvoplayError("the checkpoint's archive of earlier champions is not in order of generation")
-        return [{**a, "genome": np.array(a["genome"], dtype=np.float64)} for a in kept]
-
-    def _league_from_dict(self, d, parents: list) -> dict:
-        """The last parents' league from checkpoint data ({} before the last generation), checked."""
-        if d == {}:
-            return {}
-        keys = {"ballots", "games_per_pair", "table", "champion", "champion_id", "yard"}
-        ok = (isinstance(d, dict) and set(d) == keys and isinstance(d["table"], list) and len(d["table"]) == len(parents)
-              and all(isinstance(r, dict) and _numbers(r) for r in d["table"]) and _numbers(d["yard"])
-              and isinstance(d["champion"], int) and not isinstance(d["champion"], bool) and 0 <= d["champion"] < len(parents)
-              and d["champion_id"] == parents[d["champion"]].ident)
-        if not ok:
-            raise EvoplayError("the checkpoint's league of the last parents is malformed")
-        return json_copy(d)
-
-    def _hall_from_dict(self, h) -> dict:
-        """A hall of fame network (genome, king) from checkpoint data, checked like a network."""
-        if not isinstance(h, dict) or set(h) != {"genome", "king"}:
-            raise EvoplayError("a hall of fame network in the checkpoint is not a table of genome and king")
-        e = self._earlier_from_dict({"gen": 0, **h})
-        return {"genome": np.array(e["genome"], dtype=np.float64), "king": e["king"]}
-
-    def _earlier_from_dict(self, e) -> dict:
-        """An earlier champion (gen, genome, king) from checkpoint data, checked like a network."""
-        if not isinstance(e, dict) or set(e) != {"gen", "genome", "king"} or not isinstance(e["gen"], int):
-            raise EvoplayError("an earlier champion in the checkpoint is not a table of gen, genome and king")
-        net = net_from_dict({"id": 0, "parent": 0, "points": 0.0, "record": [0, 0, 0], "sigma": [1.0] * self.n_weights,
-                             "genome": e["genome"], "king": e["king"]}, self.n_weights, self.king_range)
-        return {"gen": e["gen"], "genome": net.genome.tolist(), "king": net.king}
 
     # -- the end of a trial
     def finish(self, st: B24State, trial: int, logbook: list[dict]) -> tuple[dict, dict]:

@@ -1,0 +1,124 @@
+"""Blondie24's config schema: its sections and keys, the checks of its game reference, and the
+checks across keys done when a config is resolved.
+
+A config's game is resolved when the config is read (a bad reference is refused before any
+work) and written as the reference that rebuilds it anywhere; its networks' layer sizes
+follow from the game's views and ``network.hidden`` (and ``network.spatial`` on checkers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evoplay.errors import ConfigError
+from evoplay.framework import config as configs
+from evoplay.arena.game import capability, game_ref
+from evoplay.games import check_text, resolve_game
+from evoplay.networks.evalnet import SPATIAL_UNITS
+
+_POINTS = configs.in_range(-1e6, 1e6)
+#: ``champion.rule``: the last generation's best network, or the winner of the last parents' league.
+CHAMPION_RULES = ("best", "league")
+
+
+def _hidden(v):
+    return isinstance(v, list) and 1 <= len(v) <= 4 and all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 256 for h in v)
+
+
+SCHEMA = {
+    "game": {
+        "name": (str, "checkers", (lambda v: checked_game(v), "a game reference")),
+        "depth": (int, 4, configs.in_range(1, 12)),
+        "max_plies": (int, 200, configs.in_range(1, 100_000)),
+        "quiescence": (object, False, configs.BOOLEAN),
+    },
+    "network": {
+        "hidden": (object, [40, 10], (_hidden, "a list of 1-4 hidden layer sizes in 1..256")),
+        "spatial": (object, False, configs.BOOLEAN),
+        "init_scale": (float, 0.2, configs.in_range(0.0, 1e3)),
+        "king_init": (float, 2.0, configs.in_range(0.0, 1e3)),
+        "king_min": (float, 1.0, configs.in_range(0.0, 1e3)),
+        "king_max": (float, 3.0, configs.in_range(0.0, 1e3)),
+    },
+    "population": {
+        "parents": (int, 15, configs.in_range(2, 10_000)),
+    },
+    "mutation": {
+        "sigma_init": (float, 0.05, configs.in_range(1e-9, 1e3)),
+        "tau": (float, 0.0, configs.in_range(0.0, 10.0)),
+        "king_step": (float, 0.0, configs.in_range(0.0, 10.0)),
+    },
+    "evaluation": {
+        "games": (int, 5, configs.in_range(1, 10_000)),
+        "points_win": (float, 1.0, _POINTS),
+        "points_draw": (float, 0.0, _POINTS),
+        "points_loss": (float, -2.0, _POINTS),
+        "opponent_scores": (object, False, configs.BOOLEAN),
+        "random_plies": (int, 0, configs.in_range(0, 50)),
+        "both_seats": (object, False, configs.BOOLEAN),
+        "round_robin": (object, False, configs.BOOLEAN),
+        "hall_of_fame": (int, 0, configs.in_range(0, 1000)),
+        "hall_of_fame_games": (int, 0, configs.in_range(0, 10_000)),
+        "hall_of_fame_every": (int, 1, configs.in_range(1, 1_000_000)),
+    },
+    "champion": {
+        "rule": (str, "best", (lambda v: v in CHAMPION_RULES, "best or league")),
+        "ballots": (int, 8, configs.in_range(1, 157)),
+    },
+    "yardstick": {
+        "every": (int, 10, configs.in_range(1, 1_000_000)),
+        "openings": (int, 0, configs.in_range(0, 100_000)),
+        "pd_king": (float, 1.5, configs.in_range(0.0, 100.0)),
+        "mcts_sims": (int, 100, configs.in_range(1, 1_000_000)),
+        "random_plies": (int, 2, configs.in_range(0, 50)),
+    },
+}
+
+
+def checked_game(ref: str) -> str:
+    """A config's game reference, resolved now (a bad one is refused before any work) and
+    written as the reference that rebuilds the game anywhere (a user file's absolute path)."""
+    from evoplay.framework.config import base_dir
+    from evoplay.files import usercode
+
+    check_text(ref)  # taken as written: whitespace around it is refused, not cut off
+    if usercode.is_ref(ref) and ref.partition(":")[0].endswith(".py"):
+        ref = usercode.absolute_ref(ref, base_dir())
+    return game_ref(resolve_game(ref))
+
+
+def input_size(ref: str) -> int:
+    """The inputs of a network for the game ``ref`` names: the width of its views, checked."""
+    game = resolve_game(ref)
+    views = np.asarray(game.views([game.initial()]))
+    if views.ndim != 2 or views.shape[1] < 1:
+        raise ConfigError(f"game {ref}: views must be (positions, inputs) arrays, got shape {views.shape}")
+    return int(views.shape[1])
+
+def layer_sizes(cfg: dict) -> tuple:
+    """(inputs, hidden..., 1) of a config's networks; with ``network.spatial`` (checkers) the 2001
+    network's (32, -91, hidden..., 1): the 91 regions of the board before the hidden layers."""
+    inputs = input_size(cfg["game"]["name"])
+    if cfg["network"].get("spatial", False):
+        if inputs != 32:
+            raise ConfigError("config key 'network.spatial' needs a game of 32 board inputs (checkers)")
+        return (inputs, -SPATIAL_UNITS, *cfg["network"]["hidden"], 1)
+    return (inputs, *cfg["network"]["hidden"], 1)
+
+
+def check_config(cfg: dict):
+    """The checks across keys of a resolved config (``Blondie24Recipe.check``)."""
+    net = cfg["network"]
+    if not net["king_min"] <= net["king_init"] <= net["king_max"]:
+        raise ConfigError("config key 'network.king_init' must lie in [network.king_min, network.king_max]")
+    ev = cfg["evaluation"]
+    if ev["hall_of_fame_games"] > ev["games"]:
+        raise ConfigError("config key 'evaluation.hall_of_fame_games' must be at most evaluation.games "
+                          "(the archive's share of each network's games)")
+    if ev["hall_of_fame_games"] and ev["round_robin"]:
+        raise ConfigError("config key 'evaluation.hall_of_fame_games' needs drawn games, not evaluation.round_robin")
+    if ev["hall_of_fame_games"] and ev["hall_of_fame"]:
+        raise ConfigError("config keys 'evaluation.hall_of_fame' (the last generations' champions) and "
+                          "'evaluation.hall_of_fame_games' (the archive of all) exclude each other: choose one")
+    if cfg["champion"]["rule"] == "league" and capability(resolve_game(cfg["game"]["name"]), "yardstick") != "piece-difference":
+        raise ConfigError("config key 'champion.rule' = \"league\" is for checkers (the league plays the ballots)")
