@@ -1389,12 +1389,12 @@ def gen_oversized_number(rng, env):
 OTHER_DIGITS = [0xFF10, 0x0660, 0x0966, 0x09E6, 0x1D7CE]
 
 
-def not_plain(rng, text: str, negative_zero: bool = True) -> str:
+def not_plain(rng, text: str, negative_zero: bool = True, blanks=(" ", "\t", "\n", "\u00a0", "\u2003")) -> str:
     """The decimal ``text`` (ending in a digit) written otherwise than as a plain ASCII decimal,
     mostly in a way that int() or float() reads."""
     how = rng.randrange(7 if negative_zero else 6)
     if how == 0:  # blanks, which int() and float() strip
-        blank = rng.choice([" ", "\t", "\n", "\u00a0", "\u2003"])
+        blank = rng.choice(blanks)
         return blank + text if rng.random() < 0.5 else text + blank
     if how == 1:
         return "+" + text
@@ -1448,7 +1448,8 @@ def gen_not_plain_number(rng, env):
         return f"--depths {','.join(depths)!r}", ["report", str(run), "--depths", ",".join(depths)], {"watch": run}
     game, spec, good = rng.choice(NUMBER_SPECS)
     if what == 2:
-        value = not_plain(rng, good, negative_zero="." not in good)
+        # a spec's spaces around a value are layout ("king = 2"); other blanks are not
+        value = not_plain(rng, good, negative_zero="." not in good, blanks=("\t", "\n", "\u00a0", "\u2003"))
         spec = spec.format(value)
     else:  # a parameter given twice
         name = spec.partition(":")[2].partition("=")[0]

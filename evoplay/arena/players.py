@@ -119,7 +119,7 @@ def parse_spec(spec: str, registry: dict, game_name: str, also: tuple = ("human"
     params = {}
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
-        key = key.strip()
+        key, value = key.strip(), value.strip(" ")  # spaces around a key or a value are layout, not the number
         if not eq:
             raise SpecError(f"player {name}: parameter {quoted(item)} is not key=value")
         if key not in schema:

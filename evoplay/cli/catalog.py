@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import click
@@ -18,13 +19,13 @@ def catalog() -> dict:
     from evoplay.files import usercode
 
     builtin = [{"ref": name, "title": capability(resolve_game(name), "title") or name} for name in BUILTIN_GAMES]
-    try:
-        import pyspiel
-
-        from evoplay.openspiel import eligible_games
+    try:  # an optional extra, imported by name as the adapter does
+        pyspiel = importlib.import_module("pyspiel")
     except ImportError:
         openspiel = None
     else:
+        from evoplay.openspiel import eligible_games
+
         specs = {t.short_name: t for t in pyspiel.registered_games()}
         openspiel = [{"ref": OPENSPIEL_PREFIX + name, "title": specs[name].long_name,
                       "parameters": {k: v for k, v in sorted(specs[name].parameter_specification.items())}}
