@@ -15,7 +15,7 @@ from evoplay.files.playerfile import save_player
 from evoplay.tictactoe.players import make_player
 from evoplay.arena.match import round_robin
 from evoplay.games import resolve_game
-from evoplay.tictactoe.tournament import wilson_interval
+from evoplay.framework.stats import wilson_interval
 
 EVOPLAY = str(Path(sys.executable).with_name("evoplay"))
 

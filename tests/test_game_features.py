@@ -156,7 +156,7 @@ def test_a_score_interval_stays_inside_the_possible_range():
     assert score_interval(0, 0, 20) == (-1.0, pytest.approx(-lo))
     lo, hi = score_interval(10, 0, 10)
     assert lo == pytest.approx(-hi) and 0.3 < hi < 0.5
-    from evoplay.tictactoe.tournament import wilson_interval
+    from evoplay.framework.stats import wilson_interval
 
     assert score_interval(19, 0, 1) == pytest.approx(tuple(2 * p - 1 for p in wilson_interval(19, 20)))
     assert score_interval(18, 2, 0) == pytest.approx(tuple(2 * p - 1 for p in wilson_interval(19, 20)))  # draws: half a point

@@ -12,7 +12,8 @@ from evoplay.tictactoe import exact
 from evoplay.errors import SpecError
 from evoplay.tictactoe.players import make_player
 from evoplay.arena.match import pair_result, round_robin
-from evoplay.tictactoe.tournament import MAX_GAMES, wilson_interval
+from evoplay.framework.stats import wilson_interval
+from evoplay.tictactoe.tournament import MAX_GAMES
 from evoplay.cli import gameplay
 from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 # Two-sided 95% Student t quantiles for 1..30 degrees of freedom.
@@ -38,19 +40,25 @@ def mean_ci(values) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
+def wilson_interval(count: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% with the default ``z``)."""
+    p = count / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def score_interval(win: float, draw: float, loss: float, z: float = 1.96) -> tuple[float, float]:
     """A 95% interval of a mean game score (+1 win, 0 draw, -1 loss) that cannot leave [-1, 1]:
-    Wilson's score interval for the share of points p = (win + draw / 2) / games, mapped back
+    Wilson's interval for the share of points p = (win + draw / 2) / games, mapped back
     to 2 p - 1. Counts may be fractions times the number of games. With draws a game's points
     vary less than a coin's, so the interval is conservative."""
     n = win + draw + loss
     if n <= 0:
         return -1.0, 1.0
-    p = (win + draw / 2) / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return 2 * max(0.0, float(centre - half)) - 1, 2 * min(1.0, float(centre + half)) - 1
+    lo, hi = wilson_interval(win + draw / 2, n, z)
+    return 2 * lo - 1, 2 * hi - 1
 
 
 def permutation_test(x, y, rng: np.random.Generator, rounds: int = 100_000, exact_limit: int = 200_000) -> float:

@@ -31,7 +31,7 @@ from evoplay.tictactoe import board
 from evoplay.tictactoe import engine, exact
 from evoplay.tictactoe import players as ttt_players
 from evoplay.arena.match import keyed_rng
-from evoplay.tictactoe.tournament import wilson_interval
+from evoplay.framework.stats import wilson_interval
 
 #: O's temperatures: 10 ** (-2 + k / 10) for k = 0..30.
 T_O = tuple(float(f"{10 ** (-2 + k / 10):.6g}") for k in range(31))

@@ -9,7 +9,6 @@ seed and its key only, never on which other pairings run beside it.
 
 from __future__ import annotations
 
-import math
 
 
 from evoplay.errors import EvoplayError
@@ -43,12 +42,3 @@ def pair_result(x_player: Player, o_player: Player, games: int | None = None, rn
     x_win, draw, o_win = fractions
     payoff = exact.Outcome(x_win, draw, o_win).payoff()
     return {"games": games, "x_win": x_win, "draw": draw, "o_win": o_win, "x_payoff": payoff}
-
-
-def wilson_interval(count: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% with the default ``z``)."""
-    p = count / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
