@@ -214,6 +214,12 @@ def wait_for_file(path: str, value: int) -> int:
     return value
 
 
+def announce_and_wait(started: str, path: str, value: int) -> int:
+    """Create ``started`` (the task has begun), then return ``value`` once ``path`` exists."""
+    Path(started).write_text("")
+    return wait_for_file(path, value)
+
+
 def count_and_fail(pid_dir: str, error: str):
     """Record the attempt, then raise: user errors must not be retried."""
     (Path(pid_dir) / f"{os.getpid()}-{time.monotonic_ns()}").write_text("")

@@ -104,6 +104,34 @@ def test_raymap_equals_builtin_map(ray_session, chunk_size):
     assert distributed.RayMap(chunk_size)(abs, []) == []
 
 
+def test_run_chains_with_a_window_starts_the_next_chain_only_when_one_ends(ray_session, tmp_path):
+    # Two free CPUs, a window of one: chain 1 could run beside chain 0, but must not
+    # start before chain 0 has ended (its two tasks); chains then start in list order.
+    release = tmp_path / "release"
+    present = tmp_path / "present"
+    present.touch()
+    args = [(str(tmp_path / f"started-{i}"), str(release if i == 0 else present), i) for i in range(3)]
+    landed = []
+
+    def follow(i, result):
+        landed.append(result)
+        if i == 0 and result == 0:  # chain 0's second task waits for nothing
+            return (str(tmp_path / "started-0b"), str(present), 10)
+        return None
+
+    runner = threading.Thread(target=distributed.run_chains, args=(raycluster.announce_and_wait, args, follow), kwargs={"window": 1})
+    runner.start()
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "started-0").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(1.5)  # long enough for a free CPU to start chain 1, were it allowed
+    assert not (tmp_path / "started-1").exists()
+    release.touch()
+    runner.join(60)
+    assert not runner.is_alive()
+    assert landed == [0, 10, 1, 2]
+
+
 def test_raymap_rejects_a_chunk_size_below_one():
     with pytest.raises(ValueError):
         distributed.RayMap(0)

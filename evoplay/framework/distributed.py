@@ -137,20 +137,32 @@ def node_of_current_task() -> str:
     return ray.get_runtime_context().get_node_id()
 
 
-def run_chains(fn, args_list, follow, max_retries: int = 3) -> None:
+def run_chains(fn, args_list, follow, max_retries: int = 3, window: int | None = None) -> None:
     """Run chains of dependent Ray tasks, one chain per tuple in ``args_list``.
 
     Each chain starts with ``fn(*args)``; when a task finishes, ``follow(index, result)``
     is called (completion order) and returns the arguments of the chain's next task, or
-    None to end it. Chains never wait for each other. A task whose worker process or node
-    dies is resubmitted up to ``max_retries`` times; an exception raised by ``fn`` is not
-    retried: the tasks in flight finish (their chains go no further) and the exception
-    propagates (an EvoplayError as itself, so the command line can print its one line).
+    None to end it. Chains never wait for each other. With a ``window``, at most that many
+    chains are under way at once and the others start in list order as chains end, so
+    chains finish in about the order given (a long study on a few CPUs has whole trials
+    early, not every trial half done); without one, every chain starts at once. A task
+    whose worker process or node dies is resubmitted up to ``max_retries`` times; an
+    exception raised by ``fn`` is not retried: the tasks in flight finish (their chains go
+    no further) and the exception propagates (an EvoplayError as itself, so the command
+    line can print its one line).
     """
     _ensure_ray()
     fn_ref = _by_value(fn)
     task = _call.options(max_retries=max_retries, retry_exceptions=False)
-    chain_of = {task.remote(fn_ref, tuple(args)): i for i, args in enumerate(args_list)}
+    waiting = list(enumerate(args_list))[::-1]  # popped from the end: list order
+    chain_of = {}
+
+    def start_more():
+        while waiting and (window is None or len(chain_of) < window):
+            i, args = waiting.pop()
+            chain_of[task.remote(fn_ref, tuple(args))] = i
+
+    start_more()
     try:
         while chain_of:
             done, _ = ray.wait(list(chain_of), num_returns=1)
@@ -159,6 +171,7 @@ def run_chains(fn, args_list, follow, max_retries: int = 3) -> None:
                 following = follow(i, _get(ref))
                 if following is not None:
                     chain_of[task.remote(fn_ref, tuple(following))] = i
+            start_more()
     except Exception:
         _settle(list(chain_of))
         raise

@@ -37,7 +37,8 @@ def make_recipe(cfg: dict) -> Recipe:
 
 
 def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: int, log_detail: bool, shipment: dict):
-    """Advance one trial to generation ``until``; return (trial data, detail log text, seconds).
+    """Advance one trial to generation ``until``; return (trial data, detail log text, (wall seconds,
+    CPU seconds of this worker process)).
 
     Runs on a Ray worker. ``shipment`` carries the user code the config names and what
     the recipe's ``ship()`` sent (say, player files), so nodes need no copy of either.
@@ -46,9 +47,9 @@ def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: in
     recipe = _recipe_here(cfg, shipment)
     map_fn = distributed.RayMap(chunk_size=1, inline_first=True) if chunks > 1 else map
     detail = [] if log_detail else None
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     run = TrialRun(recipe, trial, data, map_fn=map_fn, chunks=chunks, detail=detail).run(until)
-    return run.to_data(), "".join(detail or []), time.perf_counter() - t0
+    return run.to_data(), "".join(detail or []), (time.perf_counter() - t0, time.process_time() - cpu0)
 
 
 def _recipe_here(cfg: dict, shipment: dict) -> Recipe:
@@ -228,6 +229,7 @@ class RunJob:
             write_text(self.rd.config, to_toml(self.cfg))
             self.states = {t: None for t in range(self.cfg[""]["trials"])}
         self.config_key = self.rd.config_key(self.cfg)
+        self.costs = self.rd.read_costs() if self.resume else {}
         self.shipment = {"code": usercode.shipment(), "recipe": self.recipe.ship()}
 
     def done_generations(self) -> int:
@@ -253,13 +255,17 @@ class RunJob:
 
     def land(self, t: int, result) -> tuple | None:
         """Checkpoint a finished segment; return the trial's next segment, if any."""
-        data, detail, seconds = result
+        data, detail, (seconds, cpu) = result
         rd = self.rd
         start = self.states[t]["generation"] if self.states[t] else 0
+        done = self.costs.setdefault(t, {"generations": 0, "seconds": 0.0, "cpu_seconds": 0.0})
+        done.update(generations=done["generations"] + data["generation"] - start,
+                    seconds=done["seconds"] + seconds, cpu_seconds=done["cpu_seconds"] + cpu)
         if detail:
             write_text(rd.detail_part(t, start + 1, data["generation"]), detail)
         rd.write_logbook(t, data["logbook"])  # first: a checkpoint never runs ahead of its logbook
         rd.write_checkpoint(data, self.config_key)
+        rd.write_costs(self.costs)
         if start == 0:
             notice = self.recipe.notice(data["logbook"])
             if notice:
@@ -327,7 +333,10 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
     """Advance every trial of every job to its last generation, as chains in one Ray task pool."""
     for job in jobs:
         job.begin()
-    chains = [(job, t) for job in jobs for t in job.todo()]
+    # Trial by trial across the runs (a study's trial 0 of every variant first), at most two
+    # chains a CPU under way: on a few CPUs whole trials land early and in this order.
+    order = sorted((t, j) for j, job in enumerate(jobs) for t in job.todo())
+    chains = [(jobs[j], t) for t, j in order]
     for job in jobs:
         job.chunks = plan_chunks(job.cfg, int(info["cpus"]), len(chains), job.recipe.generation_work())
     log.info("%d run(s), %d trials to go on %s CPUs", len(jobs), len(chains), info["cpus"])
@@ -357,7 +366,7 @@ def run_pool(jobs: list[RunJob], info: dict, progress=None):
         return following
 
     try:
-        distributed.run_chains(run_segment, [job.segment(t) for job, t in chains], landed)
+        distributed.run_chains(run_segment, [job.segment(t) for job, t in chains], landed, window=2 * int(info["cpus"]))
     except BaseException:
         if plotting is not None:
             plotting.wait()  # a curve being written is finished rather than cut off by the process's exit
