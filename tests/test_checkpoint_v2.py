@@ -62,7 +62,7 @@ def resign(path: Path, change):
 
 def tree(run: Path) -> dict:
     return {p.relative_to(run).as_posix(): p.read_bytes() for p in sorted(run.rglob("*"))
-            if p.is_file() and p.name not in ("environment.json", ".lock")}
+            if p.is_file() and p.name not in ("environment.json", "costs.json", ".lock")}
 
 
 @pytest.fixture(scope="module")
@@ -209,8 +209,13 @@ def test_a_run_stopped_after_its_first_landing_resumes_to_the_same_bytes(tiny):
     assert not (out / "summary.json").exists()
     landed = [json.loads(p.read_text()) for p in sorted((out / "checkpoints").glob("*.json"))]
     assert landed and all(c["version"] == 2 and c["generation"] == 4 for c in landed)
+    costs = json.loads((out / "costs.json").read_text())  # what the landed segments cost, by trial
+    assert {t: c["generations"] for t, c in costs.items()} == {f"trial_{c['trial']:02d}": 4 for c in landed}
     evoplay("evolve", tiny / "tiny.toml", "--out", out, "--resume", "--workers", 2, "--quiet")
     assert tree(out) == tree(tiny / "whole")
+    costs = json.loads((out / "costs.json").read_text())  # the resume adds its segments to the first launch's
+    assert {t: c["generations"] for t, c in costs.items()} == {"trial_00": 12, "trial_01": 12}
+    assert all(c["cpu_seconds"] > 0 and c["seconds"] > 0 for c in costs.values())
 
 
 # ---------------------------------------------------------------- corrupt packed arrays

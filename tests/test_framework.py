@@ -22,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 ENV = {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "RAY_USAGE_STATS_ENABLED": "0"}
-IGNORED = {"environment.json", ".lock"}  # timings and hosts; the lock file's presence only
+IGNORED = {"environment.json", "costs.json", ".lock"}  # timings and hosts; the lock file's presence only
 
 
 def evoplay(*args, check=True, cwd=ROOT, env=ENV, timeout=300):

@@ -21,7 +21,7 @@ from evoplay.framework.stats import cliffs_delta, holm, mean_ci, permutation_tes
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "RAY_USAGE_STATS_ENABLED": "0"}
-SKIP = {"environment.json", "study-environment.json", "study.md", ".lock"}  # timings and hosts
+SKIP = {"environment.json", "costs.json", "study-environment.json", "study.md", ".lock"}  # timings and hosts
 
 STUDY = f"""name = "small"
 base = "{ROOT / 'configs' / 'quick.toml'}"

@@ -135,6 +135,13 @@ class Recipe:
         """
         return {}
 
+    def trial_measures(self) -> dict[str, str]:
+        """Facts of each trial's summary row (``per_trial``) that a study compares across variants
+        beside the final max fitness, higher better: key -> what it measures, in words (say, the
+        champion's score against a fixed opponent, where fitness scales differ between variants).
+        {}: none."""
+        return {}
+
     def payoff_scale(self) -> float:
         """Factor that puts this config's logbook payoffs on a common scale across a study's
         variants (say, per 32 games when variants play different numbers of games)."""

@@ -38,7 +38,7 @@ CHECKPOINT_VERSION = 2
 CHECKPOINT_VERSIONS = (1, 2)
 #: What a run writes (and --overwrite removes); anything else in the folder is left alone.
 RUN_ENTRIES = ("config.toml", "summary.json", "environment.json", "champion.json", "curve.png", "curve.svg",
-               "analysis.json", "analysis.md", "trials", "checkpoints")
+               "analysis.json", "analysis.md", "costs.json", "trials", "checkpoints")
 #: Checkpoints larger than this are refused before parsing.
 MAX_CHECKPOINT_BYTES = 1 << 30
 
@@ -260,6 +260,25 @@ class RunDir:
         text = json.dumps(body, separators=(",", ":"), allow_nan=False)
         sha = hashlib.sha256(text.encode()).hexdigest()
         write_text(self.checkpoint(data["trial"]), f'{text[:-1]},"sha256":"{sha}"}}')
+
+    costs = property(lambda self: self.root / "costs.json")
+
+    def write_costs(self, costs: dict):
+        """What each trial's segments have cost, over every launch of the run (``--resume`` adds to it):
+        generations run, task seconds and the worker's CPU seconds. Timings, so no part of the
+        reproducible bytes (as environment.json)."""
+        rows = {f"trial_{t:02d}": {k: round(v, 3) if isinstance(v, float) else v for k, v in c.items()}
+                for t, c in sorted(costs.items())}
+        write_text(self.costs, json.dumps(rows, indent=1) + "\n")
+
+    def read_costs(self) -> dict:
+        """``write_costs``'s record, by trial ({} when there is none or it is damaged: timings only)."""
+        try:
+            rows = jsondata.read_json(self.costs, "costs", 1 << 20)
+            return {int(name.removeprefix("trial_")): {"generations": int(c["generations"]), "seconds": float(c["seconds"]),
+                                                       "cpu_seconds": float(c["cpu_seconds"])} for name, c in rows.items()}
+        except (EvoplayError, OSError, KeyError, TypeError, ValueError, AttributeError):
+            return {}
 
     def read_checkpoint(self, trial: int, config_digest: str) -> dict | None:
         """A trial's checkpoint (trial, generation, logbook, state), checked; None if there is none."""

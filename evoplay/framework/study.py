@@ -305,11 +305,20 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
     result = compare(study, summaries, analyses, curves, words)
     write_text(out / "study.json", json.dumps(result, indent=1, allow_nan=False) + "\n")
     env = {"ray": info, "seconds": {"ray_start": round(t_ray, 3), "pool": round(t_pool, 3)},
-           "task_seconds": {v["name"]: round(j.task_seconds, 3) for v, j in zip(ran, jobs)}}
+           "task_seconds": {v["name"]: round(j.task_seconds, 3) for v, j in zip(ran, jobs)},
+           "cpu_seconds_per_generation": {v["name"]: _cpu_per_generation(rd) for v, rd in zip(study["variants"], every)}}
     write_text(out / "study-environment.json", json.dumps(env, indent=1) + "\n")
     write_text(out / "study.md", markdown(result, env, words))
     plot_study(result, curves, out / "study.png", words)
     return result
+
+
+def _cpu_per_generation(rd: RunDir) -> float | None:
+    """A variant's worker CPU seconds a generation over every launch of the study (the run
+    directory's ``costs.json``); None where nothing recorded it (a run made elsewhere)."""
+    costs = rd.read_costs().values()
+    generations = sum(c["generations"] for c in costs)
+    return round(sum(c["cpu_seconds"] for c in costs) / generations, 3) if generations else None
 
 
 def _analyze(cfg: dict, champions: list[dict]) -> list[dict]:

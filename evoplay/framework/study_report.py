@@ -61,23 +61,33 @@ def study_words(study: dict) -> FitnessWords:
     return FitnessWords.common(FitnessWords.of(configs.recipe_class(v["config"][""]["recipe"])) for v in study["variants"])
 
 
-def metrics(words: FitnessWords) -> dict[str, str]:
-    """The compared figures, keyed as in study.json, named in the recipe's words."""
-    return {"final_mean_max": f"final mean max {words.name}", "champion_expected_payoff": "champions' exact expected payoff"}
+def trial_measures(study: dict) -> dict[str, str]:
+    """The per-trial facts every variant's recipe names alike (``Recipe.trial_measures``)."""
+    named = [make_recipe(v["config"]).trial_measures() for v in study["variants"]]
+    return {k: label for k, label in named[0].items() if all(n.get(k) == label for n in named[1:])}
+
+
+def metrics(words: FitnessWords, measures: dict[str, str] | None = None) -> dict[str, str]:
+    """The compared figures, keyed as in study.json, named in the recipe's words (``measures``:
+    the recipes' own per-trial facts, ``trial_measures``)."""
+    return {"final_mean_max": f"final mean max {words.name}", "champion_expected_payoff": "champions' exact expected payoff",
+            **(measures or {})}
 
 
 def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], curves: list[np.ndarray],
             words: FitnessWords = FitnessWords()) -> dict:
     """The study's results: per variant figures, and each variant against the baseline
     (``curves``: each variant's ``read_max_curves``)."""
-    labels = metrics(words)
+    measures = trial_measures(study)
+    labels = metrics(words, measures)
     names = [v["name"] for v in study["variants"]]
     base = names.index(study["baseline"])
     per = {}
-    for i, (v, a, c) in enumerate(zip(study["variants"], analyses, curves)):
+    for i, (v, s, a, c) in enumerate(zip(study["variants"], summaries, analyses, curves)):
         final = _final(c, make_recipe(v["config"]).payoff_scale())
         champ = np.array([r.get("expected_payoff", np.nan) for r in a], dtype=np.float64)
-        per[i] = {"final_mean_max": final, "champion_expected_payoff": champ}
+        per[i] = {"final_mean_max": final, "champion_expected_payoff": champ,
+                  **{k: np.array([row.get(k, np.nan) for row in s["per_trial"]], dtype=np.float64) for k in measures}}
     rng = np.random.default_rng(np.random.SeedSequence(study["variants"][base]["config"][""]["seed"], spawn_key=(7, 7)))
     tests = {m: [] for m in labels}
     for i in range(len(names)):
@@ -106,6 +116,10 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], curv
             "final_mean_max": {"mean": mean, "ci95": [lo, hi], "per_trial": per[i]["final_mean_max"].tolist()},
             "champions": _aggregate(a),
         }
+        if measures:  # a measure some trial lacks is left out of the variant's entry
+            entry["measures"] = {k: dict(zip(("mean", "ci95"), _mean_ci(per[i][k])), per_trial=per[i][k].tolist(),
+                                         sd=float(np.std(per[i][k], ddof=1)) if len(per[i][k]) > 1 else 0.0)
+                                 for k in measures if not np.isnan(per[i][k]).any()}
         if i != base:
             entry["vs_baseline"] = {}
             for m, label in labels.items():
@@ -127,17 +141,30 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], curv
         "test": "two-sided permutation test of the difference of means over trials (exact up to 200,000 splits, "
                 "else 100,000 seeded random splits), Holm-corrected across variants per metric; effect size Cliff's delta",
         "final_generations_averaged": LAST,
+        **({"measures": measures} if measures else {}),
         "variants": variants,
     }
+
+
+def _mean_ci(values: np.ndarray) -> tuple[float, list[float]]:
+    mean, lo, hi = mean_ci(values)
+    return mean, [lo, hi]
 
 
 def _fmt_ci(d):
     return f"{d['mean']:.2f} [{d['ci95'][0]:.2f}, {d['ci95'][1]:.2f}]"
 
 
+def _fmt_measure(d):
+    return "-" if d is None else f"{d['mean']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] ({d['sd']:.3f})"
+
+
 def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> str:
     """study.md: the table per variant and each variant against the baseline, in words."""
     seconds = env.get("task_seconds", {})
+    cost = env.get("cpu_seconds_per_generation", {})
+    costed = any(c is not None for c in cost.values())  # a study of finished runs only has no costs to show
+    measures = result.get("measures", {})
     name = words.name
     lines = [f"# Study `{result['name']}` (base config `{result['base']}`, baseline: {result['baseline']})", "",
              f"Final mean max {name}: mean over trials of each trial's max {name} averaged over its last "
@@ -145,8 +172,9 @@ def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> s
              "(Fogel: per 32 games, whatever the games played). Champions: each trial's champion analysed exactly "
              "against its evaluation opponent.", "",
              f"| variant | trials x gens | final mean max {words.with_unit} [95% CI] | champions' exact expected payoff (mean / median / best) "
-             "| unbeatable as X | mean H | task time (s) |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+             "| unbeatable as X | mean H | task time (s) |" + "".join(f" {label}: mean [95% CI] (sd) |" for label in measures.values())
+             + (" worker CPU s a generation |" if costed else ""),
+             "|---|---:|---:|---:|---:|---:|---:|" + "---:|" * (len(measures) + costed)]
     for v in result["variants"]:
         c = v["champions"]
         exp = c.get("expected_payoff")
@@ -157,7 +185,9 @@ def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> s
             + (f"{exp['mean']:.2f} / {exp['median']:.2f} / {exp['best']:.2f}" if exp else "-") + " | "
             + (f"{unb['count']} of {unb['of']}" if unb else "-") + " | "
             + (f"{hid['mean']:.1f}" if hid else "-") + " | "
-            + (f"{seconds[v['name']]:.1f}" if v["name"] in seconds else f"finished run {v['run']}" if "run" in v else "nan") + " |")
+            + (f"{seconds[v['name']]:.1f}" if v["name"] in seconds else f"finished run {v['run']}" if "run" in v else "nan") + " |"
+            + "".join(f" {_fmt_measure(v.get('measures', {}).get(k))} |" for k in measures)
+            + ((f" {cost[v['name']]:.2f} |" if cost.get(v["name"]) is not None else " - |") if costed else ""))
     lines += ["", f"Each variant against the baseline ({result['test']}):", ""]
     for v in result["variants"]:
         for m, t in v.get("vs_baseline", {}).items():

@@ -330,6 +330,14 @@ class Blondie24Recipe(Recipe):
         game, sizes, depth, genome, king = network_parts(champion["architecture"], champion["weights"])
         return yardstick.analysis(game, sizes, depth, genome, king)
 
+    def trial_measures(self) -> dict[str, str]:
+        """On checkers, each trial's champion against piece difference over the yardstick's games
+        (both sides searching the run's depth): what a study of variants whose training points
+        differ in scale (``opponent_scores``, the points) can compare."""
+        if yardstick.kind(self) != "piece-difference":
+            return {}
+        return {"champion_score": f"champion's score against piece difference at depth {self.depth}"}
+
     def payoff_scale(self) -> float:
         return 1.0
 

@@ -1,0 +1,86 @@
+"""A study compares what the recipe names per trial (``Recipe.trial_measures``): Blondie24's
+champions against piece difference, a fact the training points of variants with other
+scoring cannot give; and it shows each variant's worker CPU seconds a generation, from the
+run directories' ``costs.json`` (kept across resumes)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+
+STUDY = """
+name = "tiny-choices"
+base = "{tiny}"
+baseline = "published"
+trials = 3
+generations = 2
+
+[[variants]]
+name = "published"
+
+[[variants]]
+name = "opponent scores"
+evaluation.opponent_scores = true
+"""
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    d = tmp_path_factory.mktemp("measures")
+    (d / "s.toml").write_text(STUDY.format(tiny=ROOT / "configs" / "blondie24-tiny.toml"))
+    out = subprocess.run([sys.executable, "-m", "evoplay", "study", str(d / "s.toml"), "--out", str(d / "out"),
+                          "--workers", "2", "--quiet"], capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return d / "out"
+
+
+def test_the_champions_scores_against_piece_difference_are_compared_per_trial(study):
+    result = json.loads((study / "study.json").read_text())
+    assert result["measures"] == {"champion_score": "champion's score against piece difference at depth 1"}
+    for v in result["variants"]:
+        rows = json.loads((study / v["dir"] / "summary.json").read_text())["per_trial"]
+        scores = [r["champion_score"] for r in rows]
+        m = v["measures"]["champion_score"]
+        assert m["per_trial"] == scores and len(scores) == 3
+        assert m["mean"] == pytest.approx(np.mean(scores)) and m["sd"] == pytest.approx(np.std(scores, ddof=1))
+        assert m["ci95"][0] <= m["mean"] <= m["ci95"][1]
+    test = result["variants"][1]["vs_baseline"]["champion_score"]
+    assert 0 < test["p"] <= test["p_holm"] <= 1 and "champion's score against piece difference" in test["verdict"]
+    md = (study / "study.md").read_text()
+    assert "champion's score against piece difference at depth 1: mean [95% CI] (sd) |" in md
+    assert "**opponent scores**: " in md and md.count("champion's score against piece difference") >= 2
+
+
+def test_each_variant_shows_its_worker_cpu_seconds_a_generation(study):
+    env = json.loads((study / "study-environment.json").read_text())
+    cost = env["cpu_seconds_per_generation"]
+    assert set(cost) == {"published", "opponent scores"} and all(c > 0 for c in cost.values())
+    for name, folder in (("published", "published"), ("opponent scores", "opponent-scores")):
+        rows = json.loads((study / folder / "costs.json").read_text())
+        assert {t: r["generations"] for t, r in rows.items()} == {"trial_00": 2, "trial_01": 2, "trial_02": 2}
+        assert cost[name] == pytest.approx(sum(r["cpu_seconds"] for r in rows.values()) / 6, abs=1e-3)
+    md = (study / "study.md").read_text()
+    assert "| worker CPU s a generation |" in md.splitlines()[4]
+    assert md.splitlines()[6].endswith(f" {cost['published']:.2f} |")
+
+
+def test_a_recipe_without_measures_leaves_the_study_as_it_was():
+    from evoplay.framework.study_report import markdown, trial_measures
+
+    study = {"variants": [{"config": {"": {"recipe": "fogel"}}}]}
+    from evoplay.framework import config as configs
+
+    study["variants"][0]["config"] = configs.resolve({"trials": 1, "generations": 1})
+    assert trial_measures(study) == {}
+    result = {"name": "s", "base": "b.toml", "baseline": "x", "test": "t", "final_generations_averaged": 10,
+              "variants": [{"name": "x", "trials": 1, "generations": 1, "final_mean_max": {"mean": 1.0, "ci95": [1.0, 1.0]},
+                            "champions": {}}]}
+    md = markdown(result, {"task_seconds": {"x": 2.0}, "cpu_seconds_per_generation": {"x": None}})
+    assert md.splitlines()[4].endswith("| task time (s) |") and md.splitlines()[6].endswith("| 2.0 |")
