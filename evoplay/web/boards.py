@@ -313,7 +313,7 @@ def players(game, adapter: WebGame, roots: Roots) -> dict:
         listed.append(entry)
     return {"game": game.name, "sides": list(game.side_names), "builtin": listed, "files": roots.player_files(),
             "defaults": list(adapter.default_players), "analyst": adapter.analyst,
-            "facts": adapter.facts is not None}
+            "facts": adapter.facts is not None, "elites": adapter.from_elite is not None}
 
 
 def check_seed(seed):
