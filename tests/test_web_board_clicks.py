@@ -14,8 +14,11 @@ import random
 import re
 
 import pytest
-from test_web_browser import CHROMIUM, ENABLE, browser, page, serve  # noqa: F401 (fixtures)
+import test_web_browser
+from test_web_browser import CHROMIUM, ENABLE, serve
 
+#: The Chromium of tests/test_web_browser.py, and a fresh page of it per test (no script error allowed).
+browser, page = test_web_browser.browser, test_web_browser.page
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=ENABLE)
 
 BREAKTHROUGH = "openspiel:breakthrough(columns=6,rows=6)"

@@ -115,17 +115,13 @@ def any_game_page(game) -> WebGame:
     rows, cols = shape if drawn else (0, 0)
 
     def cells(state):
-        if not drawn:
+        """The board's rows of squares; [] where the game is drawn as its text."""
+        flat = list(texts(state)) if drawn else []
+        if not flat or len(flat) != rows * cols:
             return []
-        flat = list(texts(state))
-        if len(flat) != rows * cols:
-            return []
-        whose = _owners(owners(state), rows * cols) if owners is not None else [None] * len(flat)
-        return [_cell(r * cols + c, str(flat[r * cols + c]), whose[r * cols + c], symbols) for r in range(rows) for c in range(cols)]
-
-    def by_rows(state):
-        flat = cells(state)
-        return [flat[r * cols : (r + 1) * cols] for r in range(rows)] if flat else []
+        whose = _owners(owners(state), len(flat)) if owners is not None else [None] * len(flat)
+        squares_drawn = [_cell(i, str(flat[i]), whose[i], symbols) for i in range(len(flat))]
+        return [squares_drawn[r * cols : (r + 1) * cols] for r in range(rows)]
 
     def move_path(state, move):
         return [] if squares is None or not drawn else [str(i) for i in _squares(squares(state, move), rows, cols)]
@@ -141,7 +137,7 @@ def any_game_page(game) -> WebGame:
         return make_player(game, spec)
 
     names = registry(game)
-    return WebGame(build, build, names, by_rows, parse_start, lambda state: game.render(state), search_parts,
+    return WebGame(build, build, names, cells, parse_start, lambda state: game.render(state), search_parts,
                    default_players=("human", capability(game, "default_opponent")), move_path=move_path,
                    coordinates=_coordinates(capability(game, "coordinates"), rows, cols) if drawn else None)
 
