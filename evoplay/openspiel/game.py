@@ -41,9 +41,10 @@ family (FEN counters); none of them enters the key.
 prints it: pass only ``legal_moves``.
 
 Views and boards. ``views(states)`` is the observation tensor of the side to move, made
-egocentric where the family's planes allow, then the side to move; ``board_shape`` and
-``cells(state)`` draw the board for the web. ``evoplay.openspiel.layouts`` says how each
-family lays them out.
+egocentric where the family's planes allow, then the side to move; ``board_shape``,
+``cells(state)``, ``owners(state)``, ``piece_symbols`` and ``coordinates`` draw the board for
+the web, and ``move_squares(state, move)`` lets a person play by clicks on it.
+``evoplay.openspiel.layouts`` says how each family lays them out and writes its squares.
 """
 
 from __future__ import annotations

@@ -35,7 +35,11 @@ planes of the board (``observation_tensor_shape()`` is ``(planes, rows, columns)
 Boards for the web. ``board_shape`` is ``(rows, columns)`` and ``cells(state)`` one short
 text per square (row-major, top row first, ``''`` empty) for the games above with board
 planes (from player 0's tensor), othello, clobber, pentago, the chess family (from the FEN),
-shogi (from the SFEN) and xiangqi (from ``str``); ``None`` and ``[]`` otherwise.
+shogi (from the SFEN) and xiangqi (from ``str``); ``None`` and ``[]`` otherwise. ``owners``
+says whose piece each is (side 0 or 1, None for an empty cell or an amazons arrow);
+``coordinates`` and ``move_squares`` (the squares an action names, for clicks) read the
+family's notation (``NOTATION``): every family with a board but the chess family, whose SAN
+moves do not name their from-square, has its moves clicked.
 """
 
 from __future__ import annotations
