@@ -107,6 +107,16 @@ FEATURES = {
     "title": Feature(None, "the name people know the game by (default: its reference)"),
     "board_shape": Feature(None, "(rows, columns) of the board the game is drawn on, or None"),
     "cells": Feature(None, "(state) -> one short text per cell of ``board_shape``, row by row ('' empty)"),
+    "owners": Feature(None, "(state) -> whose piece is on each cell of ``board_shape``, row by row: 0 the side "
+                            "moving first, 1 the other side, None an empty or neutral cell (the board page "
+                            "draws each side's pieces in its own colour; without it, the ``cells`` texts)"),
+    "piece_symbols": Feature({}, "{text of ``cells``: symbol} written on a side's piece (a king's 'K', a chess "
+                                 "glyph); a piece whose text is not listed is a plain disc in its side's colour"),
+    "coordinates": Feature(None, "(row labels from the top row down, column labels from the left) in the "
+                                 "game's own notation, drawn beside the board"),
+    "move_squares": Feature(None, "(state, move) -> the cells a move touches, from-square first, as indices "
+                                  "row * columns + column or (row, column) pairs; [] for a move on no square "
+                                  "(a pass): the board page plays a move by clicks on its squares"),
     "move_prompt": Feature(None, "what a person at the terminal is asked for (default: an example move)"),
     "players": Feature({}, "its own player specs: name -> (factory(game, params), schema), beside every game's"),
     "make_player": Feature(None, "(spec) -> player: its own way to read every spec (tic-tac-toe's table players)"),

@@ -41,9 +41,10 @@ family (FEN counters); none of them enters the key.
 prints it: pass only ``legal_moves``.
 
 Views and boards. ``views(states)`` is the observation tensor of the side to move, made
-egocentric where the family's planes allow, then the side to move; ``board_shape`` and
-``cells(state)`` draw the board for the web. ``evoplay.openspiel.layouts`` says how each
-family lays them out.
+egocentric where the family's planes allow, then the side to move; ``board_shape``,
+``cells(state)``, ``owners(state)``, ``piece_symbols`` and ``coordinates`` draw the board for
+the web, and ``move_squares(state, move)`` lets a person play by clicks on it.
+``evoplay.openspiel.layouts`` says how each family lays them out and writes its squares.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ import time
 import numpy as np
 
 from evoplay.errors import EvoplayError
-from evoplay.openspiel.layouts import CHESS, PLANE_COUNT, PLANES, SIDE_NAMES, STR_POSITIONS, fen_cells
+from evoplay.openspiel.layouts import (CHESS, NO_MOVE_SQUARES, NOTATION, PLANE_COUNT, PLANES, SIDE_NAMES, STR_POSITIONS,
+                                       SYMBOLS, coordinates, fen_cells, squares_named)
 from evoplay.openspiel.loading import PREFIX, canonical_text, load_checked
 
 
@@ -95,7 +97,8 @@ class OpenSpielGame:
 
     def _board_spec(self) -> None:
         """board_shape, and how views and cells read the tensor (see PLANES)."""
-        self.board_shape = None
+        self.board_shape = self.coordinates = None
+        self.piece_symbols = SYMBOLS.get(self.short_name, {})
         self._planes = None  # (planes, rows, columns) of the tensor for the plane families
         self._swap = None  # plane order of player 1's egocentric view, and the turn
         params = self.game.get_parameters()
@@ -123,6 +126,9 @@ class OpenSpielGame:
             self.board_shape = (8, 8) if name in CHESS else (9, 9)
         elif name == "xiangqi":
             self.board_shape = (10, 9)
+        self._notation = NOTATION.get(name) if self.board_shape is not None else None
+        if self._notation is not None:
+            self.coordinates = coordinates(self._notation, *self.board_shape)
 
     # ---------------------------------------------------------------- the interface
 
@@ -235,25 +241,56 @@ class OpenSpielGame:
     def cells(self, state) -> list[str]:
         """One text per square of ``board_shape``, row-major from the top ('' empty); []
         for a game without ``board_shape``."""
+        return self._board(state)[0]
+
+    def owners(self, state) -> list:
+        """Whose piece is on each square of ``cells``: 0 the side moving first, 1 the other,
+        None empty or neutral (an amazons arrow); [] for a game without ``board_shape``."""
+        return self._board(state)[1]
+
+    def _board(self, state) -> tuple[list, list]:
+        """(cells, owners): from player 0's tensor planes (each pair's first plane is OpenSpiel's
+        player 0's), else from the FEN, SFEN or ``str``, where a capital letter is the side
+        moving first's piece (White's in chess, Sente's in shogi, the first mover's in xiangqi)."""
         if self.board_shape is None:
-            return []
+            return [], []
         if self._planes is not None:
             t = np.asarray(state.observation_tensor(0), dtype=np.float32).reshape(self._planes[0], -1)
-            out = [""] * t.shape[1]
-            for plane, text in [(a, s) for a, _, s, _ in self._pairs] + [(b, s) for _, b, _, s in self._pairs] + self._marks:
+            out, owner = [""] * t.shape[1], [None] * t.shape[1]
+            side_of = (self._first, 1 - self._first)  # OpenSpiel's player p is side p ^ first
+            drawn = [(a, s, side_of[0]) for a, _, s, _ in self._pairs] + [(b, s, side_of[1]) for _, b, _, s in self._pairs]
+            for plane, text, side in drawn + [(plane, text, None) for plane, text in self._marks]:
                 for i in np.flatnonzero(t[plane] > 0):
-                    out[i] = text
+                    out[i], owner[i] = text, side
             if self._bottom_first:
                 w = self.board_shape[1]
-                out = [c for r in range(self.board_shape[0] - 1, -1, -1) for c in out[r * w : (r + 1) * w]]
-            return out
+                rows = range(self.board_shape[0] - 1, -1, -1)
+                out = [c for r in rows for c in out[r * w : (r + 1) * w]]
+                owner = [c for r in rows for c in owner[r * w : (r + 1) * w]]
+            return out, owner
         text = str(state)
         if self.short_name in CHESS:
-            return fen_cells(text.split()[0].split("[")[0], 8)
-        if self.short_name == "shogi":
-            return fen_cells(text.split()[0], 9)
-        rows = [line.strip() for line in text.splitlines() if line.strip()][: self.board_shape[0]]
-        return ["" if c == "." else c for row in rows for c in row[: self.board_shape[1]]]
+            out = fen_cells(text.split()[0].split("[")[0], 8)
+        elif self.short_name == "shogi":
+            out = fen_cells(text.split()[0], 9)
+        else:
+            rows = [line.strip() for line in text.splitlines() if line.strip()][: self.board_shape[0]]
+            out = ["" if c == "." else c for row in rows for c in row[: self.board_shape[1]]]
+        return out, [None if not c else 0 if c[-1].isupper() else 1 for c in out]
+
+    def move_squares(self, state, move) -> list[tuple]:
+        """The squares (row, column) an action names, from-square first, read from its action
+        string (``evoplay.openspiel.layouts.NOTATION``); [] where the family's strings name no
+        squares or not all of them (the chess family's SAN), and for a pass."""
+        if self._notation is None or self.short_name in NO_MOVE_SQUARES:
+            return []
+        rows, columns = self.board_shape
+        named = squares_named(self._notation, self.move_text(state, move), rows, columns)
+        if named and named[0][0] is None:  # connect four: the disc lands on the column's lowest empty cell
+            column, cells = named[0][1], self.cells(state)
+            empty = [r for r in range(rows) if not cells[r * columns + column]]
+            return [(empty[-1], column)] if empty else []
+        return named
 
     @functools.cached_property
     def work_per_game(self) -> float:

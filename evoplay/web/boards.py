@@ -18,6 +18,7 @@ import inspect
 import threading
 import numpy as np
 
+from evoplay.arena.alphabeta import AlphaBetaPlayer
 from evoplay.arena.mcts import MCTSPlayer
 from evoplay.arena.players import SearchPlayer
 from evoplay.errors import EvoplayError
@@ -79,7 +80,7 @@ def _first_page(name: str, ref: str):
     try:
         game, adapter = game_named(name)
         state = game.initial()
-        describe(game, adapter, state, [], None, state)
+        describe(game, adapter, state, [], None, state, None)
     except EvoplayError:
         raise
     except Exception as e:
@@ -159,7 +160,8 @@ def _text(value, what: str, limit: int = MAX_TEXT) -> str:
 
 
 def replay(game, adapter: WebGame, body: dict):
-    """The state after ``body["moves"]``, the moves in canonical notation, and the start state."""
+    """The state after ``body["moves"]``, the moves in canonical notation, the start state, and
+    the last move with the state it was played in (None before the first)."""
     start = body.get("start")
     if start is None:
         state = game.initial()
@@ -173,15 +175,17 @@ def replay(game, adapter: WebGame, body: dict):
         raise ApiError(400, f"moves must be a list of moves, got {type(moves).__name__}")
     if len(moves) > MAX_MOVES:
         raise ApiError(400, f"moves: more than {MAX_MOVES} moves")
-    played, first = [], state
+    played, first, last = [], state, None
     for i, text in enumerate(moves):
+        before = state
         state, move = play(game, state, text, f"move {i + 1}")
-        played.append(move)
-    return state, played, first
+        played.append(game.move_text(before, move))
+        last = (before, move)
+    return state, played, first, last
 
 
 def play(game, state, text, what: str):
-    """The state after the move written ``text``, and the move's canonical text; 400 if illegal."""
+    """The state after the move written ``text``, and the move; 400 if illegal."""
     text = _text(text, what)
     if game.result(state) is not None:
         raise ApiError(400, f"{what} {text}: the game is over")
@@ -189,19 +193,15 @@ def play(game, state, text, what: str):
         move = game.parse_move(state, text)
     except ValueError as e:
         raise ApiError(400, f"{what}: {e}") from None
-    return game.apply(state, move), game.move_text(state, move)
+    return game.apply(state, move), move
 
 
-def describe(game, adapter: WebGame, state, played: list, start, first) -> dict:
-    """What the page draws: the board, whose turn, the legal moves and the result."""
+def describe(game, adapter: WebGame, state, played: list, start, first, last) -> dict:
+    """What the page draws: the board with its coordinates, whose turn, the legal moves with
+    the squares each is clicked on, the last move's squares and the result."""
     r = game.result(state)
-    mover = game.side_names[game.to_move(state)]
-    if r is None:
-        result, winner = "ongoing", None
-    elif r == 0:
-        result, winner = "draw", None
-    else:  # the side to move has lost
-        result, winner = "win", game.side_names[1 - game.to_move(state)]
+    result = "ongoing" if r is None else "draw" if r == 0 else "win"
+    winner = game.side_names[1 - game.to_move(state)] if result == "win" else None  # the side to move lost
     legal = game.legal_moves(state) if r is None else []
     cells = adapter.cells(state)
     return {
@@ -211,18 +211,16 @@ def describe(game, adapter: WebGame, state, played: list, start, first) -> dict:
         "moves": played,
         "cells": cells,
         **({} if cells else {"text": game.render(state)}),  # a game with no grid: its own text
-        "to_move": mover if r is None else None,
+        "coordinates": adapter.coordinates if cells else None,
+        "last": [] if last is None or not cells else adapter.squares(*last),
+        "to_move": game.side_names[game.to_move(state)] if r is None else None,
         "start_to_move": game.side_names[game.to_move(first)],
         "sides": list(game.side_names),
         "result": result,
         "winner": winner,
-        "legal": [{"text": game.move_text(state, m), "path": _path(m), "capture": bool(game.is_capture(state, m))}
-                  for m in legal],
+        "legal": [{"text": game.move_text(state, m), "path": adapter.squares(state, m),
+                   "capture": bool(game.is_capture(state, m))} for m in legal],
     }
-
-
-def _path(move) -> list[str]:
-    return [str(s) for s in move] if isinstance(move, tuple) else [str(move)]
 
 
 # ---------------------------------------------------------------- players
@@ -287,7 +285,7 @@ def within_bounds(player, what: str):
     if isinstance(player, MCTSPlayer) and player.sims > MAX_SIMS:
         raise ApiError(400, f"{what}: mcts:sims={player.sims} is over this server's bound of "
                             f"{MAX_SIMS} simulations per request")
-    if isinstance(player, SearchPlayer) and player.depth > MAX_ANALYSIS_DEPTH:
+    if isinstance(player, (SearchPlayer, AlphaBetaPlayer)) and player.depth > MAX_ANALYSIS_DEPTH:
         raise ApiError(400, f"{what}: it searches {player.depth} plies in Python, over this server's bound of "
                             f"{MAX_ANALYSIS_DEPTH} plies per request")
     return player
@@ -315,7 +313,7 @@ def players(game, adapter: WebGame, roots: Roots) -> dict:
         listed.append(entry)
     return {"game": game.name, "sides": list(game.side_names), "builtin": listed, "files": roots.player_files(),
             "defaults": list(adapter.default_players), "analyst": adapter.analyst,
-            "facts": adapter.facts is not None}
+            "facts": adapter.facts is not None, "elites": adapter.from_elite is not None}
 
 
 def check_seed(seed):
@@ -336,22 +334,23 @@ def choose(player, state, seed):
 def state_of(name: str, body) -> dict:
     game, adapter = game_named(name)
     check_fields(body, (), ("start", "moves"))
-    state, played, first = replay(game, adapter, body)
-    return describe(game, adapter, state, played, body.get("start"), first)
+    state, played, first, last = replay(game, adapter, body)
+    return describe(game, adapter, state, played, body.get("start"), first, last)
 
 
 def human_move(name: str, body) -> dict:
     game, adapter = game_named(name)
     check_fields(body, ("move",), ("start", "moves"))
-    state, played, first = replay(game, adapter, body)
-    state, text = play(game, state, body["move"], "move")
-    return describe(game, adapter, state, played + [text], body.get("start"), first) | {"move": text}
+    before, played, first, _ = replay(game, adapter, body)
+    state, move = play(game, before, body["move"], "move")
+    text = game.move_text(before, move)
+    return describe(game, adapter, state, played + [text], body.get("start"), first, (before, move)) | {"move": text}
 
 
 def computer_move(book: Players, name: str, body) -> dict:
     game, adapter = game_named(name)
     check_fields(body, ("player",), ("start", "moves", "seed"))
-    state, played, first = replay(game, adapter, body)
+    state, played, first, _ = replay(game, adapter, body)
     if game.result(state) is not None:
         raise ApiError(400, "the game is over: no more moves")
     player = within_bounds(book.get(game, body["player"], "player"), "player")
@@ -359,7 +358,8 @@ def computer_move(book: Players, name: str, body) -> dict:
         raise ApiError(400, "player: 'human' moves by clicking, not by computer")
     move = choose(player, state, check_seed(body.get("seed")))
     text = game.move_text(state, move)
-    return describe(game, adapter, game.apply(state, move), played + [text], body.get("start"), first) | {"move": text}
+    after = game.apply(state, move)
+    return describe(game, adapter, after, played + [text], body.get("start"), first, (state, move)) | {"move": text}
 
 
 def analysis(book: Players, name: str, body) -> dict:
@@ -377,8 +377,8 @@ def analysis(book: Players, name: str, body) -> dict:
     check_fields(body, (), ("start", "moves", "players", "player", "depth") + adapter.fact_fields)
     if "player" not in body and "players" not in body:
         raise ApiError(400, "missing field 'player' (a search player) or 'players' (the two sides)")
-    state, played, first = replay(game, adapter, body)
-    answer = describe(game, adapter, state, played, body.get("start"), first)
+    state, played, first, last = replay(game, adapter, body)
+    answer = describe(game, adapter, state, played, body.get("start"), first, last)
     if "players" in body:
         sides = _sides(book, game, body["players"])
         get = lambda spec, what: book.get(game, spec, what)  # noqa: E731

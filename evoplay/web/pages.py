@@ -4,6 +4,7 @@ drawn from what the game offers (``any_game_page``)."""
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -28,6 +29,15 @@ class WebGame:
     from_elite: Callable | None = None  # (archive network, spec) -> player: MAP-Elites elites play this game
     facts: Callable | None = None  # (state, [(spec, player)] x2, body, get) -> exact facts of the position
     fact_fields: tuple = ()  # request fields ``facts`` reads
+    move_path: Callable | None = None  # (state, move) -> the squares clicked for it; None: the move's own parts
+    coordinates: dict | None = None  # {"rows": [...], "columns": [...]}: labels drawn beside the board
+
+    def squares(self, state, move) -> list[str]:
+        """The squares a move is clicked on, from-square first: ``move_path`` where the page has
+        one, else the move's own parts (a checkers move's squares, a tic-tac-toe square)."""
+        if self.move_path is not None:
+            return self.move_path(state, move)
+        return [str(s) for s in move] if isinstance(move, tuple) else [str(move)]
 
 
 # ---------------------------------------------------------------- checkers
@@ -90,23 +100,31 @@ def tictactoe_board() -> WebGame:
 
 
 def any_game_page(game) -> WebGame:
-    """The board page of a game from what it offers: a grid of its ``board_shape`` with the
-    texts of ``cells(state)`` where it has both, else its ``render`` text (``describe``);
-    moves picked from the list of legal moves; the players every game has, its own, and
-    its player files; a network player's search for analysis."""
+    """The board page of a game from what it offers (``evoplay.arena.game.FEATURES``): a grid of
+    its ``board_shape`` with the texts of ``cells(state)`` where it has both, else its ``render``
+    text (``describe``); each side's pieces in its own colour where it declares ``owners``
+    (``piece_symbols`` written on them), its ``coordinates`` beside the board; moves played by
+    clicks on their ``move_squares``, or from the list of legal moves; the players every game
+    has, its own, and its player files; a network player's search for analysis."""
     from evoplay.arena.specs import make_player, registry
 
     shape, texts = capability(game, "board_shape"), capability(game, "cells")
+    owners, symbols = capability(game, "owners"), dict(capability(game, "piece_symbols") or {})
+    squares = capability(game, "move_squares")
+    drawn = bool(shape) and texts is not None
+    rows, cols = shape if drawn else (0, 0)
 
     def cells(state):
-        if not shape or texts is None:
+        """The board's rows of squares; [] where the game is drawn as its text."""
+        flat = list(texts(state)) if drawn else []
+        if not flat or len(flat) != rows * cols:
             return []
-        flat = list(texts(state))
-        rows, cols = shape
-        if len(flat) != rows * cols:
-            return []
-        return [[{"square": str(r * cols + c), "num": "", "piece": "text" if flat[r * cols + c] else "",
-                  "label": str(flat[r * cols + c])[:4]} for c in range(cols)] for r in range(rows)]
+        whose = _owners(owners(state), len(flat)) if owners is not None else [None] * len(flat)
+        squares_drawn = [_cell(i, str(flat[i]), whose[i], symbols) for i in range(len(flat))]
+        return [squares_drawn[r * cols : (r + 1) * cols] for r in range(rows)]
+
+    def move_path(state, move):
+        return [] if squares is None or not drawn else [str(i) for i in _squares(squares(state, move), rows, cols)]
 
     def parse_start(text):
         raise ValueError(f"{game_ref(game)} starts from its initial position: send its moves instead")
@@ -120,4 +138,53 @@ def any_game_page(game) -> WebGame:
 
     names = registry(game)
     return WebGame(build, build, names, cells, parse_start, lambda state: game.render(state), search_parts,
-                   default_players=("human", capability(game, "default_opponent")))
+                   default_players=("human", capability(game, "default_opponent")), move_path=move_path,
+                   coordinates=_coordinates(capability(game, "coordinates"), rows, cols) if drawn else None)
+
+
+def _cell(index: int, text: str, owner, symbols: dict) -> dict:
+    """One square as the page draws it: a side's piece (``owner`` 0 or 1, with its symbol),
+    a text of its own (a game that declares no owners, a neutral mark), or empty."""
+    if owner is not None:
+        return {"square": str(index), "num": "", "piece": f"side{owner}", "owner": owner, "label": str(symbols.get(text, ""))[:4]}
+    return {"square": str(index), "num": "", "piece": "text" if text else "", "owner": None, "label": text[:4]}
+
+
+def _owners(given, count: int) -> list:
+    """A game's ``owners(state)``, checked: ``count`` entries, each 0, 1 or None."""
+    whose = list(given)
+    if len(whose) != count or any(o is not None and (isinstance(o, bool) or o not in (0, 1)) for o in whose):
+        raise ValueError(f"owners(state) must give {count} entries, each 0, 1 or None; got {whose[:12]!r}"[:300])
+    return [None if o is None else int(o) for o in whose]
+
+
+def _squares(given, rows: int, cols: int) -> list[int]:
+    """A game's ``move_squares(state, move)`` as cell indices, checked to lie on the board."""
+    found = []
+    for square in given:
+        try:
+            if isinstance(square, (tuple, list)):
+                row, col = (operator.index(x) for x in square)
+                index = row * cols + col if 0 <= row < rows and 0 <= col < cols else -1
+            else:
+                index = -1 if isinstance(square, bool) else operator.index(square)
+        except (TypeError, ValueError):
+            index = -1
+        if not 0 <= index < rows * cols:
+            raise ValueError(f"move_squares gave {square!r}: not a cell index 0-{rows * cols - 1} "
+                             f"or a (row, column) pair of the {rows}x{cols} board"[:300])
+        found.append(index)
+    return found
+
+
+def _coordinates(given, rows: int, cols: int) -> dict | None:
+    """A game's ``coordinates`` as the page draws them; None where it declares none."""
+    if given is None:
+        return None
+    try:
+        row_labels, col_labels = ([str(x)[:4] for x in labels] for labels in given)
+    except (TypeError, ValueError):
+        row_labels = col_labels = None
+    if row_labels is None or len(row_labels) != rows or len(col_labels) != cols:
+        raise ValueError(f"coordinates must be ({rows} row labels, {cols} column labels), got {given!r}"[:300])
+    return {"rows": row_labels, "columns": col_labels}

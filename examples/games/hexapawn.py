@@ -20,6 +20,8 @@ class Hexapawn(BaseGame):
     title = "Hexapawn"
     side_names = ("White", "Black")
     board_shape = (3, 3)
+    #: The board page's labels: rows 3 (top) to 1, columns a-c, as ``move_text`` writes squares.
+    coordinates = (("3", "2", "1"), tuple(FILES))
     default_opponent = "alpha-beta:depth=0"
 
     def initial(self):
@@ -99,3 +101,11 @@ class Hexapawn(BaseGame):
 
     def cells(self, state):
         return [{1: "W", -1: "B", 0: ""}[v] for v in state[0]]
+
+    def owners(self, state):
+        """Whose pawn is on each cell: 0 White's (the side moving first), 1 Black's, None empty."""
+        return [{1: 0, -1: 1, 0: None}[v] for v in state[0]]
+
+    def move_squares(self, state, move):
+        """The cells a move touches, from-square first: the board page plays it by two clicks."""
+        return list(move)

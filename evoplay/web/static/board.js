@@ -15,6 +15,13 @@ const BUILTIN_LABELS = {
   "minimax": "minimax (perfect play)",
   "softmax": "softmax-minimax",
   "piece-difference": "piece-difference (material count)",
+  "mcts": "mcts (Monte Carlo tree search)",
+  "alpha-beta": "alpha-beta (search to a depth)",
+};
+// Pieces of a side named for a colour are drawn in it; other sides: the first dark, the second light.
+const SIDE_COLOURS = {
+  black: ["#1d1d1f", "#f5c542"], white: ["#f7f3ea", "#8a5a00"], red: ["#c62828", "#fff"],
+  yellow: ["#f5c542", "#1d1d1f"], blue: ["#1e5bc6", "#fff"], green: ["#2e7d32", "#fff"],
 };
 const HUMAN = "human";
 
@@ -25,6 +32,7 @@ const S = {
   info: null,          // the server's analysis of the position (the position, the facts)
   specs: ["", ""],     // who plays each side, in side order
   picked: [],          // squares clicked so far for the human's move
+  candidates: [],      // the moves those squares name when they name more than one
   auto: params.get("auto") === "1",
   minimax: false,
   humanModel: "random",
@@ -184,6 +192,7 @@ async function refresh({candidate = null, moves = S.moves, keepError = false} = 
     S.info = info;
     S.moves = info.moves;
     S.picked = [];
+    S.candidates = [];
     if (!keepError) clearError();
     syncSide(0);
     syncSide(1);
@@ -240,12 +249,21 @@ async function submit(text) {
   } catch (e) {
     if (token !== S.token) return;
     S.picked = [];
+    S.candidates = [];
     render();
     showError(e.message);
     setBusy(false);
   }
 }
 
+// The legal moves whose squares begin with ``squares``.
+function movesFrom(squares) {
+  return S.info.legal.filter((mv) => mv.path.length > 0 && squares.every((s, i) => mv.path[i] === s));
+}
+
+// A click on a square: the from-square, then the next squares of a move. A move is played
+// when the squares clicked are all of one move's squares and begin no other; when they are
+// all of several moves' squares (a promotion's choices, a rotation), those are offered.
 function clickSquare(cell) {
   const info = S.info, square = cell.square;
   if (info.result !== "ongoing") return;
@@ -255,23 +273,60 @@ function clickSquare(cell) {
     return;
   }
   clearError();
-  const candidates = info.legal.filter((mv) => S.picked.every((s, i) => mv.path[i] === s));
-  if (S.picked.length > 0 && !candidates.some((mv) => mv.path[S.picked.length] === square)) {
-    S.picked = [];  // start again from this square
-  }
-  const extended = [...S.picked, square];
-  const matching = info.legal.filter((mv) => extended.every((s, i) => mv.path[i] === s));
+  S.candidates = [];
+  let extended = [...S.picked, square];
+  if (S.picked.length > 0 && movesFrom(extended).length === 0) extended = [square];  // start again from this square
+  const matching = movesFrom(extended);
   if (matching.length === 0) {
     S.picked = [];
     // where a move is one square (tic-tac-toe), a taken square says so
-    if (cell.piece && info.legal.every((mv) => mv.path.length === 1)) showError(`square ${square} is taken`);
+    if (cell.piece && info.legal.every((mv) => mv.path.length === 1)) showError(`square ${squareName(square)} is taken`);
     render();
     return;
   }
   S.picked = extended;
-  const exact = matching.find((mv) => mv.path.length === S.picked.length);
-  if (exact) submit(exact.text);
-  else render();
+  const exact = matching.filter((mv) => mv.path.length === extended.length);
+  if (exact.length === 1 && matching.length === 1) { submit(exact[0].text); return; }
+  if (exact.length > 0) S.candidates = exact;
+  render();
+}
+
+// A square as people read it: its coordinates where the game declares them, else its number.
+function squareName(square) {
+  const c = S.info.coordinates, width = S.info.cells[0].length;
+  if (!c) return square;
+  const file = c.columns[Number(square) % width], rank = c.rows[Math.floor(Number(square) / width)];
+  return !rank ? file : /^\d+$/.test(file) ? `(${rank}, ${file})` : `${file}${rank}`;
+}
+
+function sideColours(board, sides) {
+  sides.forEach((side, i) => {
+    const [fill, ink] = SIDE_COLOURS[side.toLowerCase()] || SIDE_COLOURS[i === 0 ? "black" : "white"];
+    board.style.setProperty(`--side${i}`, fill);
+    board.style.setProperty(`--side${i}-ink`, ink);
+  });
+}
+
+// Coordinates beside the board: row labels on the left, column labels below.
+function renderCoordinates(info) {
+  const ranks = document.getElementById("rank-labels"), files = document.getElementById("file-labels");
+  const c = info.cells.length ? info.coordinates : null;
+  ranks.hidden = files.hidden = !c;
+  ranks.replaceChildren(...(c ? c.rows.map((t) => el("span", {text: t})) : []));
+  files.replaceChildren(...(c ? c.columns.map((t) => el("span", {text: t})) : []));
+  if (c) files.style.gridTemplateColumns = `repeat(${c.columns.length}, minmax(0, 1fr))`;
+}
+
+// The moves the squares clicked name, when they name several: one button each.
+function renderCandidates(human) {
+  const box = document.getElementById("candidates");
+  box.hidden = S.candidates.length === 0;
+  box.replaceChildren(...(S.candidates.length ? [el("span", {text: "Which move? "})] : []), ...S.candidates.map((mv) => {
+    const b = el("button", {type: "button", class: "candidate-move", text: mv.text});
+    b.disabled = !human;
+    b.addEventListener("click", () => { clearError(); submit(mv.text); });
+    return b;
+  }));
 }
 
 // ------------------------------------------------------------ rendering
@@ -287,52 +342,61 @@ function render() {
   if (info.cells.length === 0) {  // a game with no grid: its own text, moves from the list below
     board.style.gridTemplateColumns = "";
     board.append(el("pre", {class: "position-text", text: info.text || ""}));
-  } else {
-    board.style.gridTemplateColumns = `repeat(${info.cells[0].length}, 1fr)`;
+  } else {  // square cells, every row as tall as any other whether empty or not
+    board.style.gridTemplateColumns = `repeat(${info.cells[0].length}, minmax(0, 1fr))`;
+    board.style.gridTemplateRows = `repeat(${info.cells.length}, minmax(0, 1fr))`;
     board.style.aspectRatio = `${info.cells[0].length} / ${info.cells.length}`;
   }
+  // any other game's page: a checkered, lined grid, each side's pieces in its own colour
+  const grid = info.cells.length > 0 && "owner" in info.cells[0][0];
+  board.classList.toggle("grid", grid);
+  if (grid) sideColours(board, info.sides);
+  renderCoordinates(info);
   const human = humanToMove();
   const starts = new Set(), next = new Set();
-  for (const mv of info.legal) {
-    if (S.picked.every((s, i) => mv.path[i] === s)) {
-      if (S.picked.length === 0) starts.add(mv.path[0]);
-      else if (mv.path.length > S.picked.length) next.add(mv.path[S.picked.length]);
-    }
+  for (const mv of movesFrom(S.picked)) {
+    if (S.picked.length === 0) starts.add(mv.path[0]);
+    else if (mv.path.length > S.picked.length) next.add(mv.path[S.picked.length]);
   }
+  const last = new Set(info.last || []);
   const line = new Set(((facts && facts.line) || []).map(String));
   const legal = new Set(info.legal.map((mv) => mv.path[0]));
-  for (const row of info.cells) {
-    for (const cell of row) {
-      const node = el("div", {class: cell.square === null ? "sq light" : "sq dark", role: "gridcell"});
-      board.append(node);
-      if (cell.square === null) continue;
-      node.dataset.square = cell.square;
-      node.setAttribute("aria-label", `square ${cell.square}: ${cell.piece || "empty"}`);
-      node.append(el("span", {class: "num", text: cell.num ?? cell.square}));
-      if (human && (starts.has(cell.square) || next.has(cell.square))) node.classList.add("target");
-      if (S.picked.includes(cell.square)) node.classList.add("picked");
-      if (line.has(cell.square)) node.classList.add("line");
-      node.addEventListener("click", () => clickSquare(cell));
-      if (cell.piece) {
-        node.dataset.piece = cell.piece;
-        node.append(el("span", {class: `piece p-${cell.piece}`, text: cell.label || (cell.king ? "K" : "")}));
-        continue;
-      }
-      if (facts && facts.probs) {
-        const p = facts.probs[Number(cell.square)];
-        node.dataset.prob = String(p);
-        node.style.setProperty("--p", p.toFixed(4));
-        if (legal.has(cell.square)) node.append(el("span", {class: "prob", text: `${(100 * p).toFixed(1)}%`}));
-      }
-      const v = facts && facts.minimax && facts.minimax[Number(cell.square)];
-      if (v) {
-        node.append(el("span", {
-          class: `minimax ${v.result}`, text: v.result === "draw" ? "draw" : `${v.result} in ${v.plies}`,
-          title: `minimax score ${v.score} for the side to move; ${v.plies} moves to the end with perfect play`,
-        }));
-      }
+  info.cells.forEach((row, r) => row.forEach((cell, c) => {
+    const shade = grid ? ((r + c) % 2 ? "dark" : "light") : cell.square === null ? "light" : "dark";
+    const node = el("div", {class: `sq ${shade}`, role: "gridcell"});
+    board.append(node);
+    if (cell.square === null) return;
+    node.dataset.square = cell.square;
+    const whose = cell.owner === undefined || cell.owner === null ? null : info.sides[cell.owner];
+    node.setAttribute("aria-label", `square ${grid ? squareName(cell.square) : cell.square}: ` +
+      (whose ? `${whose}${cell.label ? " " + cell.label : ""}` : cell.label || cell.piece || "empty"));
+    node.append(el("span", {class: "num", text: cell.num ?? cell.square}));
+    if (human && (starts.has(cell.square) || next.has(cell.square))) node.classList.add("target");
+    if (S.picked.includes(cell.square)) node.classList.add("picked");
+    if (line.has(cell.square)) node.classList.add("line");
+    if (last.has(cell.square)) node.classList.add("last");
+    node.addEventListener("click", () => clickSquare(cell));
+    if (cell.piece) {
+      node.dataset.piece = cell.piece;
+      if (whose !== null) node.dataset.owner = String(cell.owner);
+      node.append(el("span", {class: `piece p-${cell.piece}`, text: cell.label || (cell.king ? "K" : "")}));
+      return;
     }
-  }
+    if (facts && facts.probs) {
+      const p = facts.probs[Number(cell.square)];
+      node.dataset.prob = String(p);
+      node.style.setProperty("--p", p.toFixed(4));
+      if (legal.has(cell.square)) node.append(el("span", {class: "prob", text: `${(100 * p).toFixed(1)}%`}));
+    }
+    const v = facts && facts.minimax && facts.minimax[Number(cell.square)];
+    if (v) {
+      node.append(el("span", {
+        class: `minimax ${v.result}`, text: v.result === "draw" ? "draw" : `${v.result} in ${v.plies}`,
+        title: `minimax score ${v.score} for the side to move; ${v.plies} moves to the end with perfect play`,
+      }));
+    }
+  }));
+  renderCandidates(human);
   const buttons = info.legal.map((mv) => {
     const b = el("button", {type: "button", class: "legal-move", text: mv.text});
     b.disabled = !human;
@@ -345,8 +409,9 @@ function render() {
   const status = document.getElementById("status");
   const m = mover();
   if (info.result === "ongoing") {
-    const oneSquare = info.legal.every((mv) => mv.path.length === 1);
-    const how = oneSquare ? "click a square" : "click a piece, then its landing squares";
+    const clicked = info.cells.length ? info.legal.filter((mv) => mv.path.length > 0) : [];
+    const how = clicked.length === 0 ? "choose a move below"
+      : clicked.every((mv) => mv.path.length === 1) ? "click a square" : "click a piece, then its landing squares";
     status.textContent = `${info.to_move} to move: ${who(S.specs[m])}` + (human ? ` (${how})` : "");
     status.dataset.result = "ongoing";
   } else if (info.result === "draw") {
@@ -428,6 +493,20 @@ async function analyse() {
   }
 }
 
+// What a side's spec may be for this game: its own built-in players, never another game's.
+function specHint() {
+  const code = (text) => el("code", {text});
+  const names = S.meta.builtin.map((b) => b.name).filter((n) => n !== HUMAN);
+  const listed = names.flatMap((n, i) => (i ? [", ", code(n)] : [code(n)]));
+  const tuned = S.meta.builtin.find((b) => Object.keys(b.params).length > 0);
+  const example = tuned ? Object.entries(tuned.params).slice(0, 1).map(([k, p]) => `${k}=${p.default}`).join(",") : "";
+  document.getElementById("spec-hint").replaceChildren(
+    "A spec as ", code("evoplay match"), " takes it: ", code(HUMAN), ", a player of this game (", ...listed,
+    ...(tuned ? [", with parameters as in ", code(`${tuned.name}:${example}`)] : []),
+    "), a player file or run directory served by this server",
+    ...(S.meta.elites ? [", or an elite of its MAP-Elites runs"] : []), ".");
+}
+
 async function init() {
   await loadNav(null);
   const chooser = document.getElementById("game");
@@ -442,6 +521,7 @@ async function init() {
     return;
   }
   document.title = `evoplay: ${chooser.selectedOptions[0].textContent}`;
+  specHint();
   const list = document.getElementById("specs");
   for (const b of S.meta.builtin) list.append(el("option", {value: b.name}));
   for (const f of S.meta.files) list.append(el("option", {value: f.spec, label: f.label}));
