@@ -148,5 +148,11 @@ def test_each_rule_chooses_its_champion_and_a_league_is_recorded_and_the_same_on
     for rule, s in summaries.items():  # the run's champion file is the chosen trial's
         run = tmp_path / f"w2-{rule}"
         assert (run / "champion.json").read_bytes() == (run / "trials" / f"trial_{s['best_trial']:02d}" / "champion.json").read_bytes()
-    one = _run_rules(tmp_path, 1, ["score-then-league"])
-    assert one["score-then-league"] == two["score-then-league"]
+    # on one worker, from the command line: the same summary, and the console says how the champion was chosen
+    (tmp_path / "tied.toml").write_text('recipe = "strengths.py:Strengths"\ntrials = 3\ngenerations = 2\nseed = 11\n\n'
+                                        '[run]\nchampion = "score-then-league"\nleague_openings = 200\ncheckpoint_every = 1\n')
+    done = subprocess.run([sys.executable, "-m", "evoplay", "evolve", "tied.toml", "--out", "w1", "--workers", "1", "-q"],
+                          cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines()[-1].endswith("champion: w1/champion.json (trial 1, chosen by a league of 2 trials' champions)")
+    assert (tmp_path / "w1" / "summary.json").read_bytes() == two["score-then-league"]
