@@ -6,11 +6,28 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
-import re
 
 import click
 
 from evoplay.cli.group import cli
+
+
+#: What a game declares for matches and play (``evoplay.arena.game.FEATURES``): the default of
+#: ``match``/``tournament --games``, of ``game --vs``, and whether ``--exact`` is possible.
+MATCH_FEATURES = ("match_games", "default_opponent", "exact")
+
+
+def _match_defaults(game) -> dict:
+    """What ``game`` declares for matches and play (``MATCH_FEATURES``), or the defaults."""
+    from evoplay.arena.game import capability
+
+    return {key: capability(game, key) for key in MATCH_FEATURES}
+
+
+def _defaults_text(found: dict) -> str:
+    """A game's match defaults in words: games per pairing, exact or not, its computer player."""
+    exact = ", exact with --exact" if found["exact"] else ""
+    return f"{found['match_games']} games per pairing{exact}; computer player {found['default_opponent']}"
 
 
 def catalog() -> dict:
@@ -22,8 +39,10 @@ def catalog() -> dict:
     from evoplay.games import BUILTIN_GAMES, ENTRY_POINT_GROUP, OPENSPIEL_PREFIX, resolve_game
     from evoplay.files import usercode
 
-    builtin = [{"ref": name, "title": capability(resolve_game(name), "title") or name, **_match_defaults(resolve_game(name))}
-               for name in BUILTIN_GAMES]
+    builtin = []
+    for name in BUILTIN_GAMES:
+        game = resolve_game(name)
+        builtin.append({"ref": name, "title": capability(game, "title") or name, **_match_defaults(game)})
     try:  # an optional extra, imported by name as the adapter does
         pyspiel = importlib.import_module("pyspiel")
     except ImportError:
@@ -39,23 +58,6 @@ def catalog() -> dict:
     return {"builtin": builtin, "openspiel": openspiel, "installed": installed,
             "own": ["path/to/file.py:OBJ", "package.module:OBJ"],
             "any_game": {key: FEATURES[key].default for key in MATCH_FEATURES}}
-
-
-#: What a game declares for matches and play (``evoplay.arena.game.FEATURES``): the default of
-#: ``match``/``tournament --games``, of ``game --vs``, and whether ``--exact`` is possible.
-MATCH_FEATURES = ("match_games", "default_opponent", "exact")
-
-
-def _match_defaults(game) -> dict:
-    from evoplay.arena.game import capability
-
-    return {key: capability(game, key) for key in MATCH_FEATURES}
-
-
-def _defaults_text(found: dict) -> str:
-    """A game's match defaults in words: games per pairing, exact or not, its computer player."""
-    exact = ", exact with --exact" if found["exact"] else ""
-    return f"{found['match_games']} games per pairing{exact}; computer player {found['default_opponent']}"
 
 
 def _value(v) -> str:
