@@ -486,6 +486,8 @@ BAD_VALUES = {
     "selection.rivals": [0, -1, 20, 1000],
     "run.checkpoint_every": [0, -1, "10"],
     "run.eval_chunks": [-1, 10_001, 1.5],
+    "run.champion": ["best", "", "League", 3, ["league"]],
+    "run.league_openings": [0, -1, 1_001, "10", 2.5],
 }
 
 

@@ -120,7 +120,11 @@ def test_evoplay_games_lists_every_game_one_can_name():
     code, out, err = run_in_process(["games"])
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[:3] == ["Built-in games:", "  tictactoe    Tic-tac-toe", "  checkers     Checkers"]
+    assert lines[:3] == ["Built-in games (the defaults of match and tournament --games, of game --vs):",
+                         "  tictactoe    Tic-tac-toe   10000 games per pairing, exact with --exact; computer player logic",
+                         "  checkers     Checkers      20 games per pairing; computer player piece-difference"]
+    assert lines[-2] == ("Any other game: 20 games per pairing; computer player mcts:sims=1000, unless the game "
+                         "declares its own (match_games, default_opponent, exact).")
     assert any(line.startswith("  openspiel:breakthrough ") and "(columns=8, rows=8)" in line for line in lines)
     assert lines[-1].startswith("Your own game: path/to/file.py:OBJ or package.module:OBJ")
     code, out, _ = run_in_process(["games", "--json"])

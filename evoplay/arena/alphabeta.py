@@ -78,7 +78,10 @@ class Solver:
 
 
 class AlphaBetaPlayer:
-    """``alpha-beta:depth=D``: the best moves by search (``depth=0``: solved), ties drawn uniformly."""
+    """The best moves by alpha-beta to ``depth`` plies, the game's heuristic at unfinished leaves
+    (0 where it declares none), ties drawn at random; ``depth=0`` solves a small game to its end.
+
+    ``alpha-beta:depth=D`` on every game (the module doc has the details)."""
 
     deterministic = False
 

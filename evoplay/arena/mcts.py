@@ -115,7 +115,10 @@ def _prove(node: _Node) -> bool:
 
 
 class MCTSPlayer:
-    """``mcts:sims=N,c=C,solve=0|1``: UCT with random playouts over any game."""
+    """UCT with random playouts, knowing only the rules: ``sims`` simulations per move, exploration
+    constant ``c``, and with ``solve=1`` proven wins and losses backed up (MCTS-Solver).
+
+    ``mcts:sims=N,c=C,solve=0|1`` on every game (the module doc has the details)."""
 
     deterministic = False
 

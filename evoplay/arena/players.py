@@ -91,6 +91,18 @@ class TerminalHuman:
         raise GaveUp(f"{self.max_bad} answers in a row named no legal move; game abandoned")
 
 
+#: Words that begin with a vowel letter but a consonant sound: "a user's game", "a one-ply search".
+_CONSONANT_SOUNDS = ("uni", "usa", "use", "usu", "uti", "eu", "one", "once")
+
+
+def with_article(word: str) -> str:
+    """``word`` after the article it is read with: "an openspiel:hex", "a checkers"; a vowel
+    letter first takes "an", but for the few words that begin with a consonant's sound ("a user")."""
+    lower = str(word).lower()
+    vowel = lower[:1] in ("a", "e", "i", "o", "u") and not lower.startswith(_CONSONANT_SOUNDS)
+    return f"{'an' if vowel else 'a'} {word}"
+
+
 def quoted(text, limit: int = 40) -> str:
     """``text`` quoted for a message, cut to ``limit`` characters with its length said when longer."""
     text = str(text)
@@ -113,7 +125,7 @@ def parse_spec(spec: str, registry: dict, game_name: str, also: tuple = ("human"
     name, _, rest = spec.strip().partition(":")
     if name not in registry:
         hint = f"; a run directory is named by a path: ./{name}" if not rest and os.path.isdir(name) else ""
-        raise SpecError(f"unknown player {quoted(name)}: not a {game_name} player "
+        raise SpecError(f"unknown player {quoted(name)}: not {with_article(game_name)} player "
                         f"(known: {', '.join([*registry, *also])}){hint}")
     _, schema = registry[name]
     params = {}
@@ -160,12 +172,18 @@ def build(spec: str, registry: dict, game_name: str):
     return factory(**full)
 
 
+def _plain(bound) -> str:
+    """A bound as a person writes it: an integer in full (1000000, not 1e+06), a real number as ``:g`` has it."""
+    return str(bound) if isinstance(bound, int) else f"{bound:g}"
+
+
 def in_range(name: str, lo, hi):
-    """A check that ``lo <= value <= hi``."""
+    """A check that ``lo <= value <= hi``; its ``allowed`` says so in words."""
 
     def check(v):
         if not lo <= v <= hi:
             raise SpecError(f"{name} must be in [{lo:g}, {hi:g}], got {v:g}")
         return v
 
+    check.allowed = f"in [{_plain(lo)}, {_plain(hi)}]"  # what a listing of the players says (``evoplay players``)
     return check

@@ -15,7 +15,7 @@ from evoplay.arena.alphabeta import SCHEMA as ALPHA_BETA_SCHEMA
 from evoplay.arena.alphabeta import AlphaBetaPlayer
 from evoplay.arena.mcts import SCHEMA as MCTS_SCHEMA
 from evoplay.arena.mcts import MCTSPlayer
-from evoplay.arena.players import RandomPlayer, build
+from evoplay.arena.players import RandomPlayer, build, with_article
 from evoplay.errors import SpecError
 from evoplay.arena.game import capability, game_ref
 
@@ -51,6 +51,6 @@ def make_player(game, spec: str):
         own = getattr(player, "game", None)
         if own is None or game_ref(own) != game_ref(game):
             theirs = game_ref(own) if own is not None else LEGACY_GAME
-            raise SpecError(f"player file {spec.strip()} plays {theirs}: not a {game_ref(game)} player")
+            raise SpecError(f"player file {spec.strip()} plays {theirs}: not {with_article(game_ref(game))} player")
         return player
     return build(spec, registry(game), game_ref(game))

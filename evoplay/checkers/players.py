@@ -50,6 +50,7 @@ class PieceDifferencePlayer:
 
 
 def make_piece_difference(game, depth: int = 4, king: float = 1.5):
+    """Alpha-beta to ``depth`` plies on material (men 1, kings ``king``); the first best move in legal order."""
     return PieceDifferencePlayer(game, depth, king)
 
 

@@ -15,13 +15,12 @@ from evoplay.cli.group import cli
 @click.option("--quick", is_flag=True, help="Fewer repetitions, no scaling tables, no Ray.")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 @click.option("--game", "game_name", default=None, metavar="REF",
-              help="Measure a game instead: its own benchmark where it has one (checkers: perft, search leaves "
-              "per second, seconds per game), else random-playout moves per second through the game interface "
-              "(an OpenSpiel game: through pyspiel itself too, in the same run). Any game reference "
-              "(evoplay games lists them).")
+              help="Measure a game instead (any game reference; evoplay games lists them): its own benchmark "
+              "figures where the game declares them, else random-playout moves per second through the game "
+              "interface (an OpenSpiel game: through pyspiel itself too, in the same run).")
 def bench(as_json, quick, quiet, game_name):
-    """Measure the batched engine, one Fogel generation, and Ray scaling on this machine
-    (the reference experiment's benchmark), or with --game a game's throughput.
+    """Measure tic-tac-toe's batched engine, one generation of Fogel's experiment and Ray scaling
+    on this machine (the reference experiment's benchmark), or with --game any game's throughput.
 
     Takes about a minute (a few seconds with --quick); each stage is announced on stderr.
     """

@@ -61,7 +61,7 @@ class FigureName(click.Choice):
               help="keras-outcome-net: evoplay's outcome-net player file to compare (results/baselines/outcome-net.json).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress on stderr.")
 def figures(name, out, progress, **opts):
-    """Reproduce a published program's figures: gibson, value-net-tutorial or keras-outcome-net.
+    """Reproduce a published tic-tac-toe program's figures: gibson, value-net-tutorial or keras-outcome-net.
 
     gibson: Gibson's softmax-minimax page, win probabilities and first-move scores
     against O's temperature, exact and sampled. value-net-tutorial: a value-net

@@ -27,8 +27,8 @@ PAYOFF_NOTE = "Fogel payoff: +1 win, 0 draw, -10 loss"
 
 games_option = click.option(
     "--games", type=BoundedInt(1, MAX_GAMES), default=None,
-    help=f"Games per pairing, at most {MAX_GAMES:.0e} [default: the game's own: 10000 for tic-tac-toe (played in "
-    "batches, memory stays flat), 20 for checkers (from the three-move ballots) and any other game].",
+    help=f"Games per pairing, at most {MAX_GAMES:.0e}, from the game's openings where it declares them [default: the "
+    "game's own number, which evoplay games lists; 20 where it declares none].",
 )
 game_option = click.option(
     "--game", "game_name", default=None, metavar="REF",
@@ -40,7 +40,8 @@ SEED_TYPE = BoundedInt(0, 2**64 - 1)
 seed_option = click.option("--seed", type=SEED_TYPE, default=0, show_default=True, help="Run seed.")
 #: Sampled games (all pairings together) from which a progress bar shows on stderr.
 PROGRESS_GAMES = 10**7
-exact_option = click.option("--exact", is_flag=True, help="Exact probabilities instead of sampled games.")
+exact_option = click.option("--exact", is_flag=True, help="Exact probabilities instead of sampled games, for a game "
+                            "with an exact analysis (evoplay games says which).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
 
@@ -62,7 +63,8 @@ def _pct(p: float) -> str:
 
 def _no_exact(exact: bool, game):
     if exact:
-        raise SpecError(f"--exact needs a game with an exact analysis (tic-tac-toe has one); {game_ref(game)} plays sampled games")
+        raise SpecError(f"--exact needs a game with an exact analysis (evoplay games says which); {game_ref(game)} "
+                        "plays sampled games")
 
 
 # ---------------------------------------------------------------- match
@@ -142,7 +144,10 @@ def _match_text(result: dict, seed: int, first_side: str = "X") -> list[str]:
 @json_option
 @game_option
 def match(player_a, player_b, games, seed, seats, exact, as_json, game_name):
-    """Play PLAYER_A against PLAYER_B (spec strings, player files or run directories)."""
+    """Play PLAYER_A against PLAYER_B (player specs, player files or run directories).
+
+    evoplay players lists the specs of every game and, with --game, a game's own.
+    """
     game = gameplay.choose_game(game_name, (player_a, player_b))
     if not capability(game, "exact"):
         _no_exact(exact, game)
@@ -188,7 +193,10 @@ def _tournament_grid(table: dict, as_x: bool) -> list[str]:
 @json_option
 @game_option
 def tournament(players, games, seed, exact, as_json, game_name):
-    """Round robin: every player moving first against every player moving second, itself included."""
+    """Round robin: every player moving first against every player moving second, itself included.
+
+    PLAYERS are player specs, player files or run directories (evoplay players lists the specs).
+    """
     game = gameplay.choose_game(game_name, players)
     if not capability(game, "exact"):
         _no_exact(exact, game)
@@ -258,8 +266,8 @@ def analyze(player, opponent, as_json):
 
 
 @cli.command()
-@click.option("--vs", "vs", default=None, help="The computer player [default: logic; piece-difference for checkers; "
-              "mcts:sims=1000 for other games].")
+@click.option("--vs", "vs", default=None, help="The computer player, any player spec (evoplay players lists them) "
+              "[default: the game's own, which evoplay games lists; mcts:sims=1000 where it declares none].")
 @click.option("--first", type=click.Choice(["human", "ai"]), default="human", show_default=True)
 @click.option("--seed", type=SEED_TYPE, default=None, help="Seed of the computer's moves.")
 @game_option

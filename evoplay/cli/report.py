@@ -116,7 +116,7 @@ def _depths(text) -> list[int]:
 @click.option("--value-games", type=BoundedInt(1, 10**9), default=None, help="value-net training games (500000).")
 @click.option("--retrain", is_flag=True, help="Train again even when a player file is there.")
 def baselines(out, seed, value_games, retrain):
-    """Train (or load) the baseline players and write their exact tournament to OUT."""
+    """Train (or load) tic-tac-toe's baseline players and write their exact tournament to OUT."""
     if os.path.exists(out) and not os.path.isdir(out):
         raise EvoplayError(f"--out {out} is not a directory")
     for path in _baselines.outputs(out):  # refused now, not after an hour of training

@@ -49,7 +49,9 @@ def evolve(config_file, trials, generations, seed, out, address, workers, resume
     m = summary[words.summary_key]
     click.echo(f"run {out}: {summary['trials']} trials x {summary['generations']} generations, seed {summary['seed']}")
     click.echo(f"mean max {words.with_unit}: first generation {m['first']:g}, last {m['last']:g}, last 10 {m['last10']:.2f}")
-    click.echo(f"curve: {out / 'curve.png'}  champion: {out / 'champion.json'} (trial {summary['best_trial']})")
+    rule = summary.get("champion_rule")
+    chosen = f", chosen by a league of {len(rule['table'])} trials' champions" if rule and rule["table"] else ""
+    click.echo(f"curve: {out / 'curve.png'}  champion: {out / 'champion.json'} (trial {summary['best_trial']}{chosen})")
     _leave(0)
 
 

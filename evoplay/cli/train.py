@@ -47,7 +47,7 @@ KIND_OPTIONS = {
               help="ga-value-net: evaluate on embedded Ray with this many workers.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar on stderr.")
 def train(kind, games, seed, out, progress, **opts):
-    """Train a baseline player (value-net, outcome-net or ga-value-net) and save it.
+    """Train a tic-tac-toe baseline player (value-net, outcome-net or ga-value-net) and save it.
 
     ga-value-net evaluates in this process unless --address, --workers or RAY_ADDRESS
     asks for Ray: a whole generation costs milliseconds, less than Ray's start-up.

@@ -22,6 +22,7 @@ import tomli_w
 from evoplay.files import usercode
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.files.paths import check_path, read_regular
+from evoplay.framework import league
 
 #: The entry-point group that names recipes (evoplay's built-ins are in its pyproject.toml).
 RECIPE_GROUP = "evoplay.recipes"
@@ -67,6 +68,8 @@ RUN_SCHEMA = {
     "run": {
         "checkpoint_every": (int, 100, in_range(1, 1_000_000)),
         "eval_chunks": (int, 0, in_range(0, 10_000)),
+        "champion": (str, league.DEFAULT, (lambda v: v in league.RULES, "one of " + ", ".join(map(repr, league.RULES)))),
+        "league_openings": (int, 10, in_range(1, 1_000)),
     },
 }
 
@@ -183,6 +186,7 @@ def resolve(raw: dict, base=None) -> dict:
         if cfg[""]["name"] is None:
             cfg[""]["name"] = getattr(cls, "default_name", "") or cls.name or cls.__name__.lower()
         cls.check(cfg)
+        league.check(cls, cfg)
     finally:
         _BASE.pop()
     return cfg

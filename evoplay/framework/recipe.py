@@ -27,6 +27,8 @@ A recipe supplies:
   one ("per 32 games"). The console, the curve's axis and title, the run summary (its
   ``mean_max_<name>`` entry) and the study tables use them; a recipe that declares none
   is reported in neutral words ("max fitness"). Fogel's recipes say "payoff";
+- optionally ``duel(first, second, openings, seed)``: two champion documents against each
+  other, so that a league of the trials' champions can choose the run's (``run.champion``);
 - optionally ``figures(run_dir, curve)``: extra figures beside the curve (``evoplay plot``, the end of
   a run); ``report(run_dir)``: extra analyses of a finished run (``evoplay report``).
 """
@@ -159,6 +161,19 @@ class Recipe:
     def score(self, facts: dict) -> float:
         """What ranks the trials' champions (highest wins): ``facts["score"]``, else the final max."""
         return facts.get("score", facts.get("final_max", 0.0))
+
+    def duel(self, first: dict, second: dict, openings: int, seed: int) -> dict:
+        """Two of the run's champion documents against each other, for a league of the trials'
+        champions (``run.champion``, ``evoplay.framework.league``): from ``openings`` openings,
+        each from both seats, every draw from ``seed``; the first's ``win``, ``draw`` and ``loss``
+        fractions (and ``games`` played, None where computed exactly). A recipe whose champions
+        play no games leaves it undefined, and a league is refused for it."""
+        raise NotImplementedError
+
+    @classmethod
+    def plays_duels(cls) -> bool:
+        """Whether the recipe defines ``duel``, so that its trials' champions can play a league."""
+        return cls.duel is not Recipe.duel
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from evoplay import __version__
 from evoplay.files import usercode
 from evoplay.files.atomic import write_text
 from evoplay.errors import EvoplayError
-from evoplay.framework import distributed, driver
+from evoplay.framework import distributed, driver, league
 from evoplay.framework.config import differences, load, recipe_class, to_toml
 from evoplay.framework.recipe import FitnessWords, Recipe
 from evoplay.framework.rundir import RunDir
@@ -44,7 +44,7 @@ def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: in
     the recipe's ``ship()`` sent (say, player files), so nodes need no copy of either.
     With ``chunks > 1`` the recipe's evaluation is split into Ray tasks through its map.
     """
-    recipe = _recipe_here(cfg, shipment)
+    recipe = recipe_here(cfg, shipment)
     map_fn = distributed.RayMap(chunk_size=1, inline_first=True) if chunks > 1 else map
     detail = [] if log_detail else None
     t0, cpu0 = time.perf_counter(), time.process_time()
@@ -52,8 +52,9 @@ def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: in
     return run.to_data(), "".join(detail or []), (time.perf_counter() - t0, time.process_time() - cpu0)
 
 
-def _recipe_here(cfg: dict, shipment: dict) -> Recipe:
-    """The config's recipe on a Ray worker, with the user code and the recipe's files it was shipped."""
+def recipe_here(cfg: dict, shipment: dict) -> Recipe:
+    """The config's recipe on a Ray worker (a segment's, a trial's end's, a league duel's), with
+    the user code and the recipe's files it was shipped."""
     usercode.provide(shipment.get("code", {}))
     cls = recipe_class(cfg[""]["recipe"])
     cls.receive(shipment.get("recipe", {}))
@@ -62,7 +63,12 @@ def _recipe_here(cfg: dict, shipment: dict) -> Recipe:
 
 def finish_trial(cfg: dict, trial: int, data: dict, shipment: dict) -> tuple[dict, dict]:
     """A finished trial's end as its recipe concludes it, on a Ray worker: (champion document, facts)."""
-    return TrialRun(_recipe_here(cfg, shipment), trial, data).finish()
+    return TrialRun(recipe_here(cfg, shipment), trial, data).finish()
+
+
+def duel_task(cfg: dict, shipment: dict, first: dict, second: dict) -> dict:
+    """One duel of a run's league of champions (``evoplay.framework.league``), on a Ray worker."""
+    return recipe_here(cfg, shipment).duel(first, second, cfg["run"]["league_openings"], league.seed(cfg))
 
 
 class Background:
@@ -284,9 +290,10 @@ class RunJob:
         """Each trial's logbook (list of rows) as it landed, by trial."""
         return {t: self.states[t]["logbook"] for t in sorted(self.states)}
 
-    def conclude(self, ends: dict, info: dict, t_ray: float, t_evolve: float) -> dict:
-        """Write what the finished run's trials concluded (``ends``: their ``TrialRun.finish``): the files and the summary."""
-        summary = finish_run(self.rd, self.cfg, self.recipe, self.logbooks(), ends)
+    def conclude(self, ends: dict, table: list, info: dict, t_ray: float, t_evolve: float) -> dict:
+        """Write what the finished run's trials concluded (``ends``: their ``TrialRun.finish``; ``table``:
+        their champions' league, if its rule played one): the files and the summary."""
+        summary = finish_run(self.rd, self.cfg, self.recipe, self.logbooks(), ends, table)
         env = {
             "evoplay_version": __version__,
             "seed": self.cfg[""]["seed"],
@@ -311,7 +318,8 @@ def finish_jobs(jobs: list[RunJob], info: dict, t_ray: float, t_evolve: float) -
     """Logbooks, champions, summaries, curves and environments of finished runs; their summaries.
 
     Every trial's end (``recipe.finish``: a Fogel champion's exact analysis, say) runs as a
-    Ray task, all side by side, while a thread of this process draws the curves the pool
+    Ray task, all side by side, then every duel of the runs' leagues of champions (where
+    ``run.champion`` plays one), while a thread of this process draws the curves the pool
     has not drawn yet (``RunJob.drawing``: a run's curve is drawn once its trials are done).
     """
     drawn = [job.drawing for job in jobs if job.drawing is not None]
@@ -321,12 +329,13 @@ def finish_jobs(jobs: list[RunJob], info: dict, t_ray: float, t_evolve: float) -
             before = job.drawing = Background("draw curve", _draw_curve, before or prepare_plotting(), job)
     trials = [(job, t) for job in jobs for t in sorted(job.states)]
     ends = distributed.run_tasks(finish_trial, [(job.cfg, t, job.states[t], job.shipment) for job, t in trials])
-    for job in jobs:
-        job.drawing.result()  # after the last one, matplotlib's global state is this thread's again
     by_job = {id(job): {} for job in jobs}
     for (job, t), end in zip(trials, ends):
         by_job[id(job)][t] = end
-    return [job.conclude(by_job[id(job)], info, t_ray, t_evolve) for job in jobs]
+    tables = league.play([(job.cfg, job.recipe, job.shipment, by_job[id(job)]) for job in jobs], duel_task)
+    for job in jobs:
+        job.drawing.result()  # after the last one, matplotlib's global state is this thread's again
+    return [job.conclude(by_job[id(job)], table, info, t_ray, t_evolve) for job, table in zip(jobs, tables)]
 
 
 def run_pool(jobs: list[RunJob], info: dict, progress=None):

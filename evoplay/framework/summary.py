@@ -15,6 +15,7 @@ import json
 import numpy as np
 
 from evoplay.files.atomic import write_text
+from evoplay.framework import league
 from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
 from evoplay.framework.stats import mean_band
@@ -25,11 +26,14 @@ def max_curves(logbooks: dict) -> np.ndarray:
     return np.array([[r["max"] for r in logbooks[t]] for t in sorted(logbooks)], dtype=np.float64)
 
 
-def finish_run(rd: RunDir, cfg: dict, recipe, logbooks: dict, ends: dict) -> dict:
+def finish_run(rd: RunDir, cfg: dict, recipe, logbooks: dict, ends: dict, table: list | None = None) -> dict:
     """Write per-trial logbooks and champions, the summary and the recipe's figures; return the summary.
 
     ``logbooks`` maps trial numbers to their finished logbooks (lists of rows), ``ends`` to
-    their ``TrialRun.finish`` (champion document, facts).
+    their ``TrialRun.finish`` (champion document, facts); ``table`` is the league of the
+    trials' champions where the config's rule played one (``league.play``). The run's
+    champion is the one ``run.champion`` chooses (``evoplay.framework.league``); a rule other
+    than the default is recorded as the summary's ``champion_rule``.
     """
     per_trial = []
     for t in sorted(logbooks):
@@ -41,14 +45,16 @@ def finish_run(rd: RunDir, cfg: dict, recipe, logbooks: dict, ends: dict) -> dic
     words = FitnessWords.of(recipe)
     maxes = max_curves(logbooks)
     mean, half = mean_band(maxes)
-    best = max(per_trial, key=lambda r: (recipe.score(r), -r["trial"]))
+    best = league.choose(league.scores(recipe, ends), table or [])
+    rule = league.record(cfg, table or [])
     summary = {
         "name": cfg[""]["name"],
         "seed": cfg[""]["seed"],
         "trials": cfg[""]["trials"],
         "generations": cfg[""]["generations"],
         **recipe.run_facts(),
-        "best_trial": best["trial"],
+        "best_trial": best,
+        **({"champion_rule": rule} if rule is not None else {}),
         words.summary_key: {
             "first": float(mean[0]),
             "last": float(mean[-1]),
@@ -58,7 +64,7 @@ def finish_run(rd: RunDir, cfg: dict, recipe, logbooks: dict, ends: dict) -> dic
         "per_trial": per_trial,
     }
     rd.write_json(rd.summary, summary)
-    write_text(rd.root / "champion.json", rd.champion(best["trial"]).read_text())
+    write_text(rd.root / "champion.json", rd.champion(best).read_text())
     for suffix in (".png", ".svg"):
         recipe.figures(rd.root, rd.root / f"curve{suffix}")
     return summary

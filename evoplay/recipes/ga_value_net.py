@@ -293,6 +293,12 @@ class GAValueNetRecipe(Recipe):
     def score(self, facts: dict) -> float:
         return facts["champion_expected_payoff_per_game"]
 
+    def duel(self, first: dict, second: dict, openings: int, seed: int) -> dict:
+        """Two champions of this run against each other, for a league (``evoplay.recipes.duel``)."""
+        from evoplay.recipes.duel import duel
+
+        return duel(self.game, first, second, openings, seed)
+
 
 def _eval_many(chunk, evaluate):
     """A chunk of fitness evaluations (one ``toolbox.map`` item)."""

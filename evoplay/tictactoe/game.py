@@ -43,6 +43,14 @@ class TicTacToe:
             return None
         return pair_result(*tables, games, rng, progress)
 
+    @property
+    def players(self) -> dict:
+        """Its own player specs (``first-open``, ``logic``, ``minimax``, ``softmax``; ``random`` as
+        a move table) beside every game's, as players of the game interface."""
+        from evoplay.tictactoe.players import game_registry
+
+        return game_registry()
+
     def make_player(self, spec: str):
         """The player a spec names, as a player of the game interface: tic-tac-toe's own
         (table players, files, user code) where the spec names one, else every game's

@@ -131,10 +131,12 @@ def onehot_table(moves: np.ndarray) -> np.ndarray:
 
 
 def make_random() -> TablePlayer:
+    """Uniform over the empty squares."""
     return TablePlayer("random", uniform_table(board.LEGAL))
 
 
 def make_first_open() -> TablePlayer:
+    """The lowest-numbered empty square."""
     moves = np.where(board.LEGAL.any(1), np.argmax(board.LEGAL, axis=1), -1)
     return TablePlayer("first-open", onehot_table(moves))
 
@@ -176,6 +178,8 @@ def logic_rule_table(develop: str = "own") -> np.ndarray:
 
 
 def make_logic(eps: float = 0.1, develop: str = "own") -> TablePlayer:
+    """Fogel's rule-based opponent: a random move with probability ``eps``, else win, block,
+    develop a line (its ``own`` or the ``other`` side's), anything."""
     table = eps * uniform_table(board.LEGAL) + (1.0 - eps) * logic_rule_table(develop)
     return TablePlayer(format_spec("logic", {"eps": eps, "develop": develop}), table)
 
@@ -219,6 +223,7 @@ def minimax_optimal_moves() -> np.ndarray:
 
 
 def make_minimax(tiebreak: str = "random") -> TablePlayer:
+    """Perfect play, faster wins and slower losses first; ties broken at ``random`` or the ``first`` square."""
     best = minimax_best_moves()
     if tiebreak == "first":
         table = onehot_table(np.where(best.any(1), np.argmax(best, axis=1), -1))
@@ -263,6 +268,7 @@ def softmax_table(t: float, model_t: float) -> np.ndarray:
 
 
 def make_softmax(t: float = 0.2, model_t: float = 1.0) -> TablePlayer:
+    """Probabilistic minimax: its own moves at temperature ``t``, the opponent's modelled at ``model_t``."""
     return TablePlayer(format_spec("softmax", {"t": t, "model_t": model_t}), softmax_table(t, model_t))
 
 
@@ -282,6 +288,7 @@ def _temperature(name):
             raise SpecError(f"{name} must be in [{lo:g}, {hi:g}], got {v:g}")
         return v
 
+    check.allowed = f"in [{lo:g}, {hi:g}]"
     return check
 
 
@@ -291,6 +298,7 @@ def _probability(name):
             raise SpecError(f"{name} must be in [0, 1], got {v}")
         return v
 
+    check.allowed = "in [0, 1]"
     return check
 
 
@@ -300,6 +308,7 @@ def _choice(name, options):
             raise SpecError(f"{name} must be one of {'|'.join(options)}, got {quoted(v)}")
         return v
 
+    check.allowed = "|".join(options)
     return check
 
 
@@ -317,6 +326,22 @@ REGISTRY: dict[str, tuple] = {
         {"t": (float, _temperature("softmax t")), "model_t": (float, _temperature("softmax model_t"))},
     ),
 }
+
+def game_registry() -> dict:
+    """``REGISTRY``'s players as players of the game interface (``GamePlayer``), with their
+    parameters: the game's own ``players`` beside every game's (``evoplay.arena.specs``)."""
+    return {name: (_as_game_player(make), schema) for name, (make, schema) in REGISTRY.items()}
+
+
+def _as_game_player(make):
+    """A factory of ``make``'s table player as a ``GamePlayer``, with ``make``'s parameters and words."""
+
+    @functools.wraps(make)
+    def factory(**params):
+        return GamePlayer(make(**params))
+
+    return factory
+
 
 #: Names that are players but not table players (handled by the command that plays them).
 INTERACTIVE = ("human",)

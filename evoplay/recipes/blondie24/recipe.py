@@ -343,3 +343,9 @@ class Blondie24Recipe(Recipe):
 
     def score(self, facts: dict) -> float:
         return facts.get("score", facts["final_max"])
+
+    def duel(self, first: dict, second: dict, openings: int, seed: int) -> dict:
+        """Two champions of this run against each other, for a league (``evoplay.recipes.duel``)."""
+        from evoplay.recipes.duel import duel
+
+        return duel(self.game, first, second, openings, seed)

@@ -323,3 +323,9 @@ class FogelRecipe(Recipe):
     def score(self, facts: dict) -> float:
         """What ranks the trials' champions: the exact expected payoff per game."""
         return facts["champion_expected_payoff_per_game"]
+
+    def duel(self, first: dict, second: dict, openings: int, seed: int) -> dict:
+        """Two champions of this run against each other, for a league (``evoplay.recipes.duel``)."""
+        from evoplay.recipes.duel import duel
+
+        return duel(self.game, first, second, openings, seed)
