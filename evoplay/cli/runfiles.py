@@ -125,6 +125,38 @@ def champion_file(root, summary: dict, trial: int) -> Path:
     return path
 
 
+def run_game(run_dir, summary: dict, recipe=None):
+    """The game a finished run played: its recipe's (the stored config's), else the one its
+    summary names, else the one its best champion's file names (tic-tac-toe for files older
+    than games in files). A user's game must have been named (``--game``, at the file's place
+    now); one whose file changed since the summary recorded its digest is said on stderr."""
+    from evoplay.files.playerfile import document_game, read_envelope
+    from evoplay.games import resolve_data_game
+
+    named = summary.get("game")
+    ref = recipe.game if recipe is not None else named
+    if not isinstance(ref, str):
+        ref = document_game(read_envelope(champion_file(run_dir, summary, summary["best_trial"])))
+    return resolve_data_game(ref, summary.get("game_sha256") if ref == named else None)
+
+
+def check_game_file(run_dir) -> None:
+    """Say on stderr (one line) when the game file of a finished run's own game has changed
+    since the run recorded its digest, where this process can resolve that game; nothing
+    otherwise (``plot`` draws curves without the game)."""
+    from evoplay.games import resolve_data_game
+
+    rd = RunDir(run_dir)
+    if not rd.summary.is_file():
+        return
+    try:
+        summary = read_summary(run_dir)
+        if isinstance(summary.get("game"), str) and summary.get("game_sha256"):
+            resolve_data_game(summary["game"], summary["game_sha256"])
+    except EvoplayError:
+        return  # a game not named here, or a damaged run: plot says what it can
+
+
 def plot(run_dirs, out=None) -> list[Path]:
     """``evoplay plot``: the runs' curves overlaid in one image.
 
