@@ -157,8 +157,9 @@ def analyze(game, spec: str, opponent: str | None, openings: int | None, seed: i
         return
     width = max(len(r["opponent"]) for r in rows) + 1
     click.echo(f"player: {spec}\ngame:   {game_ref(game)}")
-    click.echo(f"against each opponent from both seats, {openings} random openings of up to {table.RANDOM_PLIES} plies "
-               f"(seed {seed}): mean score per game (+1 win, 0 draw, -1 loss) and its 95% interval")
+    click.echo(f"against each opponent from both seats, {table.counted(openings, 'random opening')} of up to "
+               f"{table.counted(table.RANDOM_PLIES, 'ply')} (seed {seed}): mean score per game (+1 win, 0 draw, -1 loss) "
+               "and its 95% interval")
     for r in rows:
         click.echo(f"  {r['opponent'] + ':':<{width}} {table.counted(r['win'], 'win')}, {table.counted(r['draw'], 'draw')}, "
                    f"{table.counted(r['loss'], 'loss')}; {table.interval_text(r)}")

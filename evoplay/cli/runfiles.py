@@ -125,19 +125,18 @@ def champion_file(root, summary: dict, trial: int) -> Path:
     return path
 
 
-def run_game(run_dir, summary: dict, recipe=None):
-    """The game a finished run played: its recipe's (the stored config's), else the one its
-    summary names, else the one its best champion's file names (tic-tac-toe for files older
-    than games in files). A user's game must have been named (``--game``, at the file's place
-    now); one whose file changed since the summary recorded its digest is said on stderr."""
+def run_game(run_dir, summary: dict):
+    """The game a finished run played: the one its summary names, else the one its best
+    champion's file names (tic-tac-toe for files older than games in files). A user's game
+    must have been named (``--game``, at the file's place now); one whose file changed since
+    the summary recorded its digest (``game_sha256``) is said on stderr."""
     from evoplay.files.playerfile import document_game, read_envelope
     from evoplay.games import resolve_data_game
 
-    named = summary.get("game")
-    ref = recipe.game if recipe is not None else named
+    ref = summary.get("game")
     if not isinstance(ref, str):
         ref = document_game(read_envelope(champion_file(run_dir, summary, summary["best_trial"])))
-    return resolve_data_game(ref, summary.get("game_sha256") if ref == named else None)
+    return resolve_data_game(ref, summary.get("game_sha256"))
 
 
 def check_game_file(run_dir) -> None:
@@ -205,6 +204,7 @@ def run_recipe(root):
     import logging
 
     from evoplay.framework.config import load, recipe_class
+    from evoplay.games import GameError
 
     rd = RunDir(root)
     if not rd.config.is_file():
@@ -213,7 +213,10 @@ def run_recipe(root):
         cfg = load(rd.config)
         return recipe_class(cfg[""]["recipe"])(cfg)
     except EvoplayError as e:
-        logging.getLogger("evoplay.cli").warning("run %s: its config does not load (%s); no recipe figures or reports", rd.root, e)
+        moved = " (a game file of your own that moved with the run is named at its new place with --game)" if (
+            isinstance(e, GameError) or "'game.name'" in str(e)) else ""
+        logging.getLogger("evoplay.cli").warning("run %s: its config does not load (%s); no recipe figures or reports%s",
+                                                 rd.root, e, moved)
         return None
 
 

@@ -102,8 +102,8 @@ def interval_text(r: dict) -> str:
 
 def _how_words(result: dict) -> str:
     source = "recorded by the run" if result["source"] == "recorded" else "played for this report"
-    return (f"{result['openings']} random openings of up to {result['random_plies']} plies, each from both seats, "
-            f"{source}")
+    return (f"{counted(result['openings'], 'random opening')} of up to {counted(result['random_plies'], 'ply')}, "
+            f"each from both seats, {source}")
 
 
 def markdown(result: dict) -> str:
@@ -135,5 +135,9 @@ def summary_lines(run_dir, result: dict) -> list[str]:
 
 
 def counted(n: int, word: str) -> str:
-    """``1 win``, ``2 wins``, ``0 losses``: a count and its word, plural where English wants it."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('s') else 's'}"
+    """``1 win``, ``2 wins``, ``0 losses``, ``2 plies``: a count and its word, plural where English wants it."""
+    if n == 1:
+        return f"{n} {word}"
+    if word.endswith("y"):
+        return f"{n} {word[:-1]}ies"
+    return f"{n} {word}{'es' if word.endswith('s') else 's'}"
