@@ -1,6 +1,6 @@
 """The end of a user's journey for any game: a run of a game file of one's own (Hexapawn)
 and of an OpenSpiel game (Breakthrough 6x6) goes through export, analyze, report, plot,
-match and tournament; a run moved to another folder with its game file still does; a game
+match, tournament and serve; a run moved to another folder with its game file still does; a game
 file changed since the run is said in one warning line; ``report`` writes analysis.md and
 analysis.json for every game, its intervals inside [-1, 1].
 
@@ -66,6 +66,16 @@ def here(moved, tmp_path) -> Path:
     return Path(shutil.copytree(moved, tmp_path / "third"))
 
 
+def fetch(url: str, body: dict | None = None) -> dict:
+    """The JSON answer of the local server at ``url`` (a POST of ``body`` when given)."""
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
 def analysis_rows(run: Path) -> list[dict]:
     return [r for c in json.loads((run / "analysis.json").read_text())["champions"] for r in c["opponents"]]
 
@@ -96,6 +106,17 @@ def test_a_moved_run_of_a_users_game_exports_analyzes_reports_plots_and_plays_un
     assert "| 0 (best) | `random` | 4 |" in (run / "analysis.md").read_text()
     assert ok(["plot", "run", "--out", "p.png", "--game", REF], here) == "p.png\n" and (here / "p.png").stat().st_size > 0
     assert '"a": "run"' in ok(["match", "run", "c.json", "--game", REF, "--games", "2", "--json"], here)
+    server = subprocess.Popen([EVOPLAY, "serve", "run", "--port", "0", "--quiet", "--game", REF], cwd=here, env=ENV,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().split()[2]  # evoplay serve: URL  (Ctrl-C stops)
+        name = next(g["name"] for g in fetch(url + "api/games")["games"] if g["title"] == "Hexapawn")
+        assert "run/champion.json" in [f["spec"] for f in fetch(f"{url}api/games/{name}/players")["files"]]
+        moved = fetch(f"{url}api/games/{name}/ai-move", {"player": "run/champion.json", "moves": []})
+        assert len(moved["moves"]) == 1
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def test_a_run_whose_game_is_not_named_is_refused_in_one_line_by_analyze_and_report(here):

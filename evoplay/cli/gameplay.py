@@ -156,7 +156,7 @@ def analyze(game, spec: str, opponent: str | None, openings: int | None, seed: i
                    "seed": seed, "opponents": rows})
         return
     width = max(len(r["opponent"]) for r in rows) + 1
-    click.echo(f"player: {spec}\ngame:   {game_ref(game)}")
+    click.echo(f"player: {spec}\ngame:   {table.title(game)}")
     click.echo(f"against each opponent from both seats, {table.counted(openings, 'random opening')} of up to "
                f"{table.counted(table.RANDOM_PLIES, 'ply')} (seed {seed}): mean score per game (+1 win, 0 draw, -1 loss) "
                "and its 95% interval")

@@ -47,8 +47,13 @@ def report(run_dir, league, depths, versus, address, workers, game_name):
     duels = bool(depths or versus)
     for name in ("analysis.md", "analysis.json") + (("league.json",) if league else ()) + (("duels.json",) if duels else ()):
         check_output(runfiles.RunDir(run_dir).root / name, what="report")
-    game = runfiles.run_game(run_dir, summary)  # a user's game not named is refused here, before any work
-    recipe = runfiles.run_recipe(run_dir)
+    try:
+        recipe, trouble = runfiles.load_recipe(run_dir), None  # the stored config loads the game it names
+    except EvoplayError as e:
+        recipe, trouble = None, e
+    game = runfiles.run_game(run_dir, summary)  # a user's game not named is refused here in one line, before any work
+    if trouble is not None:
+        runfiles.config_warning(run_dir, trouble)
     work = []
     if league:
         from evoplay.recipes.blondie24.league import check as check_league, run_league

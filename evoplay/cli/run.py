@@ -88,8 +88,6 @@ def plot(run_dirs, out, game_name):
     from evoplay.cli import runfiles
 
     name_game(game_name)
-    for run_dir in run_dirs:
-        runfiles.check_game_file(run_dir)
     runfiles.echo_paths(runfiles.plot(run_dirs, out))
 
 
@@ -103,5 +101,4 @@ def export(run_dir, trial, out, game_name):
     from evoplay.cli import runfiles
 
     name_game(game_name)
-    runfiles.check_game_file(run_dir)
     click.echo(runfiles.export(run_dir, trial, out))

@@ -88,12 +88,17 @@ def analyze_run(run_dir, summary: dict, game, rows: dict[int, list[dict]], how: 
     written into the run. ``how`` says how the games were played (``source``: ``recorded`` by
     the run or ``played`` now; ``openings``, ``random_plies``)."""
     rd = RunDir(run_dir)
-    result = {"run": summary["name"], "seed": summary["seed"], "game": game_ref(game),
-              "title": capability(game, "title") or game_ref(game), "best_trial": summary["best_trial"],
+    result = {"run": summary["name"], "seed": summary["seed"], "game": game_ref(game), "title": title(game),
+              "best_trial": summary["best_trial"],
               **how, "champions": [{"trial": t, "opponents": rows[t]} for t in sorted(rows)]}
     rd.write_json(rd.root / "analysis.json", result)
     write_text(rd.root / "analysis.md", markdown(result))
     return result
+
+
+def title(game) -> str:
+    """The name people know the game by (its declared ``title``), else its reference."""
+    return capability(game, "title") or game_ref(game)
 
 
 def interval_text(r: dict) -> str:
@@ -125,7 +130,7 @@ def summary_lines(run_dir, result: dict) -> list[str]:
     """What ``evoplay report`` prints of the table: where it is and each champion's rows."""
     root = RunDir(run_dir).root
     lines = [f"analysis: {root / 'analysis.md'}",
-             f"champions against random and mcts ({result['game']}; {_how_words(result)}; mean score, 95% interval):"]
+             f"champions against random and mcts ({result['title']}; {_how_words(result)}; mean score, 95% interval):"]
     for champion in result["champions"]:
         star = " (best)" if champion["trial"] == result["best_trial"] else ""
         lines.append(f"  trial {champion['trial']}{star}: " + "; ".join(
