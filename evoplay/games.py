@@ -11,10 +11,10 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from evoplay.arena.game import REQUIRED, BaseGame, Game
+from evoplay.arena.game import REQUIRED, BaseGame, Game, game_ref
 from evoplay.errors import EvoplayError, GameError
 
-__all__ = ["Game", "BaseGame", "GameError", "resolve_game", "resolve_data_game", "is_code_ref"]
+__all__ = ["Game", "BaseGame", "GameError", "resolve_game", "resolve_data_game", "is_code_ref", "game_digest"]
 
 
 #: Built-in games: name -> "module:attribute" of the game object (imported when first asked for).
@@ -87,17 +87,59 @@ def is_code_ref(text: str) -> bool:
     return not text.startswith(OPENSPIEL_PREFIX) and text not in BUILTIN_GAMES and usercode.is_ref(text)
 
 
-def resolve_data_game(ref: str) -> Game:
-    """The game a data file (a player file, a checkpoint) names, without running new code:
-    a built-in, an OpenSpiel game or an installed entry point, or user code only when this
-    process has already resolved that reference (named by a config or ``--game``)."""
+def resolve_data_game(ref: str, sha256: str | None = None) -> Game:
+    """The game a data file (a player file, a checkpoint, a run's summary) names, without
+    running new code: a built-in, an OpenSpiel game or an installed entry point, or user code
+    only when this process has already resolved that reference (named by a config or
+    ``--game``). ``sha256``, the digest of the game file the data file recorded
+    (``game_digest``), is compared with the file's now: a file changed since is said in one
+    warning line on stderr (``check_digest``), and the game is used as it is now."""
     if isinstance(ref, str) and is_code_ref(ref) and ref not in _RESOLVED:
         named = _stand_in(ref)
-        if named is not None:
-            return named
-        raise GameError(f"names the game {ref!r}, user code that a data file may not load by itself "
-                        "(name the game first, with --game path/to/file.py:OBJ)")
-    return resolve_game(ref)
+        if named is None:
+            raise GameError(f"names the game {ref!r}, user code that a data file may not load by itself "
+                            "(name the game first, with --game path/to/file.py:OBJ)")
+    else:
+        named = resolve_game(ref)
+    check_digest(named, ref, sha256)
+    return named
+
+
+def game_digest(game) -> str | None:
+    """The sha256 (hex) of the bytes of a user's game file, as this process loaded it: what
+    a run's summary and its player files record (``game_sha256``) of a game of the user's
+    own, to tell whether the file changed since. None for a built-in, an OpenSpiel game or
+    an installed package's."""
+    from evoplay.files import usercode
+
+    ref = game_ref(game) if not isinstance(game, str) else game
+    return usercode.source_digest(ref) if is_code_ref(ref) else None
+
+
+#: (reference, recorded digest) pairs this process has warned about: one line each.
+_WARNED: set[tuple[str, str]] = set()
+
+
+def check_digest(game, ref: str, sha256: str | None) -> None:
+    """Warn in one line on stderr, once per process, when the game file a data file recorded
+    (``sha256`` of ``ref``'s file) differs from ``game``'s file now; nothing to check when
+    no digest was recorded (a file written before digests were, or not a user's game).
+
+    A warning, not a refusal: a changed file is often harmless (a comment, a rendering, a
+    fix to a method the network never needed), a network whose inputs no longer fit the
+    game's views is refused by its loader anyway, and a refusal would lock a user out of
+    their own results until they restored the old bytes."""
+    if not sha256 or (ref, sha256) in _WARNED:
+        return
+    now = game_digest(game)
+    if now is None or now == sha256:
+        return
+    _WARNED.add((ref, sha256))
+    import sys
+
+    print(f"evoplay: warning: the game file {game_ref(game).rpartition(':')[0]} has changed since a run or player file "
+          f"recorded it (sha256 {sha256[:12]}... then, {now[:12]}... now): what they say of the game may no longer hold",
+          file=sys.stderr)
 
 
 def _stand_in(ref: str):

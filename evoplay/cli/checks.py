@@ -135,3 +135,25 @@ def writing(path):
         if e.errno == errno.ENOSPC:
             reason = "no space left on the disk"
         raise EvoplayError(f"cannot write {path}: {reason}") from None
+
+
+#: What ``--game REF`` says on every command that plays, or reads player files or runs.
+GAME_WORDS = ("The game: tictactoe, checkers, openspiel:NAME(params), package.module:OBJ or path/to/file.py:OBJ. A game "
+              "file of your own is named at its current place, also for a run or player file moved with it (a player "
+              "file or run never loads code by itself)")
+
+
+def game_option(default: str = "the game the player files or runs name, else tictactoe", multiple: bool = False):
+    """The ``--game REF`` option, in the same words on every command (``GAME_WORDS``): one
+    game (``game_name``), or with ``multiple`` every game named (``games``, for ``serve``)."""
+    return click.option("--game", "games" if multiple else "game_name", multiple=multiple, default=() if multiple else None,
+                        metavar="REF", help=f"{GAME_WORDS} [default: {default}].")
+
+
+def name_game(game_name: str | None) -> None:
+    """Resolve ``--game`` first, so that the runs and player files read next find it: a game
+    file of the user's own, maybe at its new place (``evoplay.games.resolve_data_game``)."""
+    if game_name is not None:
+        from evoplay.games import resolve_game
+
+        resolve_game(game_name)

@@ -137,3 +137,29 @@ def play(game, vs, first, seed):
     score = score if mine == 0 else -score
     limit = " (the game's limit)" if game.result(last) is None else ""
     click.echo({1: "You win!", 0: f"Draw after {plies} plies{limit}.", -1: f"{vs} wins."}[score])
+
+
+def analyze(game, spec: str, opponent: str | None, openings: int | None, seed: int, as_json: bool, echo_json):
+    """``analyze`` for a game without an exact analysis: the player against each opponent
+    (default: the game's yardstick players, random and mcts) from both seats over random
+    openings (``evoplay.recipes.yardstick_table``), the mean score with its 95% interval."""
+    from evoplay.recipes import yardstick_table as table
+
+    player = make_player(game, spec)
+    opponents = table.opponents() if opponent is None else [opponent]
+    for other in opponents:
+        make_player(game, other)  # a bad spec is refused before any game is played
+    openings = openings or table.OPENINGS
+    rows = [table.play(game, player, other, openings, table.RANDOM_PLIES, seed) for other in opponents]
+    if as_json:
+        echo_json({"player": spec, "game": game_ref(game), "openings": openings, "random_plies": table.RANDOM_PLIES,
+                   "seed": seed, "opponents": rows})
+        return
+    width = max(len(r["opponent"]) for r in rows) + 1
+    click.echo(f"player: {spec}\ngame:   {table.title(game)}")
+    click.echo(f"against each opponent from both seats, {table.counted(openings, 'random opening')} of up to "
+               f"{table.counted(table.RANDOM_PLIES, 'ply')} (seed {seed}): mean score per game (+1 win, 0 draw, -1 loss) "
+               "and its 95% interval")
+    for r in rows:
+        click.echo(f"  {r['opponent'] + ':':<{width}} {table.counted(r['win'], 'win')}, {table.counted(r['draw'], 'draw')}, "
+                   f"{table.counted(r['loss'], 'loss')}; {table.interval_text(r)}")

@@ -16,7 +16,7 @@ from evoplay.framework.stats import wilson_interval
 from evoplay.tictactoe.tournament import MAX_GAMES
 from evoplay.cli import gameplay
 from evoplay.cli.group import cli
-from evoplay.cli.checks import BoundedInt
+from evoplay.cli.checks import BoundedInt, game_option
 from evoplay.arena.game import capability, game_ref
 
 #: --seats choice -> which player moves first in each reported result.
@@ -29,11 +29,6 @@ games_option = click.option(
     "--games", type=BoundedInt(1, MAX_GAMES), default=None,
     help=f"Games per pairing, at most {MAX_GAMES:.0e}, from the game's openings where it declares them [default: the "
     "game's own number, which evoplay games lists; 20 where it declares none].",
-)
-game_option = click.option(
-    "--game", "game_name", default=None, metavar="REF",
-    help="The game played: tictactoe, checkers, openspiel:NAME(params), package.module:OBJ or path/to/file.py:OBJ "
-    "[default: the game a player file names, else tictactoe].",
 )
 #: Seeds accepted by every command (numpy's SeedSequence takes any non-negative integer).
 SEED_TYPE = BoundedInt(0, 2**64 - 1)
@@ -142,7 +137,7 @@ def _match_text(result: dict, seed: int, first_side: str = "X") -> list[str]:
 @click.option("--seats", type=click.Choice(list(SEATS)), default="both", show_default=True, help="Who moves first.")
 @exact_option
 @json_option
-@game_option
+@game_option()
 def match(player_a, player_b, games, seed, seats, exact, as_json, game_name):
     """Play PLAYER_A against PLAYER_B (player specs, player files or run directories).
 
@@ -191,7 +186,7 @@ def _tournament_grid(table: dict, as_x: bool) -> list[str]:
 @seed_option
 @exact_option
 @json_option
-@game_option
+@game_option()
 def tournament(players, games, seed, exact, as_json, game_name):
     """Round robin: every player moving first against every player moving second, itself included.
 
@@ -236,10 +231,27 @@ def analysis(player, opponent) -> dict:
 
 @cli.command()
 @click.argument("player")
-@click.option("--opponent", default="logic", show_default=True, help="Opponent for the payoffs.")
+@click.option("--opponent", default=None, help="The opponent [default: logic for an exact analysis (tic-tac-toe); "
+              "random and mcts:sims=100 for any other game].")
+@click.option("--openings", type=BoundedInt(1, 10_000), default=None,
+              help="A game without an exact analysis: random openings, each played from both seats [default: 50].")
+@seed_option
 @json_option
-def analyze(player, opponent, as_json):
-    """Exact analysis of PLAYER: payoff moving first, best-response ceiling, soundness."""
+@game_option()
+def analyze(player, opponent, openings, seed, as_json, game_name):
+    """Analyse PLAYER (a spec, player file or run directory) against an opponent.
+
+    Tic-tac-toe exactly: payoff moving first, best-response ceiling, soundness. Any other
+    game: wins, draws and losses against each opponent from both seats over random
+    openings, the mean score and its 95% interval (inside [-1, 1]). The game is the one
+    PLAYER's file names, or --game.
+    """
+    game = gameplay.choose_game(game_name, (player,))
+    if capability(game, "yardstick") != "exact":
+        return gameplay.analyze(game, player, opponent, openings, seed, as_json, _echo_json)
+    if openings is not None:
+        raise SpecError(f"--openings is for a game without an exact analysis; {game_ref(game)}'s is exact")
+    opponent = "logic" if opponent is None else opponent
     p, opp = make_player(player), make_player(opponent)
     facts = analysis(p, opp)
     if as_json:
@@ -270,7 +282,7 @@ def analyze(player, opponent, as_json):
               "[default: the game's own, which evoplay games lists; mcts:sims=1000 where it declares none].")
 @click.option("--first", type=click.Choice(["human", "ai"]), default="human", show_default=True)
 @click.option("--seed", type=SEED_TYPE, default=None, help="Seed of the computer's moves.")
-@game_option
+@game_option()
 def game(vs, first, seed, game_name):
     """Play one game against a computer player at the terminal."""
     game = gameplay.choose_game(game_name, (vs,) if vs else ())

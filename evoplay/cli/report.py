@@ -8,7 +8,8 @@ import click
 
 from evoplay.published import baselines as _baselines
 from evoplay.cli.group import cli
-from evoplay.cli.checks import BoundedInt, PathArg, check_output
+from evoplay.arena.game import capability
+from evoplay.cli.checks import BoundedInt, PathArg, check_output, game_option, name_game
 from evoplay.errors import EvoplayError
 from evoplay.files.plainnum import parse_int
 
@@ -26,19 +27,16 @@ from evoplay.files.plainnum import parse_int
                    "directory) over all the ballots from both colours (repeatable; on Ray; written to duels.json).")
 @click.option("--address", envvar="RAY_ADDRESS", help="--league, --depths, --versus: join this Ray cluster (default: embedded local Ray).")
 @click.option("--workers", type=BoundedInt(1, 4096), help="--league, --depths, --versus: CPUs of local Ray to use (default: all).")
-@click.option("--game", "game_name", default=None, metavar="REF",
-              help="The run's game, where it is a file of your own that moved with the run (path/to/file.py:OBJ at "
-              "its new place).")
+@game_option()
 def report(run_dir, league, depths, versus, address, workers, game_name):
-    """Exact analysis of a finished run's champions (writes analysis.md and analysis.json in RUN_DIR).
+    """Analyse a finished run's champions: writes analysis.md and analysis.json in RUN_DIR.
 
-    Champions of a game that cannot be analysed exactly (checkers) are reported from the
-    yardstick games the run played, and with --league from the league of its last parents.
+    Tic-tac-toe champions are analysed exactly; checkers champions are reported from the
+    yardstick games the run played, and with --league from the league of its last parents;
+    any other game's champions against random and mcts from both seats (the games the run
+    recorded, else played now), with 95% intervals of the mean score inside [-1, 1].
     """
-    if game_name is not None:
-        from evoplay.games import resolve_game
-
-        resolve_game(game_name)
+    name_game(game_name)
     from evoplay.cli import runfiles
     from evoplay.recipes.fogel.report import analyze_run, summary_lines
 
@@ -49,7 +47,13 @@ def report(run_dir, league, depths, versus, address, workers, game_name):
     duels = bool(depths or versus)
     for name in ("analysis.md", "analysis.json") + (("league.json",) if league else ()) + (("duels.json",) if duels else ()):
         check_output(runfiles.RunDir(run_dir).root / name, what="report")
-    recipe = runfiles.run_recipe(run_dir)
+    try:
+        recipe, trouble = runfiles.load_recipe(run_dir), None  # the stored config loads the game it names
+    except EvoplayError as e:
+        recipe, trouble = None, e
+    game = runfiles.run_game(run_dir, summary)  # a user's game not named is refused here in one line, before any work
+    if trouble is not None:
+        runfiles.config_warning(run_dir, trouble)
     work = []
     if league:
         from evoplay.recipes.blondie24.league import check as check_league, run_league
@@ -66,11 +70,41 @@ def report(run_dir, league, depths, versus, address, workers, game_name):
     if work:
         _on_ray(recipe, run_dir, address, workers, work)
     with runfiles.writing(run_dir):
-        if recipe is not None and not _exact(recipe):  # no exact analysis: the recipe reports its games
-            lines = recipe.report(run_dir)
-        else:
+        if capability(game, "yardstick") == "exact":
             lines = summary_lines(run_dir, analyze_run(run_dir, summary)) + (recipe.report(run_dir) if recipe is not None else [])
+        else:  # the recipe's own report (checkers: piece difference), else the yardstick table played now
+            analysis = runfiles.RunDir(run_dir).root / "analysis.json"
+            before = _stamp(analysis)
+            lines = recipe.report(run_dir) if recipe is not None else []
+            if _stamp(analysis) == before:  # the recipe wrote no analysis: the table, played now
+                lines += _played_table(run_dir, summary, game)
     click.echo("\n".join(lines))
+
+
+def _stamp(path):
+    """(inode, modification time) of a file, None if absent: whether a report wrote it anew (an atomic write renames a new file)."""
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return None
+    return found.st_ino, found.st_mtime_ns
+
+
+def _played_table(run_dir, summary: dict, game) -> list[str]:
+    """The yardstick table of a run whose recipe recorded no games of its champions against
+    random and mcts: each champion plays them now, from the run's seed (the same openings
+    for every champion); written as analysis.md and analysis.json."""
+    from evoplay.arena.specs import make_player
+    from evoplay.cli import runfiles
+    from evoplay.recipes import yardstick_table as table
+
+    rows = {}
+    for t in range(summary["trials"]):
+        champion = make_player(game, str(runfiles.champion_file(run_dir, summary, t)))
+        rows[t] = [table.play(game, champion, opponent, table.OPENINGS, table.RANDOM_PLIES, summary["seed"])
+                   for opponent in table.opponents()]
+    how = {"source": "played", "openings": table.OPENINGS, "random_plies": table.RANDOM_PLIES}
+    return table.summary_lines(run_dir, table.analyze_run(run_dir, summary, game, rows, how))
 
 
 def _checkers_run(recipe, run_dir, options: str):
@@ -128,7 +162,8 @@ def baselines(out, seed, value_games, retrain):
 
 @cli.command()
 @click.argument("player_file", type=PathArg(dir_okay=False))
-def resign(player_file):
+@game_option()
+def resign(player_file, game_name):
     """Sign an edited PLAYER_FILE again, so that match, analyze and game accept it.
 
     Player files carry the sha256 of their contents and are refused when it does not
@@ -137,16 +172,9 @@ def resign(player_file):
     """
     from evoplay.files.playerfile import resign as resign_file
 
+    name_game(game_name)
     old, new = resign_file(player_file)
     if old == new:
         click.echo(f"{player_file}: signature already matches its contents; unchanged")
     else:
         click.echo(f"{player_file}: re-signed (sha256 {old[:12]}... -> {new[:12]}...)")
-
-
-def _exact(recipe) -> bool:
-    """Whether a run's game analyses its champions exactly (tic-tac-toe)."""
-    from evoplay.arena.game import capability
-    from evoplay.games import resolve_game
-
-    return capability(resolve_game(recipe.game), "yardstick") == "exact"

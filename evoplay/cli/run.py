@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from evoplay.cli.group import cli
-from evoplay.cli.checks import BoundedInt, PathArg
+from evoplay.cli.checks import BoundedInt, PathArg, game_option, name_game
 
 
 @cli.command()
@@ -84,10 +84,12 @@ def _leave(code: int):
 @click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]", type=PathArg(file_okay=False))
 @click.option("--out", type=PathArg(dir_okay=False),
               help="Output image: .png, .pdf or .svg, written in that format (default curve.png here).")
-def plot(run_dirs, out):
+@game_option()
+def plot(run_dirs, out, game_name):
     """Plot the mean max-fitness curve of one or more runs (overlaid), finished or still running."""
     from evoplay.cli import runfiles
 
+    name_game(game_name)
     runfiles.echo_paths(runfiles.plot(run_dirs, out))
 
 
@@ -95,15 +97,10 @@ def plot(run_dirs, out):
 @click.argument("run_dir", type=PathArg(file_okay=False))
 @click.option("--trial", type=BoundedInt(0, 9999), help="Which trial's champion (default: the best).")
 @click.option("--out", type=PathArg(dir_okay=False), help="Player file to write (default champion.json here).")
-@click.option("--game", "game_name", default=None, metavar="REF",
-              help="The run's game, where it is a file of your own (path/to/file.py:OBJ): a data file never loads "
-              "code by itself; a run moved with its game file is named by the file's new place.")
+@game_option()
 def export(run_dir, trial, out, game_name):
     """Export a champion network as a player file for match, analyze and game."""
     from evoplay.cli import runfiles
-    from evoplay.games import resolve_game
 
-    if game_name is not None:
-        resolve_game(game_name)
-
+    name_game(game_name)
     click.echo(runfiles.export(run_dir, trial, out))

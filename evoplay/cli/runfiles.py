@@ -125,6 +125,37 @@ def champion_file(root, summary: dict, trial: int) -> Path:
     return path
 
 
+def run_game(run_dir, summary: dict):
+    """The game a finished run played: the one its summary names, else the one its best
+    champion's file names (tic-tac-toe for files older than games in files). A user's game
+    must have been named (``--game``, at the file's place now); one whose file changed since
+    the summary recorded its digest (``game_sha256``) is said on stderr."""
+    from evoplay.files.playerfile import document_game, read_envelope
+    from evoplay.games import resolve_data_game
+
+    ref = summary.get("game")
+    if not isinstance(ref, str):
+        ref = document_game(read_envelope(champion_file(run_dir, summary, summary["best_trial"])))
+    return resolve_data_game(ref, summary.get("game_sha256"))
+
+
+def check_game_file(run_dir) -> None:
+    """Say on stderr (one line) when the game file of a finished run's own game has changed
+    since the run recorded its digest, where this process can resolve that game; nothing
+    otherwise (``plot`` draws curves without the game)."""
+    from evoplay.games import resolve_data_game
+
+    rd = RunDir(run_dir)
+    if not rd.summary.is_file():
+        return
+    try:
+        summary = read_summary(run_dir)
+        if isinstance(summary.get("game"), str) and summary.get("game_sha256"):
+            resolve_data_game(summary["game"], summary["game_sha256"])
+    except EvoplayError:
+        return  # a game not named here, or a damaged run: plot says what it can
+
+
 def plot(run_dirs, out=None) -> list[Path]:
     """``evoplay plot``: the runs' curves overlaid in one image.
 
@@ -155,6 +186,8 @@ def plot(run_dirs, out=None) -> list[Path]:
     labelled = list(zip(plotting.distinct_labels(labels, list(run_dirs)), runs))
     words = FitnessWords.common(plotting.run_words(d) for d in run_dirs)
     recipes = [run_recipe(d) for d in run_dirs]
+    for d in run_dirs:  # a game file changed since the run, said once the configs have named their games
+        check_game_file(d)
     curves = [out if len(run_dirs) == 1 else out.with_name(f"{out.stem}-{k}{out.suffix}") for k in range(len(run_dirs))]
     with writing(out):
         written = plotting.plot_curves(labelled, [out], words)
@@ -168,21 +201,37 @@ def run_recipe(root):
     """The recipe object of a run directory's stored config, for its extra figures and reports.
 
     None when the run has no config (a bare folder of results) or one that no longer loads
-    (say, it names a player file since moved): the curve and champions need neither.
+    (say, it names a player file since moved), said in one warning line: the curve and
+    champions need neither.
     """
-    import logging
+    try:
+        return load_recipe(root)
+    except EvoplayError as e:
+        config_warning(root, e)
+        return None
 
+
+def load_recipe(root):
+    """The recipe object of a run directory's stored config (None without one); an
+    EvoplayError when the config does not load. Loading it resolves the run's game (a
+    config may name code: a game file of the user's own, at the place the config names)."""
     from evoplay.framework.config import load, recipe_class
 
     rd = RunDir(root)
     if not rd.config.is_file():
         return None
-    try:
-        cfg = load(rd.config)
-        return recipe_class(cfg[""]["recipe"])(cfg)
-    except EvoplayError as e:
-        logging.getLogger("evoplay.cli").warning("run %s: its config does not load (%s); no recipe figures or reports", rd.root, e)
-        return None
+    cfg = load(rd.config)
+    return recipe_class(cfg[""]["recipe"])(cfg)
+
+
+def config_warning(root, error: EvoplayError) -> None:
+    """One line on stderr: the run's config does not load, so no recipe figures or reports."""
+    import logging
+
+    moved = " (a game file of your own that moved with the run is named at its new place with --game)" if (
+        "'game.name'" in str(error)) else ""
+    logging.getLogger("evoplay.cli").warning("run %s: its config does not load (%s); no recipe figures or reports%s",
+                                             RunDir(root).root, error, moved)
 
 
 def export(run_dir, trial=None, out=None) -> str:

@@ -9,7 +9,7 @@ import webbrowser
 import click
 
 from evoplay.cli.group import cli
-from evoplay.cli.checks import BoundedInt, PathArg
+from evoplay.cli.checks import BoundedInt, PathArg, game_option
 from evoplay.errors import EvoplayError
 
 
@@ -19,9 +19,7 @@ from evoplay.errors import EvoplayError
 @click.option("--port", type=BoundedInt(0, 65535), default=8000, show_default=True, help="Port (0: any free one).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
-@click.option("--game", "games", multiple=True, metavar="REF",
-              help="A game to play beyond tic-tac-toe and checkers (repeatable): openspiel:NAME(params), "
-              "package.module:OBJ or path/to/file.py:OBJ.")
+@game_option("tictactoe and checkers; repeatable, each game named is played too", multiple=True)
 def serve(paths, host, port, open_browser, quiet, games):
     """Play and inspect players in the browser.
 

@@ -85,7 +85,7 @@ def _module(spec: str, ref: str, what: str) -> types.ModuleType:
         if not path.is_file():
             raise EvoplayError(f"{what} {ref!r}: file not found: {spec}")
         try:
-            source = path.read_text()
+            source = path.read_bytes().decode("utf-8")  # the file's bytes exactly (``source_digest``)
         except (OSError, UnicodeDecodeError) as e:
             raise EvoplayError(f"{what} {ref!r}: cannot read {spec}: {e}") from None
         return _exec(name, source, str(path))
@@ -157,9 +157,24 @@ def _remember(module: types.ModuleType):
     if not is_user_module(module):
         return
     try:
-        _SOURCES[module.__name__] = (Path(module.__file__).read_text(), module.__file__)
-    except OSError:
+        _SOURCES[module.__name__] = (Path(module.__file__).read_bytes().decode("utf-8"), module.__file__)
+    except (OSError, UnicodeDecodeError):
         pass
+
+
+def source_digest(ref: str) -> str | None:
+    """The sha256 (hex) of the bytes of the user file a code reference names, as this process
+    loaded it (on a Ray worker, the source shipped to it): what a run records of a game file of
+    the user's own, to tell later whether the file changed. None for code that is not the
+    user's (an installed package) or not loaded here."""
+    m = _REF.match(ref.strip()) if isinstance(ref, str) else None
+    if not m or not is_ref(ref):
+        return None
+    spec = m["module"]
+    name = module_name(absolute_ref(ref).rpartition(":")[0]) if spec.endswith(".py") else spec
+    if name not in _SOURCES:
+        return None
+    return hashlib.sha256(_SOURCES[name][0].encode("utf-8")).hexdigest()
 
 
 def user_modules() -> list[types.ModuleType]:

@@ -7,7 +7,9 @@ built-in games keep the kinds their files had (``blondie24-tictactoe`` loads as 
 tic-tac-toe table player for the exact analysis, ``blondie24-checkers`` as a checkers
 player with the compiled search), so committed files keep their bytes.
 Architecture ``{"game", "layers": [inputs, hidden..., 1], "hidden": [hidden...], "depth"}`` (checkers'
-2001 network: ``layers`` ``[32, -91, hidden..., 1]``, the spatial layer first); weights
+2001 network: ``layers`` ``[32, -91, hidden..., 1]``, the spatial layer first), and for a
+game file of the user's own ``"game_sha256"``, the sha256 of the file's bytes when the run
+wrote it (files written before it was recorded have none, and load as before); weights
 ``{"genome": [...], "king": [K]}``. Every field is checked on load (and by ``evoplay
 resign``): every weight within +-``network.MAX_WEIGHT`` (1e100), so that every
 evaluation is a finite number, and K in [0, 100].
@@ -20,7 +22,7 @@ import math
 from evoplay.errors import PlayerFileError
 from evoplay.networks.evalnet import SPATIAL_UNITS, check_genome, n_weights
 from evoplay.arena.game import capability, game_ref
-from evoplay.games import GameError, is_code_ref, resolve_data_game
+from evoplay.games import GameError, game_digest, is_code_ref, resolve_data_game
 from evoplay.recipes.blondie24.play import net_player
 from evoplay.files.playerfile import arch_int, player_document, weight_array
 
@@ -28,10 +30,16 @@ KIND = "blondie24-network"
 #: The kinds the built-in games' files have always had (still written for them, and read).
 BUILTIN_KINDS = {"tictactoe": "blondie24-tictactoe", "checkers": "blondie24-checkers"}
 MAX_DEPTH = 12
+HEX = "0123456789abcdef"
 
 
 def network_document(game: str, sizes, depth: int, genome, king: float, provenance: dict) -> dict:
+    """The player document of a network; a game file of the user's own is recorded by its
+    sha256 too (``game_sha256``), so that a later load can tell whether the file changed."""
     architecture = {"game": game, "layers": [int(s) for s in sizes], "hidden": [int(s) for s in sizes[1:-1]], "depth": int(depth)}
+    digest = game_digest(game)
+    if digest is not None:
+        architecture["game_sha256"] = digest
     return player_document(BUILTIN_KINDS.get(game, KIND), architecture, {"genome": genome, "king": [float(king)]}, provenance)
 
 
@@ -55,6 +63,9 @@ def network_parts(architecture: dict, weights: dict):
         raise PlayerFileError(f"architecture 'layers' must be [{inputs}, 1-4 hidden sizes in 1..256, 1]{spatial_words}, got {str(layers)[:60]}")
     if architecture.get("hidden", layers[1:-1]) != layers[1:-1]:
         raise PlayerFileError("architecture 'hidden' must be the hidden sizes of 'layers'")
+    digest = architecture.get("game_sha256")  # optional: files written before it, and of games not the user's, lack it
+    if digest is not None and not (isinstance(digest, str) and len(digest) == 64 and set(digest) <= set(HEX)):
+        raise PlayerFileError(f"architecture 'game_sha256' must be 64 lowercase hexadecimal digits, got {str(digest)[:40]!r}")
     depth = arch_int(architecture, "depth", 1, MAX_DEPTH)
     genome = weight_array(weights, "genome", (n_weights(layers),))
     problem = check_genome(genome, "weights 'genome': weight")
@@ -95,7 +106,8 @@ def checkers_player_from_file(architecture: dict, weights: dict):
 def player_from_file(architecture: dict, weights: dict):
     """A ``blondie24-network`` file as a player of the game it names."""
     ref, sizes, depth, genome, king = network_parts(architecture, weights)
-    game = resolve_data_game(ref)  # a user's game: the one named first, maybe from its file's new place
+    # a user's game: the one named first, maybe from its file's new place; a changed file is said on stderr
+    game = resolve_data_game(ref, architecture.get("game_sha256"))
     player = net_player(game, genome, sizes, king, depth)
     player.game = game
     if game_ref(game) != ref and not is_code_ref(ref):

@@ -67,7 +67,7 @@ from evoplay.errors import EvoplayError
 from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import INIT, MUTATE, SELECT
 from evoplay.arena.game import capability
-from evoplay.games import resolve_game
+from evoplay.games import game_digest, resolve_game
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.networks.evalnet import n_weights
 from evoplay.recipes.blondie24.operators import (Net, draw_archive, draw_openings, draw_opponents, init_population,
@@ -145,8 +145,11 @@ class Blondie24Recipe(Recipe):
         return float(self.games_per_generation() * capability(resolve_game(self.game), "work_per_game"))
 
     def run_facts(self) -> dict:
+        """The run's game (and, for a game file of the user's own, the sha256 of its bytes:
+        ``game_sha256``), the search depth, the network's size and the games played."""
         c = self.cfg
-        return {"game": self.game, "depth": self.depth, "weights": self.n_weights,
+        digest = game_digest(self.game)
+        return {"game": self.game, **({"game_sha256": digest} if digest else {}), "depth": self.depth, "weights": self.n_weights,
                 "games_played": c[""]["trials"] * sum(self.games_in(g) for g in range(1, c[""]["generations"] + 1))}
 
     def games_in(self, generation: int) -> int:
@@ -314,9 +317,10 @@ class Blondie24Recipe(Recipe):
     def report(self, run_dir) -> list[str]:
         """A checkers run's champions against piece difference and against the earlier champions
         (analysis.md, analysis.json); tic-tac-toe champions get the exact analysis instead; any
-        other game's the champions' games against random and mcts."""
+        other game's the table of the champions' recorded games against random and mcts
+        (analysis.md, analysis.json)."""
         if yardstick.kind(self) == "baselines":
-            return yardstick.baseline_lines(run_dir)
+            return yardstick.baseline_report(self, run_dir)
         if yardstick.kind(self) != "piece-difference":
             return []
         from evoplay.framework.rundir import RunDir

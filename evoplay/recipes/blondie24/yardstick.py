@@ -265,27 +265,21 @@ def baseline_facts(recipe, net, ctx) -> dict:
     return facts
 
 
-def baseline_lines(run_dir) -> list[str]:
-    """What ``evoplay report`` says of a run judged against the baselines: each trial's champion."""
+def baseline_report(recipe, run_dir) -> list[str]:
+    """``evoplay report`` of a run judged against the baselines: the table of its champions'
+    recorded yardstick games (``recipes.yardstick_table``), written as analysis.md and
+    analysis.json; no lines (the command plays the games then) when a trial lacks them."""
     from evoplay.framework.rundir import RunDir
+    from evoplay.recipes import yardstick_table
 
     summary = RunDir(run_dir).read_summary()
-    lines = [f"champions against random and mcts ({summary.get('game', '')}), from both seats "
-             "(95% score intervals, inside [-1, 1]):"]
+    names = dict(zip(BASELINES, baseline_opponents(recipe)))
+    rows = {}
     for facts in summary.get("per_trial", []):
-        if not isinstance(facts, dict) or "champion_random_score" not in facts:
-            continue
-        lines.append(f"  trial {facts['trial']}: " + "; ".join(_baseline_text(facts, name) for name in BASELINES))
-    return lines
-
-
-def _baseline_text(facts: dict, name: str) -> str:
-    """One opponent's line: the fractions, the mean score and its interval, recomputed from the
-    counts (``score_interval``; the logbook keeps the t-interval it recorded)."""
-    from evoplay.framework.stats import score_interval
-
-    win, draw, loss = (facts[f"champion_{name}_{k}"] for k in ("win", "draw", "loss"))
-    n = facts.get("champion_games", 0)
-    lo, hi = score_interval(win * n, draw * n, loss * n)
-    return (f"vs {name}: win {win:.3f} draw {draw:.3f} loss {loss:.3f}, score {facts[f'champion_{name}_score']:+.3f} "
-            f"[{lo:+.3f}, {hi:+.3f}]")
+        found = yardstick_table.recorded_rows(facts, names) if isinstance(facts, dict) else None
+        if found is None:
+            return []
+        rows[facts["trial"]] = found
+    how = {"source": "recorded", "openings": baseline_openings(recipe), "random_plies": recipe.cfg["yardstick"]["random_plies"]}
+    result = yardstick_table.analyze_run(run_dir, summary, resolve_game(recipe.game), rows, how)
+    return yardstick_table.summary_lines(run_dir, result)
