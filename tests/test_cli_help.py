@@ -23,7 +23,7 @@ GAME_NAMES = re.compile(r"tic-tac-toe|tictactoe|checkers", re.IGNORECASE)
 LISTS = re.compile(r"(tic-tac-toe|tictactoe) and checkers|tictactoe, checkers, openspiel|else tictactoe", re.IGNORECASE)
 #: A help text that names a game while saying what holds for the others is neutral too
 #: (defaults per game, stated: "logic for tic-tac-toe, random and mcts for any other game").
-OTHERS = re.compile(r"any other game|other games|every other game|any game|a game that", re.IGNORECASE)
+OTHERS = re.compile(r"any\s+other\s+game|other\s+games|every\s+other\s+game|any\s+game|a\s+game\s+that", re.IGNORECASE)  # words may wrap
 #: Commands and options that are one game's own, and name it: (command, option or None) -> the game.
 OWN = {
     ("train", None): "tic-tac-toe",  # its trained baseline players
