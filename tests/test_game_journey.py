@@ -194,7 +194,15 @@ def test_report_plays_the_table_now_for_a_run_that_recorded_no_such_games(here):
     assert (run / "analysis.json").read_bytes() == first  # the same games again
 
 
-def test_an_openspiel_run_goes_the_whole_journey_without_naming_its_game(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def breakthrough(tmp_path_factory) -> Path:
+    """A tiny Breakthrough 6x6 run (in its folder's ``run``); tests work on copies of the folder."""
+    folder = tmp_path_factory.mktemp("breakthrough")
+    evolved(folder, "bt", BREAKTHROUGH, 1)
+    return folder
+
+
+def test_an_openspiel_run_goes_the_whole_journey_without_naming_its_game(breakthrough, tmp_path, monkeypatch):
     """An OpenSpiel game is no user code: each command reads it off the files (run here, in
     this process, as nothing of a user's file is cached)."""
     from test_fuzz_cli import run_in_process
@@ -204,7 +212,8 @@ def test_an_openspiel_run_goes_the_whole_journey_without_naming_its_game(tmp_pat
         assert code == 0 and err == "", (argv, err)
         return out
 
-    run = evolved(tmp_path, "bt", BREAKTHROUGH, 1)
+    tmp_path = Path(shutil.copytree(breakthrough, tmp_path / "bt"))
+    run = tmp_path / "run"
     monkeypatch.chdir(tmp_path)
     assert "game_sha256" not in json.loads((run / "summary.json").read_text())  # not a file of the user's own
     assert ok(["export", "run", "--out", "c.json"], tmp_path) == "c.json: champion of trial 0 of run\n"
@@ -237,3 +246,41 @@ def test_every_command_that_reads_players_or_runs_takes_game_in_the_same_words()
     for name in ("export", "analyze", "report", "plot", "match", "tournament", "game", "serve", "resign"):
         options = [p for p in cli.commands[name].params if "--game" in getattr(p, "opts", ())]
         assert len(options) == 1 and options[0].help.startswith(GAME_WORDS + " [default: "), name
+
+
+def play_at_the_terminal(argv, cwd) -> str:
+    """``evoplay game`` played to its end by a person who always answers the prompt's example
+    move (``Your move (White), e.g. a1-a2:``, a legal move); the whole transcript."""
+    import re
+    import select
+
+    proc = subprocess.Popen([EVOPLAY, *argv], cwd=cwd, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    seen, answered = b"", 0
+    try:
+        while True:
+            ready, _, _ = select.select([proc.stdout], [], [], 120)
+            assert ready, seen.decode()[-2000:]
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            seen += chunk
+            asked = re.findall(rb"e\.g\. (\S+): ", seen)
+            if len(asked) > answered:
+                proc.stdin.write(asked[-1] + b"\n")
+                proc.stdin.flush()
+                answered = len(asked)
+        assert proc.wait(timeout=60) == 0, proc.stderr.read().decode()
+        assert proc.stderr.read() == b""
+    finally:
+        proc.kill()
+    return seen.decode()
+
+
+def test_a_game_at_the_terminal_against_a_moved_runs_champion_and_a_breakthrough_champion(here, breakthrough):
+    text = play_at_the_terminal(["game", "--vs", "run/champion.json", "--game", REF, "--first", "human", "--seed", "3"], here)
+    assert text.startswith("You play White against run/champion.json.")
+    assert text.rstrip().endswith(("You win!", "run/champion.json wins.")) and "run/champion.json plays " in text
+    text = play_at_the_terminal(["game", "--vs", "run", "--first", "ai", "--seed", "3"], breakthrough)
+    assert "against run." in text.splitlines()[0] and text.rstrip().endswith(("You win!", "run wins."))
+    assert "run plays " in text
