@@ -1,0 +1,126 @@
+"""Shared fixtures: the ``evoplay`` command run in this process, and one embedded Ray session per module.
+
+Starting a Python interpreter, importing evoplay and Ray, and starting an embedded Ray
+session (its GCS, raylet, agents and two warmed workers) costs several CPU seconds each
+time, most of a small test run's cost on a two-core machine. Where a test is not about
+the process boundary (its exit code as the shell sees it, a signal, its environment,
+output written by a logging handler or a dying interpreter), it runs the command here
+(``evoplay_here``) and, where it only needs a Ray session, shares its module's
+(``ray_here``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+
+#: CPUs of the shared embedded session: the two of the machine ``make test`` is sized for.
+SESSION_CPUS = 2
+
+
+class _Left(BaseException):
+    """A command leaving with ``os._exit`` (evolve does, once every file is written)."""
+
+    def __init__(self, code: int):
+        super().__init__(code)
+        self.code = code
+
+
+def _leave(code):
+    raise _Left(code)
+
+
+def run_evoplay_here(*args, cwd=ROOT, check=True, env=None) -> subprocess.CompletedProcess:
+    """``evoplay ARGS...`` run in this process, as ``subprocess.run`` would report it.
+
+    The command sees ``cwd`` as its working directory and ``os.environ`` less
+    ``RAY_ADDRESS``, with ``env`` (a dict of changes; None as a value removes the name)
+    on top. Its ``os._exit`` becomes the return code, and the embedded Ray it leaves
+    is not killed with the process's other children (``driver.stop_now``): a Ray session
+    open before the command (``ray_here``) stays open and is the one the command uses,
+    whatever ``--workers`` says; a session the command started itself ends with it, so
+    a run's ``--workers`` sizes the session it ran in.
+    """
+    import ray
+
+    from evoplay.cli import main
+    from evoplay.framework import distributed, driver
+
+    args = [str(a) for a in args]
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    had_ray = ray.is_initialized()
+    changes = {"RAY_ADDRESS": None, **(env or {})}
+    saved_env = {name: os.environ.get(name) for name in changes}
+    saved_cwd = os.getcwd()
+    real_exit, real_stop, real_stdin = os._exit, driver.stop_now, sys.stdin
+    try:
+        for name, value in changes.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = str(value)
+        os.chdir(cwd)
+        os._exit, driver.stop_now, sys.stdin = _leave, (lambda: None), io.StringIO("")
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(args)
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            except _Left as e:
+                code = e.code
+    finally:
+        os._exit, driver.stop_now, sys.stdin = real_exit, real_stop, real_stdin
+        os.chdir(saved_cwd)
+        for name, value in saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        if not had_ray:
+            distributed.shutdown_ray()
+    result = subprocess.CompletedProcess(["evoplay", *args], code, out.getvalue(), err.getvalue())
+    if check and code != 0:
+        raise AssertionError(f"evoplay {args} exited {code}: {result.stderr[-3000:]}")
+    return result
+
+
+@pytest.fixture(scope="session")
+def evoplay_here():
+    """``run_evoplay_here``: ``evoplay_here("evolve", cfg, "--out", out)`` runs the command in this process."""
+    return run_evoplay_here
+
+
+@pytest.fixture(scope="module")
+def ray_here():
+    """One embedded Ray session (``SESSION_CPUS`` CPUs) in this process for a module's tests; its description.
+
+    Its workers can import the task functions of tests/raycluster.py by name (they inherit
+    the driver's environment, PYTHONPATH included, when the session starts).
+    """
+    import ray
+
+    from evoplay.framework import distributed
+
+    if ray.is_initialized():  # a session an earlier module left open is not this module's
+        distributed.shutdown_ray()
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), saved]))
+    try:
+        info = distributed.init_ray(workers=SESSION_CPUS)
+    finally:
+        if saved is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = saved
+    yield info
+    distributed.shutdown_ray()
