@@ -47,8 +47,9 @@ def run_evoplay_here(*args, cwd=ROOT, check=True, env=None) -> subprocess.Comple
     on top. Its ``os._exit`` becomes the return code, and the embedded Ray it leaves
     is not killed with the process's other children (``driver.stop_now``): a Ray session
     open before the command (``ray_here``) stays open and is the one the command uses,
-    whatever ``--workers`` says; a session the command started itself ends with it, so
-    a run's ``--workers`` sizes the session it ran in.
+    whatever ``--workers`` says (and is refused here with an address, which it would
+    ignore); a session the command started itself ends with it, so a run's ``--workers``
+    sizes the session it ran in.
     """
     import ray
 
@@ -60,6 +61,9 @@ def run_evoplay_here(*args, cwd=ROOT, check=True, env=None) -> subprocess.Comple
     code = 0
     had_ray = ray.is_initialized()
     changes = {"RAY_ADDRESS": None, **(env or {})}
+    if had_ray and (changes["RAY_ADDRESS"] is not None or any(a.startswith("--address") for a in args)):
+        raise RuntimeError("a Ray session is open in this process and would be reused whatever the address says: "
+                           "run this command in a process of its own")
     saved_env = {name: os.environ.get(name) for name in changes}
     saved_cwd = os.getcwd()
     real_exit, real_stop, real_stdin = os._exit, driver.stop_now, sys.stdin
@@ -123,4 +127,16 @@ def ray_here():
         else:
             os.environ["PYTHONPATH"] = saved
     yield info
+    distributed.shutdown_ray()
+
+
+@pytest.fixture
+def no_ray_here():
+    """No Ray session open in this process, for a test whose command must start Ray (or refuse to) itself.
+
+    An open session (the module's ``ray_here``) is closed; the module's later commands then
+    start sessions of their own.
+    """
+    from evoplay.framework import distributed
+
     distributed.shutdown_ray()
