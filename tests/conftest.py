@@ -16,6 +16,7 @@ import io
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,22 @@ TESTS = Path(__file__).resolve().parent
 
 #: CPUs of the shared embedded session: the two of the machine ``make test`` is sized for.
 SESSION_CPUS = 2
+
+#: The files that take longest (minutes of CPU each: Ray sessions, clusters, whole runs),
+#: longest first. ``make test`` hands whole files to two processes in the order below
+#: (``--dist loadfile --no-loadscope-reorder``): these first, then the others by their
+#: number of tests, most first (xdist's own order), so that no long file starts last
+#: while the other process has nothing left to do.
+LONGEST_FILES = ("test_framework.py", "test_study.py", "test_docs_pages.py", "test_cluster.py", "test_rundir.py",
+                 "test_job_submit.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest files first (``LONGEST_FILES``), then files by their number of tests; each file's tests in its order."""
+    tests = Counter(item.path for item in items)
+    first = {path: place for place, path in enumerate(dict.fromkeys(item.path for item in items))}
+    rank = {name: place for place, name in enumerate(LONGEST_FILES)}
+    items.sort(key=lambda item: (rank.get(item.path.name, len(rank)), -tests[item.path], first[item.path]))
 
 
 class _Left(BaseException):
