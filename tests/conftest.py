@@ -81,7 +81,8 @@ def run_evoplay_here(*args, cwd=ROOT, check=True, env=None) -> subprocess.Comple
     if had_ray and (changes["RAY_ADDRESS"] is not None or any(a.startswith("--address") for a in args)):
         raise RuntimeError("a Ray session is open in this process and would be reused whatever the address says: "
                            "run this command in a process of its own")
-    saved_env = {name: os.environ.get(name) for name in changes}
+    # init_ray puts a fresh RAY_AUTH_TOKEN in os.environ for a session it starts: it goes with the session.
+    saved_env = {name: os.environ.get(name) for name in [*changes, "RAY_AUTH_TOKEN"]}
     saved_cwd = os.getcwd()
     real_exit, real_stop, real_stdin = os._exit, driver.stop_now, sys.stdin
     try:
@@ -122,8 +123,10 @@ def evoplay_here():
 
 
 @pytest.fixture(scope="module")
-def ray_here():
-    """One embedded Ray session (``SESSION_CPUS`` CPUs) in this process for a module's tests; its description.
+def ray_here(request):
+    """One embedded Ray session in this process for a module's tests; its description.
+
+    It has the module's ``RAY_HERE_CPUS`` CPUs, else ``SESSION_CPUS``.
 
     Its workers can import the task functions of tests/raycluster.py by name (they inherit
     the driver's environment, PYTHONPATH included, when the session starts).
@@ -135,9 +138,10 @@ def ray_here():
     if ray.is_initialized():  # a session an earlier module left open is not this module's
         distributed.shutdown_ray()
     saved = os.environ.get("PYTHONPATH")
+    token = os.environ.get("RAY_AUTH_TOKEN")
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), saved]))
     try:
-        info = distributed.init_ray(workers=SESSION_CPUS)
+        info = distributed.init_ray(workers=getattr(request.module, "RAY_HERE_CPUS", SESSION_CPUS))
     finally:
         if saved is None:
             del os.environ["PYTHONPATH"]
@@ -145,6 +149,8 @@ def ray_here():
             os.environ["PYTHONPATH"] = saved
     yield info
     distributed.shutdown_ray()
+    if token is None:  # the token init_ray made for the session goes with it
+        os.environ.pop("RAY_AUTH_TOKEN", None)
 
 
 @pytest.fixture
