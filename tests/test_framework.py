@@ -287,28 +287,43 @@ def _processes_with(marker: str) -> list[str]:
     return found
 
 
-def test_evolve_leaves_no_ray_process_behind(tmp_path):
+STALE = Path("/tmp/ray/ray_current_cluster")
+
+
+@pytest.fixture(scope="module")
+def run_beside_a_stale_address(tmp_path_factory):
+    """One small evolve in a process of its own, for the two tests below: its environment carries a
+    marker (to find any process it leaves behind) and, unless a cluster started with `ray start` is
+    registered on this machine, STALE names an address where nothing listens. Returns the finished
+    process, the marked processes alive a second after it ended, and whether STALE was written."""
     marker = f"EVOPLAY_TEST_RUN_{os.getpid()}_{time.time_ns()}"
-    env = {**ENV, marker: "1"}
-    evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 3, "--out", tmp_path / "run", "--quiet", env=env)
-    time.sleep(1.0)
-    # Before the fix, ray::DashboardAgent and ray::RuntimeEnvAgent lived on for a minute or two.
-    assert _processes_with(marker) == []
-
-
-def test_a_stale_ray_address_file_does_not_break_embedded_ray(tmp_path):
-    """`ray start` leaves /tmp/ray/ray_current_cluster; embedded Ray must not try to join it."""
-    stale = Path("/tmp/ray/ray_current_cluster")
-    if stale.exists():
-        pytest.skip("a Ray cluster started with `ray start` is registered on this machine")
-    stale.parent.mkdir(parents=True, exist_ok=True)
-    stale.write_text("127.0.0.1:9\n")  # nothing listens on the discard port
+    written = not STALE.exists()
+    if written:
+        STALE.parent.mkdir(parents=True, exist_ok=True)
+        STALE.write_text("127.0.0.1:9\n")  # nothing listens on the discard port
     try:
-        out = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 2, "--out", tmp_path / "run",
-                      "--quiet", timeout=120)
-        assert out.returncode == 0
+        out = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 3, "--out",
+                      tmp_path_factory.mktemp("stale") / "run", "--quiet", env={**ENV, marker: "1"}, check=False, timeout=120)
     finally:
-        stale.unlink()
+        if written:
+            STALE.unlink()
+    time.sleep(1.0)
+    return out, _processes_with(marker), written
+
+
+def test_evolve_leaves_no_ray_process_behind(run_beside_a_stale_address):
+    out, left, _ = run_beside_a_stale_address
+    assert out.returncode == 0, out.stderr[-3000:]
+    # Before the fix, ray::DashboardAgent and ray::RuntimeEnvAgent lived on for a minute or two.
+    assert left == []
+
+
+def test_a_stale_ray_address_file_does_not_break_embedded_ray(run_beside_a_stale_address):
+    """`ray start` leaves /tmp/ray/ray_current_cluster; embedded Ray must not try to join it."""
+    out, _, written = run_beside_a_stale_address
+    if not written:
+        pytest.skip("a Ray cluster started with `ray start` is registered on this machine")
+    assert out.returncode == 0, out.stderr[-3000:]
 
 
 def test_plot_follows_an_interrupted_run(two_workers, tmp_path, evoplay_here):
