@@ -234,10 +234,24 @@ def test_one_run_at_a_time_per_directory(tmp_path, ray_here, evoplay_here):
     evoplay_here("evolve", *QUICK, "--out", run, "--overwrite")
 
 
-def test_verbose_logs_each_checkpoint(tmp_path):
+@pytest.fixture(scope="module")
+def quiet_in_a_home_of_its_own(tmp_path_factory):
+    """A quiet run past two checkpoints in a process of its own, with a HOME of its own and no Ray
+    token in its environment (for the two tests of what it must not write); the process and its HOME."""
+    home = tmp_path_factory.mktemp("home")
+    env = {**ENV, "HOME": str(home)}
+    env.pop("RAY_AUTH_TOKEN", None)
+    run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", "configs/quick.toml", "--trials", "1", "--generations",
+                          "20", "--out", str(tmp_path_factory.mktemp("quiet") / "run"), "-q"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run, home
+
+
+def test_verbose_logs_each_checkpoint(tmp_path, quiet_in_a_home_of_its_own):
     out = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 20, "--out", tmp_path / "run", "-v")
     assert "trial 0 at generation 10" in out.stderr and "trial 0 at generation 20" in out.stderr
-    quiet = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 20, "--out", tmp_path / "q", "-q")
+    quiet, _ = quiet_in_a_home_of_its_own
     assert "trial 0 at generation" not in quiet.stderr
 
 
@@ -283,15 +297,9 @@ def test_an_atomic_write_never_replaces_a_device_or_a_folder(tmp_path):
     assert Path("/dev/null").is_char_device() and link.is_symlink()
 
 
-def test_embedded_ray_leaves_no_world_readable_token(tmp_path):
+def test_embedded_ray_leaves_no_world_readable_token(quiet_in_a_home_of_its_own):
     """Ray 2.60 wrote ~/.ray/auth_token (mode 644) for every embedded run."""
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {**ENV, "HOME": str(home)}
-    env.pop("RAY_AUTH_TOKEN", None)
-    run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", *map(str, QUICK), "--out", str(tmp_path / "run")],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr[-2000:]
+    _, home = quiet_in_a_home_of_its_own
     assert not (home / ".ray").exists()
 
 
