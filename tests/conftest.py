@@ -81,8 +81,7 @@ def run_evoplay_here(*args, cwd=ROOT, check=True, env=None) -> subprocess.Comple
     if had_ray and (changes["RAY_ADDRESS"] is not None or any(a.startswith("--address") for a in args)):
         raise RuntimeError("a Ray session is open in this process and would be reused whatever the address says: "
                            "run this command in a process of its own")
-    # init_ray puts a fresh RAY_AUTH_TOKEN in os.environ for a session it starts: it goes with the session.
-    saved_env = {name: os.environ.get(name) for name in [*changes, "RAY_AUTH_TOKEN"]}
+    saved_env = {name: os.environ.get(name) for name in changes}
     saved_cwd = os.getcwd()
     real_exit, real_stop, real_stdin = os._exit, driver.stop_now, sys.stdin
     try:
@@ -138,7 +137,6 @@ def ray_here(request):
     if ray.is_initialized():  # a session an earlier module left open is not this module's
         distributed.shutdown_ray()
     saved = os.environ.get("PYTHONPATH")
-    token = os.environ.get("RAY_AUTH_TOKEN")
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), saved]))
     try:
         info = distributed.init_ray(workers=getattr(request.module, "RAY_HERE_CPUS", SESSION_CPUS))
@@ -148,9 +146,9 @@ def ray_here(request):
         else:
             os.environ["PYTHONPATH"] = saved
     yield info
+    # The RAY_AUTH_TOKEN init_ray put in os.environ stays: this process's Ray client keeps the
+    # token it read first, and a later session must be started with the same one.
     distributed.shutdown_ray()
-    if token is None:  # the token init_ray made for the session goes with it
-        os.environ.pop("RAY_AUTH_TOKEN", None)
 
 
 @pytest.fixture
