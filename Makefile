@@ -25,7 +25,8 @@ run: $(STAMP)
 
 # The browser test (tests/test_web_browser.py) drives the system's Chromium: installed
 # here with apt-get when run as root (as in CI), else named in one line and skipped.
-# The test files run on two processes (pytest-xdist; each file stays on one process).
+# The test files run on two processes (pytest-xdist; each file stays on one process), the
+# longest files first (tests/conftest.py, LONGEST_FILES; xdist's own reordering off).
 test: $(STAMP)
 	@if [ -z "$$EVOPLAY_CHROMIUM" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -36,7 +37,7 @@ test: $(STAMP)
 	    echo "make test: browser test skipped (no Chromium): sudo apt-get install chromium, or set EVOPLAY_CHROMIUM=/path/to/chromium"; \
 	  fi; \
 	fi
-	$(BIN)/python -m pytest -q --durations=15 -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q --durations=15 -n 2 --dist loadfile --no-loadscope-reorder
 
 # The documentation site: docs/ (and pages generated from the code and results/) into site/.
 # --strict: any warning (a broken link or anchor, a missing docstring target) fails the build.

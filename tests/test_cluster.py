@@ -18,6 +18,9 @@ import raycluster
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUSTER_DIR = ROOT / "cluster"
+#: The local runs that the cluster's runs are compared with run on one worker: in this process,
+#: in one embedded session of one CPU for the module (conftest.py, ray_here).
+RAY_HERE_CPUS = 1
 
 
 def node_machines() -> list[dict]:
@@ -78,7 +81,7 @@ def results_of(run_dir: Path) -> dict:
 
 
 @pytest.mark.cluster
-def test_evolve_through_the_cluster_matches_local_runs(cluster, tmp_path):
+def test_evolve_through_the_cluster_matches_local_runs(cluster, tmp_path, ray_here, evoplay_here):
     remote = evolve(tmp_path / "cluster", "--address", cluster.address, env=cluster.env)
     env = json.loads((remote / "environment.json").read_text())
     assert len(env["ray"]["nodes"]) == 2 and env["ray"]["cpus"] == 2
@@ -91,7 +94,10 @@ def test_evolve_through_the_cluster_matches_local_runs(cluster, tmp_path):
     local_env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     local_env["RAY_USAGE_STATS_ENABLED"] = "0"
     two = evolve(tmp_path / "local2", "--workers", "2", env=local_env)
-    one = evolve(tmp_path / "local1", "--workers", "1", env=local_env)
+    assert ray_here["cpus"] == 1
+    one = tmp_path / "local1"
+    evoplay_here("evolve", "configs/quick.toml", "--trials", "2", "--generations", "5", "--out", one, "--quiet", "--workers", "1")
+    assert json.loads((one / "environment.json").read_text())["ray"]["cpus"] == 1
     expected = results_of(remote)
     assert any(name.startswith("trials") for name in expected)
     assert results_of(by_env) == expected
@@ -100,36 +106,34 @@ def test_evolve_through_the_cluster_matches_local_runs(cluster, tmp_path):
 
 
 @pytest.mark.cluster
-def test_a_checkers_blondie24_run_through_the_cluster_matches_a_local_run(cluster, tmp_path):
+def test_a_checkers_blondie24_run_through_the_cluster_matches_a_local_run(cluster, tmp_path, ray_here, evoplay_here):
     """The tiny Blondie24 checkers run, its generations' games in 2 chunks: one on each node."""
-    outs = cluster_and_local(cluster, tmp_path, "blondie24-tiny.toml")
+    outs = cluster_and_local(cluster, tmp_path, "blondie24-tiny.toml", evoplay_here)
     assert "trials/trial_01/champion.json" in outs[0] and outs[0] == outs[1]
 
 
-def cluster_and_local(cluster, tmp_path, config: str) -> list:
+def cluster_and_local(cluster, tmp_path, config: str, evoplay_here) -> list:
     """The results of a config from configs/ (its games in 2 chunks) through the 2-node cluster and on one
-    local worker; the cluster run's environment says it had both nodes."""
+    local worker (the module's session, in this process); the cluster run's environment says it had both
+    nodes, the local run's one CPU."""
     toml = tmp_path / config
     toml.write_text((ROOT / "configs" / config).read_text().replace("[run]\n", "[run]\neval_chunks = 2\n"))
-    local_env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    local_env["RAY_USAGE_STATS_ENABLED"] = "0"
-    outs = []
-    for name, where, env in (("cluster", ("--address", cluster.address), cluster.env), ("local", ("--workers", "1"), local_env)):
-        run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", str(toml), "--out", str(tmp_path / name), "--quiet", *where],
-                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
-        assert run.returncode == 0, run.stderr[-3000:]
-        outs.append(results_of(tmp_path / name))
+    run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", str(toml), "--out", str(tmp_path / "cluster"), "--quiet",
+                          "--address", cluster.address], capture_output=True, text=True, cwd=ROOT, env=cluster.env, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    evoplay_here("evolve", toml, "--out", tmp_path / "local", "--quiet", "--workers", "1")
     assert len(json.loads((tmp_path / "cluster" / "environment.json").read_text())["ray"]["nodes"]) == 2
-    return outs
+    assert json.loads((tmp_path / "local" / "environment.json").read_text())["ray"]["cpus"] == 1
+    return [results_of(tmp_path / "cluster"), results_of(tmp_path / "local")]
 
 
 # slow: the same recipe and code path through the cluster is checked by the 1999 checkers run above; the 2001 network differs in its evaluation only, checked in-process
 @pytest.mark.slow
 @pytest.mark.cluster
-def test_a_tiny_blondie24_2001_run_through_the_cluster_matches_a_local_run(cluster, tmp_path):
+def test_a_tiny_blondie24_2001_run_through_the_cluster_matches_a_local_run(cluster, tmp_path, ray_here, evoplay_here):
     """The 2001 setting in small (the spatial layer, the champion by the last parents' league), its
     generations' games and its league in 2 chunks: through the 2-node cluster as on one local worker."""
-    outs = cluster_and_local(cluster, tmp_path, "blondie24-2001-tiny.toml")
+    outs = cluster_and_local(cluster, tmp_path, "blondie24-2001-tiny.toml", evoplay_here)
     assert outs[0] == outs[1]
     summary = outs[0]["summary.json"]
     assert summary["weights"] == 1319 and all(t["champion_rule"] == "league" for t in summary["per_trial"])

@@ -56,11 +56,13 @@ def user_dir(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def two_workers(user_dir, tmp_path_factory):
-    """Both user configs run with 2 workers, from another directory than the configs'."""
+def two_workers(user_dir, tmp_path_factory, ray_here, evoplay_here):
+    """Both user configs run with 2 workers (this module's Ray session, in this process),
+    from another directory than the configs'."""
+    assert ray_here["cpus"] == 2
     out = tmp_path_factory.mktemp("two")
     for cfg in ("recipe", "player"):
-        evoplay("evolve", user_dir / f"{cfg}.toml", "--out", out / cfg, "--workers", 2, "--quiet", "--log-detail")
+        evoplay_here("evolve", user_dir / f"{cfg}.toml", "--out", out / cfg, "--workers", 2, "--quiet", "--log-detail")
     return out
 
 
@@ -85,7 +87,7 @@ def test_user_recipe_fitness_is_what_its_file_says(two_workers):
     assert doc["kind"] == "fogel-net" and doc["provenance"]["config"] == "user-recipe"
 
 
-def test_a_sigkilled_user_run_resumes_to_the_same_bytes(user_dir, two_workers, tmp_path):
+def test_a_sigkilled_user_run_resumes_to_the_same_bytes(user_dir, two_workers, tmp_path, evoplay_here):
     killed = tmp_path / "killed"
     args = [sys.executable, "-m", "evoplay", "evolve", str(user_dir / "recipe.toml"), "--out", str(killed),
             "--workers", "2", "--quiet", "--log-detail"]
@@ -102,9 +104,9 @@ def test_a_sigkilled_user_run_resumes_to_the_same_bytes(user_dir, two_workers, t
     # The logbook grows with the checkpoints: an interrupted run can be followed and plotted.
     rows = len((killed / "trials/trial_00/logbook.csv").read_text().splitlines()) - 1
     assert rows >= gens and rows % 5 == 0
-    refused = evoplay("evolve", user_dir / "recipe.toml", "--out", killed, check=False)
+    refused = evoplay_here("evolve", user_dir / "recipe.toml", "--out", killed, check=False)
     assert refused.returncode == 2 and "--resume" in refused.stderr and len(refused.stderr.splitlines()) == 1
-    evoplay("evolve", user_dir / "recipe.toml", "--out", killed, "--resume", "--quiet", "--log-detail")
+    evoplay_here("evolve", user_dir / "recipe.toml", "--out", killed, "--resume", "--quiet", "--log-detail")
     assert tree(killed) == tree(two_workers / "recipe")
 
 
@@ -152,19 +154,15 @@ def failing(x):
     return x * x
 
 
-def test_ray_map_reraises_the_users_exception_once_as_itself(capfd):
+def test_ray_map_reraises_the_users_exception_once_as_itself(ray_here, capfd):
     import evoplay
 
-    evoplay.init_ray(workers=2)
-    try:
-        assert evoplay.RayMap(chunk_size=3)(failing, range(7)) == [x * x for x in range(7)]
-        with pytest.raises(ValueError, match="no sevens") as info:
-            evoplay.RayMap(chunk_size=2)(failing, range(20))
-        assert type(info.value) is ValueError
-        assert any("raised in a Ray task" in n and "failing" in n for n in getattr(info.value, "__notes__", []))
-        time.sleep(1.5)  # Ray reports errors nobody retrieved after a moment: there must be none
-    finally:
-        evoplay.shutdown_ray()
+    assert evoplay.RayMap(chunk_size=3)(failing, range(7)) == [x * x for x in range(7)]
+    with pytest.raises(ValueError, match="no sevens") as info:
+        evoplay.RayMap(chunk_size=2)(failing, range(20))
+    assert type(info.value) is ValueError
+    assert any("raised in a Ray task" in n and "failing" in n for n in getattr(info.value, "__notes__", []))
+    time.sleep(1.5)  # Ray reports errors nobody retrieved after a moment: there must be none
     err = capfd.readouterr().err
     assert "Unhandled error" not in err
 
@@ -202,30 +200,30 @@ def test_onemax_example_with_the_ray_map_is_the_same_on_one_and_two_workers():
     ("minimax_fitness.toml", lambda s: s["mean_max_score"]["last10"] > s["mean_max_score"]["first"]),
     ("vs_center_first.toml", lambda s: s["mean_max_payoff"]["last10"] > s["mean_max_payoff"]["first"]),
 ])
-def test_example_configs_run_and_improve(tmp_path, config, check):
-    evoplay("evolve", EXAMPLES / config, "--out", tmp_path / "run", "--quiet", "--generations", 30)
+def test_example_configs_run_and_improve(tmp_path, config, check, ray_here, evoplay_here):
+    evoplay_here("evolve", EXAMPLES / config, "--out", tmp_path / "run", "--quiet", "--generations", 30)
     assert check(json.loads((tmp_path / "run" / "summary.json").read_text()))
 
 
-def test_user_player_plays_everywhere_a_spec_goes():
+def test_user_player_plays_everywhere_a_spec_goes(evoplay_here):
     spec = "examples/center_first.py:CenterFirst"
-    exact = json.loads(evoplay("match", spec, "logic", "--exact", "--json", "--seats", "a-first").stdout)
+    exact = json.loads(evoplay_here("match", spec, "logic", "--exact", "--json", "--seats", "a-first").stdout)
     r = exact["results"][0]
     # Centre first, never missing a win or a block: logic (eps 0.1) beats it only along lines
     # that start with a 1e-6-weighted edge move.
     assert 0 < r["b_win"] < 1e-6 and r["a_win"] > 0.5
-    analyzed = json.loads(evoplay("analyze", f"{spec}:corner_weight=1", "--json").stdout)
+    analyzed = json.loads(evoplay_here("analyze", f"{spec}:corner_weight=1", "--json").stdout)
     assert analyzed["player"].endswith("corner_weight=1") and analyzed["expected_payoff"] < 1
-    bad = evoplay("match", "examples/center_first.py:Nobody", "logic", check=False)
+    bad = evoplay_here("match", "examples/center_first.py:Nobody", "logic", check=False)
     assert bad.returncode == 2 and "Nobody" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
-    bad = evoplay("analyze", f"{spec}:corner_weight=-1", check=False)
+    bad = evoplay_here("analyze", f"{spec}:corner_weight=-1", check=False)
     assert bad.returncode == 2 and "corner_weight must be > 0" in bad.stderr and "Traceback" not in bad.stderr
 
 
-def test_a_user_player_with_a_bad_distribution_is_refused(tmp_path):
+def test_a_user_player_with_a_bad_distribution_is_refused(tmp_path, evoplay_here):
     (tmp_path / "cheat.py").write_text(
         "import numpy as np\nclass Anywhere:\n    def probs(self, codes):\n        return np.full((len(codes), 9), 1 / 9)\n")
-    out = evoplay("match", tmp_path / "cheat.py:Anywhere", "random", check=False)
+    out = evoplay_here("match", tmp_path / "cheat.py:Anywhere", "random", check=False)
     assert out.returncode == 2 and "not a distribution over the empty squares" in out.stderr
 
 
@@ -289,31 +287,46 @@ def _processes_with(marker: str) -> list[str]:
     return found
 
 
-def test_evolve_leaves_no_ray_process_behind(tmp_path):
+STALE = Path("/tmp/ray/ray_current_cluster")
+
+
+@pytest.fixture(scope="module")
+def run_beside_a_stale_address(tmp_path_factory):
+    """One small evolve in a process of its own, for the two tests below: its environment carries a
+    marker (to find any process it leaves behind) and, unless a cluster started with `ray start` is
+    registered on this machine, STALE names an address where nothing listens. Returns the finished
+    process, the marked processes alive a second after it ended, and whether STALE was written."""
     marker = f"EVOPLAY_TEST_RUN_{os.getpid()}_{time.time_ns()}"
-    env = {**ENV, marker: "1"}
-    evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 3, "--out", tmp_path / "run", "--quiet", env=env)
-    time.sleep(1.0)
-    # Before the fix, ray::DashboardAgent and ray::RuntimeEnvAgent lived on for a minute or two.
-    assert _processes_with(marker) == []
-
-
-def test_a_stale_ray_address_file_does_not_break_embedded_ray(tmp_path):
-    """`ray start` leaves /tmp/ray/ray_current_cluster; embedded Ray must not try to join it."""
-    stale = Path("/tmp/ray/ray_current_cluster")
-    if stale.exists():
-        pytest.skip("a Ray cluster started with `ray start` is registered on this machine")
-    stale.parent.mkdir(parents=True, exist_ok=True)
-    stale.write_text("127.0.0.1:9\n")  # nothing listens on the discard port
+    written = not STALE.exists()
+    if written:
+        STALE.parent.mkdir(parents=True, exist_ok=True)
+        STALE.write_text("127.0.0.1:9\n")  # nothing listens on the discard port
     try:
-        out = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 2, "--out", tmp_path / "run",
-                      "--quiet", timeout=120)
-        assert out.returncode == 0
+        out = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 3, "--out",
+                      tmp_path_factory.mktemp("stale") / "run", "--quiet", env={**ENV, marker: "1"}, check=False, timeout=120)
     finally:
-        stale.unlink()
+        if written:
+            STALE.unlink()
+    time.sleep(1.0)
+    return out, _processes_with(marker), written
 
 
-def test_plot_follows_an_interrupted_run(two_workers, tmp_path):
+def test_evolve_leaves_no_ray_process_behind(run_beside_a_stale_address):
+    out, left, _ = run_beside_a_stale_address
+    assert out.returncode == 0, out.stderr[-3000:]
+    # Before the fix, ray::DashboardAgent and ray::RuntimeEnvAgent lived on for a minute or two.
+    assert left == []
+
+
+def test_a_stale_ray_address_file_does_not_break_embedded_ray(run_beside_a_stale_address):
+    """`ray start` leaves /tmp/ray/ray_current_cluster; embedded Ray must not try to join it."""
+    out, _, written = run_beside_a_stale_address
+    if not written:
+        pytest.skip("a Ray cluster started with `ray start` is registered on this machine")
+    assert out.returncode == 0, out.stderr[-3000:]
+
+
+def test_plot_follows_an_interrupted_run(two_workers, tmp_path, evoplay_here):
     """Logbooks grow with checkpoints, so an unfinished run plots up to where all trials are."""
     run = tmp_path / "run"
     shutil.copytree(two_workers / "recipe", run)
@@ -321,7 +334,7 @@ def test_plot_follows_an_interrupted_run(two_workers, tmp_path):
         (run / name).unlink()
     log = run / "trials/trial_01/logbook.csv"
     log.write_text("\n".join(log.read_text().splitlines()[:1 + 15]) + "\n")  # trial 1 at generation 15
-    evoplay("plot", run, "--out", tmp_path / "now.svg")
+    evoplay_here("plot", run, "--out", tmp_path / "now.svg")
     svg = (tmp_path / "now.svg").read_text()
     assert "running or interrupted, generation 15" in svg
 
@@ -347,26 +360,22 @@ def dies(x):
     os._exit(3)  # the worker process dies, every time
 
 
-def test_ray_retries_used_up_is_one_line():
+def test_ray_retries_used_up_is_one_line(ray_here):
     import evoplay
     from evoplay.framework import distributed
 
-    evoplay.init_ray(workers=1)
-    try:
-        with pytest.raises(evoplay.EvoplayError, match="retries are used up"):
-            distributed.run_tasks(dies, [(1,)], max_retries=1)
-    finally:
-        evoplay.shutdown_ray()
+    with pytest.raises(evoplay.EvoplayError, match="retries are used up"):
+        distributed.run_tasks(dies, [(1,)], max_retries=1)
 
 
 # ---------------------------------------------------------------- a framework in the recipe's words
 
 
-def test_a_user_recipe_is_reported_and_plotted_in_its_own_words(tmp_path):
+def test_a_user_recipe_is_reported_and_plotted_in_its_own_words(tmp_path, ray_here, evoplay_here):
     from evoplay.framework import plotting
     from evoplay.framework.recipe import FitnessWords
 
-    out = evoplay("evolve", EXAMPLES / "onemax_recipe.toml", "--out", tmp_path / "ones", "--quiet").stdout
+    out = evoplay_here("evolve", EXAMPLES / "onemax_recipe.toml", "--out", tmp_path / "ones", "--quiet").stdout
     assert "mean max ones (bits set): first generation " in out and "payoff" not in out
     summary = json.loads((tmp_path / "ones" / "summary.json").read_text())
     assert summary["mean_max_ones"]["last10"] > summary["mean_max_ones"]["first"] and "mean_max_payoff" not in summary
@@ -380,7 +389,7 @@ def test_a_user_recipe_is_reported_and_plotted_in_its_own_words(tmp_path):
     plain = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("fitness_name", "fitness_unit")))
     (tmp_path / "plain.py").write_text(plain + "\n")
     (tmp_path / "plain.toml").write_text((EXAMPLES / "onemax_recipe.toml").read_text().replace("onemax_recipe.py", "plain.py"))
-    out = evoplay("evolve", tmp_path / "plain.toml", "--out", tmp_path / "plain", "--quiet", "--generations", 5).stdout
+    out = evoplay_here("evolve", tmp_path / "plain.toml", "--out", tmp_path / "plain", "--quiet", "--generations", 5).stdout
     assert "mean max fitness: first generation " in out
     assert "mean_max_fitness" in json.loads((tmp_path / "plain" / "summary.json").read_text())
     assert plotting.run_words(tmp_path / "plain") == FitnessWords()

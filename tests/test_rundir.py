@@ -39,46 +39,47 @@ QUICK = ["configs/quick.toml", "--trials", 2, "--generations", 4, "--quiet"]
 
 
 @pytest.fixture(scope="module")
-def finished(tmp_path_factory):
+def finished(tmp_path_factory, ray_here, evoplay_here):
+    """A finished quick run, made in this process, in the module's Ray session."""
     out = tmp_path_factory.mktemp("finished") / "run"
-    evoplay("evolve", *QUICK, "--out", out, "-v")
+    evoplay_here("evolve", *QUICK, "--out", out, "-v")
     return out
 
 
-def test_a_folder_that_is_not_a_run_is_never_written(tmp_path):
+def test_a_folder_that_is_not_a_run_is_never_written(tmp_path, evoplay_here):
     (tmp_path / "thesis.tex").write_text("years of work")
-    one_line_exit_2(evoplay("evolve", *QUICK, "--out", tmp_path, check=False), "not an evoplay run directory")
-    one_line_exit_2(evoplay("evolve", *QUICK, "--out", tmp_path, "--overwrite", check=False), "not an evoplay run directory")
+    one_line_exit_2(evoplay_here("evolve", *QUICK, "--out", tmp_path, check=False), "not an evoplay run directory")
+    one_line_exit_2(evoplay_here("evolve", *QUICK, "--out", tmp_path, "--overwrite", check=False), "not an evoplay run directory")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["thesis.tex"]
 
 
-def test_an_existing_run_is_replaced_only_when_asked(finished, tmp_path):
+def test_an_existing_run_is_replaced_only_when_asked(finished, tmp_path, evoplay_here):
     import shutil
 
     run = tmp_path / "run"
     shutil.copytree(finished, run)
     (run / "notes.txt").write_text("mine")
     before = (run / "summary.json").read_bytes()
-    one_line_exit_2(evoplay("evolve", *QUICK, "--out", run, check=False), "--resume", "--overwrite")
+    one_line_exit_2(evoplay_here("evolve", *QUICK, "--out", run, check=False), "--resume", "--overwrite")
     assert (run / "summary.json").read_bytes() == before
-    evoplay("evolve", *QUICK, "--seed", 8, "--out", run, "--overwrite")
+    evoplay_here("evolve", *QUICK, "--seed", 8, "--out", run, "--overwrite")
     assert json.loads((run / "summary.json").read_text())["seed"] == 8
     assert (run / "notes.txt").read_text() == "mine", "--overwrite removes what a run wrote, nothing else"
 
 
 @pytest.mark.parametrize("name", ["../escape", "/tmp/elsewhere", "a/b", "x" * 300, "nul\u0000name", "two\nlines"])
-def test_a_config_name_is_a_name_not_a_path(tmp_path, name):
+def test_a_config_name_is_a_name_not_a_path(tmp_path, name, evoplay_here):
     cfg = tmp_path / "c.toml"
     cfg.write_text(f"name = {json.dumps(name)}\n")
-    one_line_exit_2(evoplay("evolve", cfg, check=False), "'name'")
+    one_line_exit_2(evoplay_here("evolve", cfg, check=False), "'name'")
     assert not (tmp_path.parent / "escape").exists()
 
 
-def test_dev_null_is_not_a_run_directory():
-    one_line_exit_2(evoplay("evolve", *QUICK, "--out", "/dev/null", check=False), "not a directory")
+def test_dev_null_is_not_a_run_directory(evoplay_here):
+    one_line_exit_2(evoplay_here("evolve", *QUICK, "--out", "/dev/null", check=False), "not a directory")
 
 
-def _checkpoint_case(finished, tmp_path, edit):
+def _checkpoint_case(finished, tmp_path, edit, evoplay_here):
     import shutil
 
     run = tmp_path / "run"
@@ -86,7 +87,7 @@ def _checkpoint_case(finished, tmp_path, edit):
     (run / "summary.json").unlink()
     path = run / "checkpoints" / "trial_00.json"
     edit(run, path)
-    return evoplay("evolve", *QUICK, "--out", run, "--resume", check=False), path
+    return evoplay_here("evolve", *QUICK, "--out", run, "--resume", check=False), path
 
 
 def _resign(path, change):
@@ -105,7 +106,7 @@ def _resign(path, change):
     ("nan", ["damaged", "it holds NaN"]),  # refused as it is read (it was refused by the recipe, without the file's name)
     ("other-config", ["another config"]),
 ])
-def test_damaged_or_foreign_checkpoints_are_refused_naming_the_file(finished, tmp_path, case, words):
+def test_damaged_or_foreign_checkpoints_are_refused_naming_the_file(finished, tmp_path, case, words, evoplay_here):
     def edit(run, path):
         if case == "byte":
             data = bytearray(path.read_bytes())
@@ -129,7 +130,7 @@ def test_damaged_or_foreign_checkpoints_are_refused_naming_the_file(finished, tm
         elif case == "other-config":
             _resign(path, lambda b: b.__setitem__("config_sha256", "0" * 64))
 
-    out, path = _checkpoint_case(finished, tmp_path, edit)
+    out, path = _checkpoint_case(finished, tmp_path, edit, evoplay_here)
     one_line_exit_2(out, *words)
     assert str(path) in out.stderr
 
@@ -206,16 +207,16 @@ def test_a_logbook_reads_as_a_csv_reader_sees_it_whole_or_by_columns(tmp_path):
             rd.read_logbook(0, ("max",))
 
 
-def test_resume_with_a_changed_config_names_the_keys(finished, tmp_path):
+def test_resume_with_a_changed_config_names_the_keys(finished, tmp_path, evoplay_here):
     import shutil
 
     run = tmp_path / "run"
     shutil.copytree(finished, run)
-    out = evoplay("evolve", "configs/quick.toml", "--trials", 2, "--generations", 9, "--out", run, "--resume", check=False)
+    out = evoplay_here("evolve", "configs/quick.toml", "--trials", 2, "--generations", 9, "--out", run, "--resume", check=False)
     one_line_exit_2(out, "generations")
 
 
-def test_one_run_at_a_time_per_directory(tmp_path):
+def test_one_run_at_a_time_per_directory(tmp_path, ray_here, evoplay_here):
     run = tmp_path / "run"
     first = subprocess.Popen([sys.executable, "-m", "evoplay", "evolve", "configs/fogel1993.toml", "--trials", "2",
                               "--generations", "3000", "--out", str(run), "--quiet"], cwd=ROOT, env=ENV,
@@ -224,19 +225,33 @@ def test_one_run_at_a_time_per_directory(tmp_path):
         deadline = time.time() + 60
         while time.time() < deadline and not (run / "config.toml").exists():
             time.sleep(0.05)
-        second = evoplay("evolve", *QUICK, "--out", run, "--overwrite", check=False)
+        second = evoplay_here("evolve", *QUICK, "--out", run, "--overwrite", check=False)
         one_line_exit_2(second, "being written by another evoplay run")
     finally:
         os.killpg(first.pid, 9)
         first.wait()
     # The killed run's lock went with it: the directory resumes (here: is replaced) at once.
-    evoplay("evolve", *QUICK, "--out", run, "--overwrite")
+    evoplay_here("evolve", *QUICK, "--out", run, "--overwrite")
 
 
-def test_verbose_logs_each_checkpoint(tmp_path):
+@pytest.fixture(scope="module")
+def quiet_in_a_home_of_its_own(tmp_path_factory):
+    """A quiet run past two checkpoints in a process of its own, with a HOME of its own and no Ray
+    token in its environment (for the two tests of what it must not write); the process and its HOME."""
+    home = tmp_path_factory.mktemp("home")
+    env = {**ENV, "HOME": str(home)}
+    env.pop("RAY_AUTH_TOKEN", None)
+    run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", "configs/quick.toml", "--trials", "1", "--generations",
+                          "20", "--out", str(tmp_path_factory.mktemp("quiet") / "run"), "-q"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run, home
+
+
+def test_verbose_logs_each_checkpoint(tmp_path, quiet_in_a_home_of_its_own):
     out = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 20, "--out", tmp_path / "run", "-v")
     assert "trial 0 at generation 10" in out.stderr and "trial 0 at generation 20" in out.stderr
-    quiet = evoplay("evolve", "configs/quick.toml", "--trials", 1, "--generations", 20, "--out", tmp_path / "q", "-q")
+    quiet, _ = quiet_in_a_home_of_its_own
     assert "trial 0 at generation" not in quiet.stderr
 
 
@@ -254,16 +269,16 @@ def small_disk(tmp_path):
         subprocess.run(["umount", str(mnt)], capture_output=True)
 
 
-def test_a_full_disk_is_one_line_naming_the_file(small_disk):
-    out = evoplay("evolve", "configs/quick.toml", "--trials", 2, "--generations", 20, "--out", small_disk / "run",
+def test_a_full_disk_is_one_line_naming_the_file(small_disk, ray_here, evoplay_here):
+    out = evoplay_here("evolve", "configs/quick.toml", "--trials", 2, "--generations", 20, "--out", small_disk / "run",
                   "--quiet", check=False)
     one_line_exit_2(out, "cannot write", str(small_disk / "run"), "No space left on device")
 
 
-def test_a_read_only_disk_is_refused_before_ray_starts(small_disk):
+def test_a_read_only_disk_is_refused_before_ray_starts(small_disk, no_ray_here, evoplay_here):
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     t = time.time()
-    out = evoplay("evolve", *QUICK, "--out", small_disk / "run", check=False)
+    out = evoplay_here("evolve", *QUICK, "--out", small_disk / "run", check=False)
     one_line_exit_2(out, str(small_disk / "run"), "Read-only file system")
     assert time.time() - t < 20
 
@@ -282,25 +297,19 @@ def test_an_atomic_write_never_replaces_a_device_or_a_folder(tmp_path):
     assert Path("/dev/null").is_char_device() and link.is_symlink()
 
 
-def test_embedded_ray_leaves_no_world_readable_token(tmp_path):
+def test_embedded_ray_leaves_no_world_readable_token(quiet_in_a_home_of_its_own):
     """Ray 2.60 wrote ~/.ray/auth_token (mode 644) for every embedded run."""
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {**ENV, "HOME": str(home)}
-    env.pop("RAY_AUTH_TOKEN", None)
-    run = subprocess.run([sys.executable, "-m", "evoplay", "evolve", *map(str, QUICK), "--out", str(tmp_path / "run")],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr[-2000:]
+    _, home = quiet_in_a_home_of_its_own
     assert not (home / ".ray").exists()
 
 
-def test_a_jobs_api_url_is_not_a_cluster_address_and_leaves_the_folder_reusable(tmp_path):
+def test_a_jobs_api_url_is_not_a_cluster_address_and_leaves_the_folder_reusable(tmp_path, ray_here, evoplay_here):
     env = {**ENV, "RAY_ADDRESS": "http://127.0.0.1:8265"}
     out = subprocess.run([sys.executable, "-m", "evoplay", "evolve", *map(str, QUICK), "--out", str(tmp_path / "run")],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     one_line_exit_2(out, "RAY_ADDRESS=http://127.0.0.1:8265", "HOST:6379", "RAY_API_SERVER_ADDRESS")
     # Nothing ran, so nothing is refused next time (a failed join once left a 'run' behind).
-    evoplay("evolve", *QUICK, "--out", tmp_path / "run")
+    evoplay_here("evolve", *QUICK, "--out", tmp_path / "run")
 
 
 @pytest.mark.parametrize("raw, key", [
@@ -354,17 +363,18 @@ games = 1
 BAD_ADDRESS = ["--address", "http://127.0.0.1:8265"]
 
 
-def _refused_in_process(argv, *words):
-    from test_fuzz_cli import problem, run_in_process
+def _refused_in_process(evoplay_here, argv, *words):
+    from test_fuzz_cli import problem
 
-    code, out, err = run_in_process(argv)
-    assert problem(code, out, err) is None, (argv, err)
+    done = evoplay_here(*argv, cwd=os.getcwd(), check=False)
+    assert problem(done.returncode, done.stdout, done.stderr) is None, (argv, done.stderr)
     for w in words:
-        assert w in err, (w, err)
+        assert w in done.stderr, (w, done.stderr)
 
 
+# no_ray_here: the refusals come as Ray starts, and an open session would be reused whatever --address says.
 @pytest.mark.parametrize("case", ["address", "spatial"])
-def test_a_refused_evolve_leaves_no_folder_it_made_and_no_lock_in_the_users(tmp_path, monkeypatch, case):
+def test_a_refused_evolve_leaves_no_folder_it_made_and_no_lock_in_the_users(tmp_path, monkeypatch, case, no_ray_here, evoplay_here):
     monkeypatch.chdir(tmp_path)
     if case == "address":
         config, extra, words = str(ROOT / "configs" / "quick.toml"), BAD_ADDRESS, "jobs API"
@@ -374,18 +384,18 @@ def test_a_refused_evolve_leaves_no_folder_it_made_and_no_lock_in_the_users(tmp_
     mine = tmp_path / "mine"
     mine.mkdir()
     for out in (tmp_path / "new" / "deeper" / "run", mine):
-        _refused_in_process(["evolve", config, "--out", str(out), "-q", *extra], words)
+        _refused_in_process(evoplay_here, ["evolve", config, "--out", str(out), "-q", *extra], words)
     assert sorted(p.name for p in tmp_path.iterdir()) == (["c.toml"] if case == "spatial" else []) + ["mine"]
     assert not any(mine.iterdir()), "the user's folder is left as it was: no .lock"
 
 
-def test_a_refused_study_leaves_no_folder_it_made(tmp_path, monkeypatch):
+def test_a_refused_study_leaves_no_folder_it_made(tmp_path, monkeypatch, no_ray_here, evoplay_here):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "s.toml").write_text(f'name = "s"\nbase = "{ROOT / "configs" / "quick.toml"}"\n[[variants]]\nname = "a"\n'
                                      '[[variants]]\nname = "b"\n"mutation.sigma" = 0.1\n')
     mine = tmp_path / "mine"
     mine.mkdir()
     for out in (tmp_path / "new" / "study", mine):
-        _refused_in_process(["study", "s.toml", "--out", str(out), "-q", *BAD_ADDRESS], "jobs API")
+        _refused_in_process(evoplay_here, ["study", "s.toml", "--out", str(out), "-q", *BAD_ADDRESS], "jobs API")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "s.toml"]
     assert not any(mine.iterdir())

@@ -61,13 +61,15 @@ def study_file(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def two(study_file, tmp_path_factory):
+def two(study_file, tmp_path_factory, ray_here, evoplay_here):
+    """The small study on 2 workers: this module's Ray session, in this process."""
+    assert ray_here["cpus"] == 2
     out = tmp_path_factory.mktemp("two") / "study"
-    evoplay("study", study_file, "--out", out, "--workers", 2, "--quiet")
+    evoplay_here("study", study_file, "--out", out, "--workers", 2, "--quiet")
     return out
 
 
-def test_study_compares_every_variant_with_the_baseline(two):
+def test_study_compares_every_variant_with_the_baseline(two, evoplay_here):
     result = json.loads((two / "study.json").read_text())
     names = [v["name"] for v in result["variants"]]
     assert names == ["paper", "no architecture mutation", "games = 8"]
@@ -92,8 +94,8 @@ def test_study_compares_every_variant_with_the_baseline(two):
     assert "| no architecture mutation | 3 x 20 |" in md and "Holm" in md
     assert (two / "study.png").stat().st_size > 10_000 and (two / "study.svg").read_text().startswith("<?xml")
     # Each variant's run directory works with the ordinary commands.
-    evoplay("export", two / "paper", "--out", two.parent / "champ.json")
-    evoplay("plot", two / "paper", two / "games-8", "--out", two.parent / "both.png")
+    evoplay_here("export", two / "paper", "--out", two.parent / "champ.json")
+    evoplay_here("plot", two / "paper", two / "games-8", "--out", two.parent / "both.png")
 
 
 def test_study_is_the_same_with_one_worker(study_file, two, tmp_path):
@@ -101,7 +103,7 @@ def test_study_is_the_same_with_one_worker(study_file, two, tmp_path):
     assert tree(tmp_path / "one") == tree(two)
 
 
-def test_a_sigkilled_study_resumes_to_the_same_bytes(study_file, two, tmp_path):
+def test_a_sigkilled_study_resumes_to_the_same_bytes(study_file, two, tmp_path, evoplay_here):
     out = tmp_path / "killed"
     proc = subprocess.Popen([sys.executable, "-m", "evoplay", "study", str(study_file), "--out", str(out), "--workers", "2",
                              "--quiet"], cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -112,9 +114,9 @@ def test_a_sigkilled_study_resumes_to_the_same_bytes(study_file, two, tmp_path):
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert not (out / "study.json").exists(), "killed part-way"
-    refused = evoplay("study", study_file, "--out", out, check=False)
+    refused = evoplay_here("study", study_file, "--out", out, check=False)
     assert refused.returncode == 2 and "--resume" in refused.stderr
-    evoplay("study", study_file, "--out", out, "--resume", "--quiet")
+    evoplay_here("study", study_file, "--out", out, "--resume", "--quiet")
     assert tree(out) == tree(two)
 
 
@@ -171,10 +173,10 @@ def test_holm_cliffs_delta_and_interval_by_hand():
     (STUDY.replace('baseline = "paper"', 'baseline = "nope"'), ["baseline", "nope"]),
     (STUDY.replace("base = ", "bass = "), ["unknown study key 'bass'"]),
 ])
-def test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, words):
+def test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, words, evoplay_here):
     path = tmp_path / "bad.toml"
     path.write_text(text)
-    out = evoplay("study", path, "--out", tmp_path / "out", check=False)
+    out = evoplay_here("study", path, "--out", tmp_path / "out", check=False)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     line, = out.stderr.strip().splitlines()
     for w in words:
@@ -202,12 +204,12 @@ generations = 4
 
 
 @pytest.fixture(scope="module")
-def tiny_diversity(tmp_path_factory):
+def tiny_diversity(tmp_path_factory, ray_here, evoplay_here):
     """configs/diversity-study.toml at a tiny size: 2 x (50 + 50) = 4 x 50 exact evaluations per trial."""
     tmp_path = tmp_path_factory.mktemp("diversity")
     path = tmp_path / "tiny.toml"
     path.write_text(DIVERSITY)
-    evoplay("study", path, "--out", tmp_path / "out", "--workers", 2, "--quiet")
+    evoplay_here("study", path, "--out", tmp_path / "out", "--workers", 2, "--quiet")
     return tmp_path
 
 
@@ -266,16 +268,16 @@ CONFIGURED = STUDY.replace('name = "no architecture mutation"', f'name = "no arc
     (CONFIGURED.replace("mutation.p_arch = 0.0", "population.parents = 5"), ["study variant 'no architecture mutation'", "parents"]),
     (CONFIGURED.replace("mutation.p_arch = 0.0", "archive.capacity = 0"), ["study variant 'no architecture mutation'", "archive.capacity"]),
 ])
-def test_bad_variant_configs_exit_2_naming_the_problem(tmp_path, text, words):
-    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, words)
+def test_bad_variant_configs_exit_2_naming_the_problem(tmp_path, text, words, evoplay_here):
+    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, words, evoplay_here)
 
 
-def test_a_variant_takes_a_finished_run_of_its_config_as_its_trials_without_running_it(tiny_diversity, tmp_path):
+def test_a_variant_takes_a_finished_run_of_its_config_as_its_trials_without_running_it(tiny_diversity, tmp_path, evoplay_here):
     made = tiny_diversity / "out" / "diversity"
     before = tree(made)
     path = tmp_path / "reuse.toml"
     path.write_text(DIVERSITY.replace('generations = 4\n', f'generations = 4\nrun = "{made}"\n'))
-    evoplay("study", path, "--out", tmp_path / "out", "--workers", 2, "--quiet")
+    evoplay_here("study", path, "--out", tmp_path / "out", "--workers", 2, "--quiet")
     assert tree(made) == before  # read, never written
     assert not (tmp_path / "out" / "diversity").exists() and (tmp_path / "out" / "fogel-exact-sa-h30" / "summary.json").is_file()
     again = json.loads((tmp_path / "out" / "study.json").read_text())
@@ -291,21 +293,21 @@ def test_a_variant_takes_a_finished_run_of_its_config_as_its_trials_without_runn
     (lambda made, t: ("generations = 4\n", "generations = 4\nrun = 5\n"), ["'run' must name a finished run directory, got 5"]),
     (lambda made, t: ("generations = 2\n", f'generations = 2\nrun = "{made}"\n'), ["another config than the variant's", "recipe"]),
 ])
-def test_a_finished_run_of_another_config_is_refused_with_one_line(tiny_diversity, tmp_path, change, words):
+def test_a_finished_run_of_another_config_is_refused_with_one_line(tiny_diversity, tmp_path, change, words, evoplay_here):
     old, new = change(tiny_diversity / "out" / "diversity", tmp_path)
     text = DIVERSITY.replace(old, new)
     assert text != DIVERSITY
-    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, ["study variant"] + words)
+    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, ["study variant"] + words, evoplay_here)
 
 
-def test_an_unfinished_run_is_refused_with_one_line(tiny_diversity, tmp_path):
+def test_an_unfinished_run_is_refused_with_one_line(tiny_diversity, tmp_path, evoplay_here):
     import shutil
 
     copy = tmp_path / "copy"
     shutil.copytree(tiny_diversity / "out" / "diversity", copy)
     (copy / "summary.json").unlink()
     text = DIVERSITY.replace("generations = 4\n", f'generations = 4\nrun = "{copy}"\n')
-    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, ["study variant 'diversity'", "not a finished run directory"])
+    test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, ["study variant 'diversity'", "not a finished run directory"], evoplay_here)
 
 
 def test_the_committed_diversity_study_is_what_its_study_file_writes_from_the_committed_runs(tmp_path):
@@ -323,7 +325,7 @@ def test_the_committed_diversity_study_is_what_its_study_file_writes_from_the_co
         assert v["champions"]["unbeatable_as_x"]["count"] == sum(r["unbeatable_as_x"] for r in rows)
 
 
-def test_the_blondie24_depth_study_runs_unchanged_and_its_variants_are_the_committed_depth_runs(tmp_path):
+def test_the_blondie24_depth_study_runs_unchanged_and_its_variants_are_the_committed_depth_runs(tmp_path, ray_here, evoplay_here):
     """configs/blondie24-ttt-depths.toml: search depth 1, 2 and 3 of Blondie24 on tic-tac-toe through `evoplay study`;
     each variant's config is the committed 20-trial run's of that depth (its name aside)."""
     from evoplay.framework import config as configs
@@ -334,7 +336,7 @@ def test_the_blondie24_depth_study_runs_unchanged_and_its_variants_are_the_commi
     for v, run in zip(study["variants"], ("blondie24-ttt-d1", "blondie24-ttt-d2", "blondie24-ttt-d3"), strict=True):
         assert set(differences(v["config"], configs.load(ROOT / "results" / run / "config.toml"))) <= {"name"}, v["name"]
     out = tmp_path / "depths"
-    evoplay("study", ROOT / "configs" / "blondie24-ttt-depths.toml", "--out", out, "--trials", "2", "--generations", "2",
+    evoplay_here("study", ROOT / "configs" / "blondie24-ttt-depths.toml", "--out", out, "--trials", "2", "--generations", "2",
             "--workers", "2", "--quiet")
     result = json.loads((out / "study.json").read_text())
     assert [v["name"] for v in result["variants"]] == ["depth 1", "depth 2", "depth 3"] and result["baseline"] == "depth 2"
