@@ -18,6 +18,18 @@ def keyed_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
+def random_opening(game, rng: np.random.Generator, plies: int):
+    """A position after up to ``plies`` uniform random plies from the start (how many, drawn from
+    ``rng`` too); the initial position where those plies ended the game."""
+    state = game.initial()
+    for _ in range(int(rng.integers(plies + 1))):
+        if game.result(state) is not None:
+            break
+        moves = game.legal_moves(state)
+        state = game.apply(state, moves[rng.integers(len(moves))])
+    return game.initial() if game.result(state) is not None else state
+
+
 def play_game(game, first, second, state, rng, on_move=None, max_plies: int | None = None) -> tuple[int, int, object]:
     """Play to the end: the score of the side moving first (+1, 0, -1), the plies, the last state.
 

@@ -23,7 +23,7 @@ the report is made (``played``).
 from __future__ import annotations
 
 from evoplay.arena.game import capability, game_ref
-from evoplay.arena.match import keyed_rng, play_game
+from evoplay.arena.match import keyed_rng, play_game, random_opening
 from evoplay.arena.specs import make_player
 from evoplay.files.atomic import write_text
 from evoplay.framework.rundir import RunDir
@@ -55,15 +55,7 @@ def play(game, player, opponent: str, openings: int, random_plies: int, seed: in
     other = make_player(game, opponent)
     counts = {1: 0, 0: 0, -1: 0}
     for g in range(2 * openings):
-        rng = keyed_rng(seed, g // 2)
-        state = game.initial()
-        for _ in range(int(rng.integers(random_plies + 1))):
-            if game.result(state) is not None:
-                break
-            moves = game.legal_moves(state)
-            state = game.apply(state, moves[rng.integers(len(moves))])
-        if game.result(state) is not None:  # an opening that ended the game: the initial position instead
-            state = game.initial()
+        state = random_opening(game, keyed_rng(seed, g // 2), random_plies)
         mine = g % 2
         players = (player, other) if mine == 0 else (other, player)
         score = play_game(game, *players, state, keyed_rng(seed, 1, g), max_plies=max_plies)[0]

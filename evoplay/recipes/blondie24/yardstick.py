@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.arena.match import play_game
+from evoplay.arena.match import play_game, random_opening
 from evoplay.framework.stats import mean_ci
 from evoplay.arena.game import capability
 from evoplay.games import resolve_game
@@ -222,15 +222,7 @@ def baseline_chunk(args):
     other = make_player(game, opponent)
     out = []
     for g in range(first, last):
-        rng = keyed_rng(seed, g // 2)
-        state = game.initial()
-        for _ in range(int(rng.integers(plies + 1))):
-            if game.result(state) is not None:
-                break
-            moves = game.legal_moves(state)
-            state = game.apply(state, moves[rng.integers(len(moves))])
-        if game.result(state) is not None:  # an opening that ended the game: replay the empty one
-            state = game.initial()
+        state = random_opening(game, keyed_rng(seed, g // 2), plies)
         mine = g % 2  # the network's side
         players = {mine: net, 1 - mine: other}
         out.append(_score_as(game, players, state, mine, keyed_rng(seed, 1, g), max_plies))
