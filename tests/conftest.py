@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import subprocess
 import sys
@@ -83,6 +84,8 @@ def run_evoplay_here(*args, cwd=ROOT, check=True, env=None) -> subprocess.Comple
                            "run this command in a process of its own")
     saved_env = {name: os.environ.get(name) for name in changes}
     saved_cwd = os.getcwd()
+    # The command sets up logging for its process (evolve's -v and -q): put it back after.
+    saved_logging = logging.getLogger("evoplay").level, logging.root.level, logging.root.handlers[:]
     real_exit, real_stop, real_stdin = os._exit, driver.stop_now, sys.stdin
     try:
         for name, value in changes.items():
@@ -101,6 +104,9 @@ def run_evoplay_here(*args, cwd=ROOT, check=True, env=None) -> subprocess.Comple
                 code = e.code
     finally:
         os._exit, driver.stop_now, sys.stdin = real_exit, real_stop, real_stdin
+        logging.getLogger("evoplay").setLevel(saved_logging[0])
+        logging.root.setLevel(saved_logging[1])
+        logging.root.handlers[:] = saved_logging[2]
         os.chdir(saved_cwd)
         for name, value in saved_env.items():
             if value is None:
