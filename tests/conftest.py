@@ -33,8 +33,8 @@ SESSION_CPUS = 2
 #: (``--dist loadfile --no-loadscope-reorder``): these first, then the others by their
 #: number of tests, most first (xdist's own order), so that no long file starts last
 #: while the other process has nothing left to do.
-LONGEST_FILES = ("test_framework.py", "test_study.py", "test_docs_pages.py", "test_cluster.py", "test_rundir.py",
-                 "test_job_submit.py")
+LONGEST_FILES = ("test_docs_pages.py", "test_framework.py", "test_cluster.py", "test_job_submit.py", "test_study.py",
+                 "test_committed_results.py", "test_rundir.py")
 
 
 def pytest_collection_modifyitems(config, items):
