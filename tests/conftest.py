@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import subprocess
 import sys
@@ -32,8 +33,8 @@ SESSION_CPUS = 2
 #: (``--dist loadfile --no-loadscope-reorder``): these first, then the others by their
 #: number of tests, most first (xdist's own order), so that no long file starts last
 #: while the other process has nothing left to do.
-LONGEST_FILES = ("test_framework.py", "test_study.py", "test_docs_pages.py", "test_cluster.py", "test_rundir.py",
-                 "test_job_submit.py")
+LONGEST_FILES = ("test_docs_pages.py", "test_framework.py", "test_cluster.py", "test_job_submit.py", "test_study.py",
+                 "test_committed_results.py", "test_rundir.py")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -83,6 +84,8 @@ def run_evoplay_here(*args, cwd=ROOT, check=True, env=None) -> subprocess.Comple
                            "run this command in a process of its own")
     saved_env = {name: os.environ.get(name) for name in changes}
     saved_cwd = os.getcwd()
+    # The command sets up logging for its process (evolve's -v and -q): put it back after.
+    saved_logging = logging.getLogger("evoplay").level, logging.root.level, logging.root.handlers[:]
     real_exit, real_stop, real_stdin = os._exit, driver.stop_now, sys.stdin
     try:
         for name, value in changes.items():
@@ -101,6 +104,9 @@ def run_evoplay_here(*args, cwd=ROOT, check=True, env=None) -> subprocess.Comple
                 code = e.code
     finally:
         os._exit, driver.stop_now, sys.stdin = real_exit, real_stop, real_stdin
+        logging.getLogger("evoplay").setLevel(saved_logging[0])
+        logging.root.setLevel(saved_logging[1])
+        logging.root.handlers[:] = saved_logging[2]
         os.chdir(saved_cwd)
         for name, value in saved_env.items():
             if value is None:
