@@ -106,6 +106,7 @@ def test_a_moved_run_of_a_users_game_exports_analyzes_reports_plots_and_plays_un
     assert "| 0 (best) | `random` | 4 |" in (run / "analysis.md").read_text()
     assert ok(["plot", "run", "--out", "p.png", "--game", REF], here) == "p.png\n" and (here / "p.png").stat().st_size > 0
     assert '"a": "run"' in ok(["match", "run", "c.json", "--game", REF, "--games", "2", "--json"], here)
+    assert ok(["tournament", "run", "c.json", "random", "--game", REF, "--games", "2", "--json"], here).startswith("{")
     server = subprocess.Popen([EVOPLAY, "serve", "run", "--port", "0", "--quiet", "--game", REF], cwd=here, env=ENV,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -227,6 +228,7 @@ def test_an_openspiel_run_goes_the_whole_journey_without_naming_its_game(breakth
     assert all(-1 <= r["lo"] <= r["score"] <= r["hi"] <= 1 for r in analysis_rows(run))
     ok(["plot", "run", "--out", "p.png", "--game", BREAKTHROUGH], tmp_path)
     assert ok(["tournament", "run", "random", "--games", "2", "--json"], tmp_path).startswith("{")
+    assert '"a": "run"' in ok(["match", "run", "c.json", "--games", "2", "--json"], tmp_path)
 
 
 def test_a_game_file_is_recorded_by_the_sha256_of_its_bytes_whatever_its_line_ends(tmp_path):
