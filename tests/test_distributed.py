@@ -22,53 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def ray_session():
-    # Ray's workers inherit the driver's environment: let them import the task
-    # functions in tests/raycluster.py by name.
-    saved = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(raycluster.TESTS), saved]))
-    try:
-        info = distributed.init_ray(workers=2)
-    finally:
-        if saved is None:
-            del os.environ["PYTHONPATH"]
-        else:
-            os.environ["PYTHONPATH"] = saved
-    yield info
-    distributed.shutdown_ray()
-
-
-def test_init_ray_describes_the_embedded_session(ray_session):
-    assert ray_session["cpus"] == 2 and len(ray_session["nodes"]) == 1
-    node = ray_session["nodes"][0]
-    assert node["cpus"] == 2 and node["node_id"] and node["ip"]
-    assert ray_session["ray_version"].count(".") == 2 and ray_session["address"]
-    # An open session is reused, whatever is asked for.
-    assert distributed.init_ray(workers=1) == ray_session
-    assert distributed.describe_cluster() == ray_session
-
-
-def _object_store_connect_tries():
-    import ray._raylet
-
-    return (ray._raylet.Config.raylet_client_connect_timeout_milliseconds(),
-            ray._raylet.Config.raylet_client_num_connect_attempts(),
-            "evoplay.framework.preload" in sys.modules)
-
-
-def test_the_embedded_cluster_retries_its_object_store_every_50_ms_and_warms_its_workers(ray_session):
-    # Ray's own 1,000 ms between tries made ray.init take 3 s instead of 2 s whenever
-    # the raylet's first try at its object store came too early. The setting is the
-    # cluster's: a worker reads what the raylet read, and the patience stays 10 s.
-    import ray
-
-    wait_ms, tries, preloaded = ray.get(ray.remote(_object_store_connect_tries).remote())
-    assert (wait_ms, tries) == (50, 200)
-    assert wait_ms * tries == 1000 * 10
-    # Its workers start with the raylet, not once the driver has connected, and import
-    # the framework (numba's context loaded) before they take work.
-    assert ray._private.worker.global_worker.node._config["enable_worker_prestart"] is True
-    assert preloaded
+def ray_session(ray_here):
+    """conftest's embedded session (2 CPUs; its workers import tests/raycluster.py's task functions by name)."""
+    return ray_here
 
 
 def test_run_tasks_returns_input_order_and_streams_results(ray_session, tmp_path):
