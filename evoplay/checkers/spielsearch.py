@@ -15,8 +15,6 @@ its children. Ties go to the board queued first, so a search repeats exactly.
 
 from __future__ import annotations
 
-import heapq
-
 import numba
 import numpy as np
 
@@ -170,6 +168,61 @@ def pairing(board, target, assign):
 
 
 @numba.njit(**JIT)
+def _before(queue, a, b):
+    """Whether queue entry ``a`` comes out before ``b``: lower g + weight * h, then lower h, then queued first."""
+    for k in range(3):
+        if queue[a, k] != queue[b, k]:
+            return queue[a, k] < queue[b, k]
+    return False
+
+
+@numba.njit(**JIT)
+def _push(queue, size, f, h, node):
+    queue[size, 0], queue[size, 1], queue[size, 2] = f, h, node
+    i = size
+    while i > 0 and _before(queue, i, (i - 1) // 2):
+        parent = (i - 1) // 2
+        for k in range(3):
+            queue[i, k], queue[parent, k] = queue[parent, k], queue[i, k]
+        i = parent
+    return size + 1
+
+
+@numba.njit(**JIT)
+def _pop(queue, size):
+    """The first node of the binary heap ``queue[:size]``, taken out (the size drops by one)."""
+    node = queue[0, 2]
+    size -= 1
+    for k in range(3):
+        queue[0, k] = queue[size, k]
+    i = 0
+    while True:
+        low, left, right = i, 2 * i + 1, 2 * i + 2
+        if left < size and _before(queue, left, low):
+            low = left
+        if right < size and _before(queue, right, low):
+            low = right
+        if low == i:
+            return node
+        for k in range(3):
+            queue[i, k], queue[low, k] = queue[low, k], queue[i, k]
+        i = low
+
+
+@numba.njit(**JIT)
+def _seen(keys, slots, key, node):
+    """Whether ``key`` is in the open-addressed table already; if not, it is added for ``node``."""
+    mask = len(slots) - 1
+    i = key & mask
+    while slots[i] >= 0:
+        if keys[i] == key:
+            return True
+        i = (i + 1) & mask
+    keys[i], slots[i] = key, node
+    return False
+
+
+@numba.njit(**JIT)
 def search(start, target, weight, limit):
     """The steps ``(square, direction)`` from ``start`` to ``target`` (int8 code boards); a
     ``(0, 2)`` array when none is found among ``limit`` boards."""
@@ -177,19 +230,26 @@ def search(start, target, weight, limit):
     parent = np.empty(limit + 1, dtype=np.int64)
     move = np.empty((limit + 1, 2), dtype=np.int64)
     depth = np.empty(limit + 1, dtype=np.int64)
+    hashes = np.empty(limit + 1, dtype=np.int64)
+    queue = np.empty((limit + 1, 3), dtype=np.int64)
+    capacity = 1
+    while capacity < 2 * (limit + 1):
+        capacity *= 2
+    keys = np.zeros(capacity, dtype=np.int64)
+    slots = np.full(capacity, -1, dtype=np.int64)
     assign = np.zeros(32, dtype=np.int64)
     key = np.int64(0)
     for s in range(32):
         boards[0, s] = start[s]
         key ^= ZOBRIST[s, start[s]]
-    seen = dict()
-    seen[key] = 0
-    parent[0], depth[0] = -1, 0
+    _seen(keys, slots, key, 0)
+    parent[0], depth[0], hashes[0] = -1, 0, key
     h0 = pairing(start, target, assign)
-    queue = [(weight * h0, h0, np.int64(0), key)]
+    size = _push(queue, 0, weight * h0, h0, 0)
     count = 1
-    while len(queue) > 0:
-        _, _, node, key = heapq.heappop(queue)
+    while size > 0:
+        node = _pop(queue, size)
+        size -= 1
         board = boards[node]
         arrived = True
         for s in range(32):
@@ -222,18 +282,17 @@ def search(start, target, weight, limit):
                 there = _cost(after, y, want, goal)
                 if there >= FAR:
                     continue
-                child = key ^ ZOBRIST[s, piece] ^ ZOBRIST[y, after]
-                if child in seen:
-                    continue
+                child = hashes[node] ^ ZOBRIST[s, piece] ^ ZOBRIST[y, after]
                 if count > limit:
                     return np.empty((0, 2), dtype=np.int64)
+                if _seen(keys, slots, child, count):
+                    continue
                 boards[count] = board
                 boards[count, s], boards[count, y] = 0, after
-                parent[count], depth[count] = node, depth[node] + 1
+                parent[count], depth[count], hashes[count] = node, depth[node] + 1, child
                 move[count, 0], move[count, 1] = s, d
-                seen[child] = count
                 estimate = h - here + there
-                heapq.heappush(queue, (depth[count] + weight * estimate, estimate, np.int64(count), child))
+                size = _push(queue, size, depth[count] + weight * estimate, estimate, count)
                 count += 1
     return np.empty((0, 2), dtype=np.int64)
 
