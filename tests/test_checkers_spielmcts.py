@@ -112,6 +112,16 @@ def test_after_a_capture_openspiel_counts_40_quiet_plies_to_its_draw():
     assert spiel.is_terminal() and spiel.returns() == [0.0, 0.0]
 
 
+def test_where_the_last_movers_pieces_could_capture_the_setup_still_ends_on_a_jump():
+    """Black's kings on 5 and 18 could take White's on 15: a last jump by one of them would
+    keep Black's turn in OpenSpiel, so the setup ends on another (found in a stress run, where
+    the first six ways to end on a jump were all such and the position was refused)."""
+    state = rules.from_fen("W:WK6,K7,K15:BK5,K18")
+    assert spielboard.setup(spielboard.cells(state), state.turn)[1] == 0
+    spiel = spiel_state(state)
+    assert spiel.current_player() == 1 and spiel_moves(spiel) == rules.legal_moves(state)
+
+
 def random_positions(count: int, seed: int) -> list:
     """``count`` unfinished positions of seeded uniformly random games, every third ply."""
     rng = np.random.default_rng(seed)

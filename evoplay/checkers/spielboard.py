@@ -287,13 +287,14 @@ def _rows(board) -> int:
 def _last_jumps(goal: str, player: int):
     """Ways to end on a jump: (the board before it, the ``turns`` its removal needs, the jump),
     for each piece of ``goal`` with two empty squares behind it, the square next to it for a
-    spare piece to be jumped; None where that board has all 24 pieces (no jump before it)."""
+    spare piece to be jumped, and no capture to go on with if it is the mover's; ``turns``
+    None where that board has all 24 pieces (no jump before it)."""
     spare = [side for side in (0, 1) if goal.count(MAN[side]) + goal.count(KING[side]) < 12]
     base = (player + _rows(goal) + _rows(START)) % 2
     for s in range(32):
         piece = goal[s]
-        if piece == ".":
-            continue
+        if piece == "." or (SIDE[piece] != player and can_capture(goal, s)):
+            continue  # the mover's piece could jump on: OpenSpiel would keep the turn
         for d in range(4):
             over, start = NEXT[s][d], LEAP[s][d]
             if start < 0 or goal[over] != "." or goal[start] != "." or crowned(piece, start) != piece:
