@@ -1,5 +1,6 @@
 """A checkers player against OpenSpiel's MCTSBot over fresh random openings, from both colours:
-`.venv/bin/python benchmarks/openspiel_mcts_match.py PLAYER [--versus SPEC] [--openings N] [--plies P] [--seed S] [--json]`.
+`.venv/bin/python benchmarks/openspiel_mcts_match.py PLAYER [--versus SPEC] [--openings N] [--plies P] [--seed S] [--part K/M] [--json]`,
+or `... --merge PART.json ...` to add up parts written with --json.
 
 PLAYER is any checkers player spec or player file (e.g. ``results/blondie24/champion.json``),
 SPEC the opponent (default ``openspiel-mcts:sims=1000``: OpenSpiel's C++ MCTSBot with one
@@ -10,7 +11,9 @@ drawn again, on the next stream); each opening is played twice, PLAYER moving fi
 Games end by evoplay's rules (a side without a move loses; 100 plies without a capture or
 a man's move, or a threefold repetition, draw). Prints PLAYER's wins, draws and losses, its
 mean score a game (+1, 0, -1) with the 95% interval ``evoplay.framework.stats.score_interval``,
-per colour and in all, and the seconds it took. Needs open_spiel.
+per colour and in all, and the seconds it took. ``--part K/M`` plays only the openings ``i``
+with ``i mod M = K`` (the same games as in the whole run), so M processes can share the
+work; ``--merge`` adds their JSON files up. Needs open_spiel.
 """
 
 from __future__ import annotations
@@ -49,19 +52,39 @@ def tally(scores: list) -> dict:
             "score": (win - loss) / len(scores), "low": low, "high": high}
 
 
+def merged(paths: list[str]) -> dict:
+    """The result of the parts written to ``paths`` (``--json``), as one run's."""
+    parts = [json.loads(open(path).read()) for path in paths]
+    out = {k: parts[0][k] for k in ("player", "versus", "openings", "plies", "seed")}
+    for key in ("as_black", "as_white", "all"):
+        counts = [sum(p[key][k] for p in parts) for k in ("win", "draw", "loss")]
+        out[key] = tally([1] * counts[0] + [0] * counts[1] + [-1] * counts[2])
+    out["seconds"] = max(p["seconds"] for p in parts)
+    out["cpu_seconds"] = sum(p["cpu_seconds"] for p in parts)
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("player")
+    parser.add_argument("player", nargs="?")
+    parser.add_argument("--part", default="0/1")
+    parser.add_argument("--merge", nargs="+")
     parser.add_argument("--versus", default="openspiel-mcts:sims=1000")
     parser.add_argument("--openings", type=int, default=50)
     parser.add_argument("--plies", type=int, default=4)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.merge:
+        show(merged(args.merge), args.json)
+        return
+    part, parts = (int(x) for x in args.part.split("/"))
     mine, theirs = make_player(CHECKERS, args.player), make_player(CHECKERS, args.versus)
     started, cpu = time.perf_counter(), time.process_time()
     scores = {0: [], 1: []}
     for i, opening in enumerate(openings(args.openings, args.plies, args.seed)):
+        if i % parts != part:
+            continue
         for colour in (0, 1):
             first, second = (mine, theirs) if colour == 0 else (theirs, mine)
             score, plies, _ = play_game(CHECKERS, first, second, opening, keyed_rng(args.seed, 1, i, colour))
@@ -72,11 +95,15 @@ def main():
               "seed": args.seed, "as_black": tally(scores[0]), "as_white": tally(scores[1]),
               "all": tally(scores[0] + scores[1]), "seconds": time.perf_counter() - started,
               "cpu_seconds": time.process_time() - cpu}
-    if args.json:
+    show(result, args.json)
+
+
+def show(result: dict, as_json: bool):
+    if as_json:
         print(json.dumps(result, indent=1))
         return
-    print(f"{args.player} against {theirs.spec}: {args.openings} openings of {args.plies} random plies "
-          f"(seed {args.seed}), each from both colours")
+    print(f"{result['player']} against {result['versus']}: {result['openings']} openings of {result['plies']} "
+          f"random plies (seed {result['seed']}), each from both colours")
     for name, key in (("as Black", "as_black"), ("as White", "as_white"), ("in all", "all")):
         r = result[key]
         print(f"  {name:<9} {r['games']:>4} games: {r['win']} won, {r['draw']} drawn, {r['loss']} lost; "
