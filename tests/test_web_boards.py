@@ -197,9 +197,13 @@ def test_tictactoe_through_the_same_endpoints(site):
 def test_players_lists_the_games_builtins(site):
     url, _ = site
     got = ok(url, f"{G}/players")
-    assert [b["name"] for b in got["builtin"]] == ["human", "random", "mcts", "alpha-beta", "piece-difference"]  # every game's, then its own
+    assert [b["name"] for b in got["builtin"]] == ["human", "random", "mcts", "alpha-beta", "piece-difference",
+                                                   "openspiel-mcts"]  # every game's, then its own
     assert got["builtin"][3]["params"] == {"depth": {"type": "int", "default": 4}}
     assert got["builtin"][4]["params"] == {"depth": {"type": "int", "default": 4}, "king": {"type": "float", "default": 1.5}}
+    assert got["builtin"][5]["params"] == {"sims": {"type": "int", "default": 1000}, "c": {"type": "float", "default": 2.0},
+                                           "rollouts": {"type": "int", "default": 1}, "solve": {"type": "int", "default": 1},
+                                           "seed": {"type": "int", "default": 0}}
     assert got["sides"] == ["Black", "White"]
 
 

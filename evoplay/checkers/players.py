@@ -1,5 +1,6 @@
-"""Checkers' own player by spec: ``piece-difference:depth=d,king=k`` (``random`` and ``mcts``
-are every game's).
+"""Checkers' own players by spec: ``piece-difference:depth=d,king=k``, and ``openspiel-mcts``
+(OpenSpiel's C++ MCTSBot through pyspiel, an optional extra: ``evoplay.checkers.spielmcts``);
+``random``, ``mcts`` and ``alpha-beta`` are every game's.
 
 The piece-difference evaluator (Blondie24's baseline) counts material from the side to
 move's view: men 1, kings ``king``. The player searches with the compiled checkers
@@ -14,6 +15,7 @@ import numpy as np
 
 from evoplay.arena.players import format_spec, in_range
 from evoplay.checkers import search as compiled
+from evoplay.checkers import spielmcts
 
 MAX_DEPTH = 12
 
@@ -61,4 +63,5 @@ SCHEMA = {"depth": (int, in_range("piece-difference depth", 1, MAX_DEPTH)),
 
 def registry(game) -> dict:
     """Checkers' own player specs for ``game`` (the checkers game object): name -> (factory, schema)."""
-    return {"piece-difference": (functools.partial(make_piece_difference, game), SCHEMA)}
+    return {"piece-difference": (functools.partial(make_piece_difference, game), SCHEMA),
+            spielmcts.NAME: spielmcts.registry_entry(game)}

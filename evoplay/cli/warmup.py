@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import time
 
 from evoplay.framework import config
@@ -9,7 +10,8 @@ from evoplay.framework.trial import TrialRun
 
 
 def warm_compiled_code() -> float:
-    """Compile (or load) every compiled kernel the built-in recipes use, filling numba's cache.
+    """Compile (or load) every compiled kernel the built-in recipes use, filling numba's cache,
+    and, where open_spiel is installed, the search that sets checkers positions up for ``openspiel-mcts``.
 
     ``make setup`` calls this once, so neither the first run on a fresh machine nor any
     Ray worker pays compile time (numba writes its cache next to the modules). Returns the
@@ -27,4 +29,8 @@ def warm_compiled_code() -> float:
         TrialRun(make_recipe(cfg), 0).run(1)
     checkers_engine.perft(*checkers_engine.START, 2)
     checkers_search.search(checkers_rules.initial(), 2)
+    if importlib.util.find_spec("pyspiel") is not None:  # an optional extra
+        from evoplay.checkers import spielboard
+
+        spielboard.setup(spielboard.cells(checkers_rules.initial()), checkers_rules.BLACK)
     return time.perf_counter() - t
