@@ -131,8 +131,13 @@ def scratch_checkout(folder: Path) -> Path:
     return folder
 
 
-def follow(steps: list[tuple], cwd: Path) -> list[str]:
-    """Do what a page says, in order; the differences from what it shows (empty: all true)."""
+def follow(steps: list[tuple], cwd: Path, evoplay=None) -> list[str]:
+    """Do what a page says, in order; the differences from what it shows (empty: all true).
+
+    ``$ evoplay`` lines run through ``evoplay`` (``conftest.run_evoplay_here``: the command's
+    ``main`` in this process, in the module's Ray session, which saves each command a
+    Python start and a Ray start); without it, and always for a page's Python blocks, in a
+    process of their own."""
     problems = []
     for n, (kind, what, expected) in enumerate(steps):
         if kind == "save":
@@ -146,7 +151,10 @@ def follow(steps: list[tuple], cwd: Path) -> list[str]:
             script.write_text(what)
             argv = [sys.executable, str(script)]
             shown = f"python block {n}:\n{what}"
-        done = subprocess.run(argv, cwd=cwd, env=ENV, capture_output=True, text=True, timeout=STEP_SECONDS)
+        if kind == "run" and evoplay is not None:
+            done = evoplay(*argv[1:], cwd=cwd, check=False, env={"RAY_USAGE_STATS_ENABLED": "0"})
+        else:
+            done = subprocess.run(argv, cwd=cwd, env=ENV, capture_output=True, text=True, timeout=STEP_SECONDS)
         actual = (done.stdout + done.stderr).splitlines() if kind == "run" else done.stdout.splitlines()
         if expected is None or kind == "python":
             if done.returncode != 0:
@@ -159,8 +167,8 @@ def follow(steps: list[tuple], cwd: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("page", runnable_pages())
-def test_the_page_is_true_when_followed_as_written(page, tmp_path):
-    problems = follow(steps_of((ROOT / page).read_text()), scratch_checkout(tmp_path))
+def test_the_page_is_true_when_followed_as_written(page, tmp_path, ray_here, evoplay_here):
+    problems = follow(steps_of((ROOT / page).read_text()), scratch_checkout(tmp_path), evoplay_here)
     assert not problems, "\n\n".join(problems)
 
 
@@ -187,7 +195,7 @@ def test_the_readme_links_to_files_that_exist():
     assert readme_broken_links("[a](docs/index.md) [b](docs/nope.md) [c](https://example.org/x)") == ["docs/nope.md"]
 
 
-def test_the_checker_finds_a_wrong_sample_and_honours_elisions(tmp_path):
+def test_the_checker_finds_a_wrong_sample_and_honours_elisions(tmp_path, evoplay_here):
     page = "\n".join([
         "```console",
         "$ evoplay match random random --exact --seats a-first",
@@ -209,6 +217,10 @@ def test_the_checker_finds_a_wrong_sample_and_honours_elisions(tmp_path):
     assert steps_of(page)[1] == ("python", "print(6 * 7)\n", ["42"])
     assert follow(steps_of(page), tmp_path) == []
     assert len(follow(steps_of(page.replace("0.28810", "0.28811")), tmp_path)) == 1
+    # The same, the command run in this process (as the pages' tests run theirs).
+    assert follow(steps_of(page), tmp_path, evoplay_here) == []
+    assert len(follow(steps_of(page.replace("0.28810", "0.28811")), tmp_path, evoplay_here)) == 1
+    assert len(follow(steps_of(page.replace("--seats a-first", "--seats a-fist")), tmp_path, evoplay_here)) == 1
     assert len(follow(steps_of(page.replace("...\n  B wins", "  B wins")), tmp_path)) == 1  # lines left out unmarked
     assert len(follow(steps_of(page.replace("6 * 7", "6 * 8")), tmp_path)) == 1
     assert len(follow(steps_of(page.replace("print(6 * 7)", "raise SystemExit(3)")), tmp_path)) == 1
