@@ -111,8 +111,9 @@ def test_readme_gives_the_side_environment_and_submits_without_ray_address():
     assert "RAY_API_SERVER_ADDRESS=http://127.0.0.1:8265" in readme
 
 
-@pytest.mark.cluster
-def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
+def submit_and_compare(jobs_env: Path, tmp_path: Path, run: list[str]):
+    """``evoplay evolve RUN...`` submitted as a job to a two-node cluster from a copy of the
+    checkout, and run on this machine from the same copy: the same results."""
     ray = jobs_env / "bin" / "ray"
     # The nodes' Python has no evoplay of its own: the job must import the uploaded copy.
     probe = subprocess.run([str(jobs_env / "bin" / "python"), "-c", "import evoplay"], cwd=tmp_path,
@@ -121,7 +122,7 @@ def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
 
     job_out, direct_out = tmp_path / "job", tmp_path / "direct"
     checkout = checkout_copy(tmp_path / "checkout")
-    quick = ["configs/quick.toml", "--trials", "2", "--generations", "5", "--quiet"]
+    quick = [*run, "--quiet"]
     with raycluster.local_cluster(nodes=2, cpus_per_node=1, ray=ray, dashboard=True) as cluster:
         env = {**cluster.env, "RAY_ADDRESS": cluster.address, "RAY_API_SERVER_ADDRESS": cluster.dashboard_url}
         job = subprocess.run(
@@ -147,6 +148,25 @@ def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
     expected = results_of(direct_out)
     assert any(name.startswith("trials") for name in expected)
     assert results_of(job_out) == expected
+
+
+@pytest.mark.cluster
+def test_ray_job_submit_runs_a_users_recipe_on_the_cluster(jobs_env, tmp_path):
+    # The README's example submits a built-in experiment; a user's recipe from the working
+    # directory goes the same way (its section "Studies and your own code on a cluster"),
+    # and it needs no compiled kernel: the Fogel job below spends most of its minute and a
+    # half compiling them on each node.
+    submit_and_compare(jobs_env, tmp_path, ["examples/onemax_recipe.toml", "--trials", "2", "--generations", "5"])
+
+
+# Slow (about 100 s alone, 170 s in the suite: each node compiles the Fogel kernels for the
+# uploaded copy, whose numba cache starts empty). The default run covers the job's path with
+# the user's recipe above; test_cluster.py's test_evolve_through_the_cluster_matches_local_runs
+# runs the quick experiment itself on a two-node cluster.
+@pytest.mark.slow
+@pytest.mark.cluster
+def test_ray_job_submit_runs_an_experiment_on_the_cluster(jobs_env, tmp_path):
+    submit_and_compare(jobs_env, tmp_path, ["configs/quick.toml", "--trials", "2", "--generations", "5"])
 
 
 # Slow (a second cluster with its jobs API, about 40 s): a study of a user's recipe as a job. The
