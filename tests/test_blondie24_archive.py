@@ -190,3 +190,29 @@ def test_the_study_files_of_the_open_choices_are_their_base_with_only_the_named_
         changed = configs.differences(plain, v["config"])
         assert set(changed) - {"name", "trials"} == set(v["overrides"]), v["name"]
         assert v["config"][""]["seed"] == plain[""]["seed"] and v["config"]["champion"]["rule"] == "league"
+
+
+def test_a_quiescence_runs_network_meets_piece_difference_at_a_fixed_depth_as_its_player_file_plays():
+    """The yardstick and the duels measure evaluations, not searches: against piece difference
+    (a fixed depth) a network of a ``game.quiescence`` run searches a fixed depth too, as its
+    exported player file does in ``evoplay match``; against another network both extend captures."""
+    from evoplay.checkers.players import make_piece_difference
+    from evoplay.recipes.blondie24 import yardstick
+    from evoplay.recipes.blondie24.play import net_player
+
+    cfg = configs.load(TINY)
+    cfg["game"].update(quiescence=True, depth=2)
+    cfg["yardstick"].update(openings=6)
+    recipe = Blondie24Recipe(cfg)
+    net, other = recipe.toolbox.population(np.random.default_rng(8))[:2]
+    [measured] = yardstick.checkers_scores(recipe, net, [(0, 12)])
+
+    def scores(quiescence, opponent):
+        return yardstick.ballot_scores(CHECKERS, net_player(CHECKERS, net.genome, recipe.sizes, net.king, 2, quiescence),
+                                       opponent, 0, 12, cfg["game"]["max_plies"]).tolist()
+
+    pd = make_piece_difference(CHECKERS, 2, cfg["yardstick"]["pd_king"])
+    assert measured.tolist() == scores(False, pd)
+    assert scores(True, pd) != scores(False, pd)  # the capture extension changes these games: the check can fail
+    [versus] = yardstick.checkers_scores(recipe, net, [(0, 12)], [("network", other.genome, other.king)])
+    assert versus.tolist() == scores(True, net_player(CHECKERS, other.genome, recipe.sizes, other.king, 2, True))

@@ -96,8 +96,8 @@ def run_duels(recipe, run_dir, depths, versus) -> dict:
     out = {"run": recipe.cfg[""]["name"], "games": n, "max_plies": g["max_plies"], "pd_king": y["pd_king"], "trials": []}
     for t, champ in enumerate(champions):
         rows = []
-        duels = [(f"piece-difference:depth={d}", d, net_spec(champ, d, g["quiescence"]), ("piece-difference", d, y["pd_king"]))
-                 for d in depths]
+        duels = [(f"piece-difference:depth={d}", d, net_spec(champ, d, yardstick.searches_with_quiescence(recipe, pd)), pd)
+                 for d in depths for pd in [("piece-difference", d, y["pd_king"])]]
         duels += [(o["name"], champ["depth"], net_spec(champ, champ["depth"], g["quiescence"]),
                    net_spec(o, o["depth"], g["quiescence"])) for o in opponents]
         for name, depth, mine, theirs in duels:

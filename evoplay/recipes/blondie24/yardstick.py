@@ -65,7 +65,8 @@ def checkers_chunk(args):
 
     Game ``2 i + c`` starts from ballot ``i``; the network moves first (with the side to move
     after the ballot) when ``c = 0``, second when ``c = 1``. The opponent is
-    ``("piece-difference", king value)`` or ``("network", genome, king)``, searching as deep.
+    ``("piece-difference", king value)`` or ``("network", genome, king)``, searching as deep;
+    ``quiescence``: whether the networks extend captures (``searches_with_quiescence``).
     """
     from evoplay.checkers.players import make_piece_difference
     from evoplay.recipes.blondie24.play import net_player
@@ -100,11 +101,19 @@ def checkers_scores(recipe, net, bounds, opponents=None) -> list[np.ndarray]:
     y = recipe.cfg["yardstick"]
     g = recipe.cfg["game"]
     opponents = opponents or [("piece-difference", y["pd_king"])]
-    jobs = [(net.genome, net.king, recipe.sizes, recipe.depth, g["quiescence"], o, a, b, g["max_plies"])
-            for o in opponents for a, b in bounds]
+    jobs = [(net.genome, net.king, recipe.sizes, recipe.depth, searches_with_quiescence(recipe, o), o, a, b,
+             g["max_plies"]) for o in opponents for a, b in bounds]
     scores = list(recipe.toolbox.map(checkers_chunk, jobs))
     k = len(bounds)
     return [np.concatenate(scores[i * k:(i + 1) * k]) for i in range(len(opponents))]
+
+
+def searches_with_quiescence(recipe, opponent) -> bool:
+    """Whether the network extends captures past its horizon in games against ``opponent``:
+    against piece difference never (it searches a fixed depth, and so does the network, as
+    its player file plays: the score is the evaluations' difference, not the searches');
+    against another network as the run's games do (``game.quiescence``), both alike."""
+    return opponent[0] != "piece-difference" and bool(recipe.cfg["game"]["quiescence"])
 
 
 def n_games(recipe) -> int:
