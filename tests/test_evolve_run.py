@@ -10,13 +10,22 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_evoplay_here
+
 ROOT = Path(__file__).resolve().parents[1]
 EVOPLAY = [sys.executable, "-m", "evoplay"]
 ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
 
 
-def evoplay(*args, check=True, **kw):
-    out = subprocess.run([*EVOPLAY, *map(str, args)], capture_output=True, text=True, cwd=ROOT, env=ENV, **kw)
+# One embedded Ray session (2 CPUs) for the module's commands, which run in this process;
+# a run that must size its own Ray (--workers 1) or be signalled runs in a process of its own.
+pytestmark = pytest.mark.usefixtures("ray_here")
+
+
+def evoplay(*args, check=True, own_process=False):
+    if not own_process:
+        return run_evoplay_here(*args, check=check, env={"RAY_USAGE_STATS_ENABLED": "0"})
+    out = subprocess.run([*EVOPLAY, *map(str, args)], capture_output=True, text=True, cwd=ROOT, env=ENV)
     if check and out.returncode != 0:
         raise AssertionError(f"evoplay {args} exited {out.returncode}: {out.stderr[-2000:]}")
     return out
@@ -68,7 +77,7 @@ def test_detail_log_lists_every_network_and_stars_the_survivors(quick_run):
 
 def test_same_seed_same_bytes_whatever_the_workers(quick_run, tmp_path):
     other = tmp_path / "again"
-    evoplay("evolve", "configs/quick.toml", "--out", other, "--workers", "1", "--quiet", "--log-detail")
+    evoplay("evolve", "configs/quick.toml", "--out", other, "--workers", "1", "--quiet", "--log-detail", own_process=True)
     for f in ("summary.json", "trials/trial_04/logbook.csv", "trials/trial_02/champion.json", "trials/trial_01/detail.log"):
         assert (other / f).read_bytes() == (quick_run / f).read_bytes(), f
 
