@@ -121,6 +121,17 @@ def run_evoplay_here(*args, cwd=ROOT, check=True, env=None) -> subprocess.Comple
     return result
 
 
+def evoplay_in_own_session(*args, cwd=ROOT) -> subprocess.CompletedProcess:
+    """``run_evoplay_here`` of a command that must size its own Ray session (``--workers``:
+    the tests that compare 1 and 2 workers): refused while a session is open in this
+    process, which the command would use whatever its ``--workers``; it must succeed."""
+    import ray
+
+    if ray.is_initialized():
+        raise RuntimeError("a Ray session is open in this process: the command's --workers would not size its own")
+    return run_evoplay_here(*args, cwd=cwd, env={"RAY_USAGE_STATS_ENABLED": "0"})
+
+
 @pytest.fixture(scope="session")
 def evoplay_here():
     """``run_evoplay_here``: ``evoplay_here("evolve", cfg, "--out", out)`` runs the command in this process."""

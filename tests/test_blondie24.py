@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import evoplay_in_own_session
+
 import numerics_twin as twin
 from test_search import minimax, random_positions
 
@@ -409,11 +411,8 @@ def test_player_files_load_as_players_of_their_game_and_tampering_is_refused(tmp
         checkers_player(str(path))
 
 
-def evoplay_cli(*args, cwd=ROOT):
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
-    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True, cwd=cwd, env=env)
-    assert out.returncode == 0, out.stderr[-2000:]
-    return out
+# The CLI in this process, each run in a Ray session of its own sized by its --workers.
+evoplay_cli = evoplay_in_own_session
 
 
 def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champion_plays(tmp_path):

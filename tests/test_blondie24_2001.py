@@ -3,13 +3,14 @@ fixed before the run (``champion.rule = "league"``): the last parents' league at
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from conftest import evoplay_in_own_session
 
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config
@@ -25,10 +26,8 @@ FULL = ROOT / "configs" / "blondie24-2001.toml"
 ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
 
 
-def evoplay_cli(*args):
-    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True, cwd=ROOT, env=ENV)
-    assert out.returncode == 0, out.stderr[-2000:]
-    return out
+# The CLI in this process, each run in a Ray session of its own sized by its --workers.
+evoplay_cli = evoplay_in_own_session
 
 
 def tiny(seed=None, **sections) -> dict:

@@ -2,14 +2,13 @@
 
 import copy
 import json
-import os
 import pickle
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from conftest import evoplay_in_own_session
 
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as configs
@@ -404,11 +403,8 @@ def test_coevolution_config_errors_name_the_key():
 # ---------------------------------------------------------------- on Ray, through the CLI
 
 
-def evoplay_cli(*args):
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
-    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True, cwd=ROOT, env=env)
-    assert out.returncode == 0, out.stderr[-2000:]
-    return out
+# The CLI in this process, each run in a Ray session of its own sized by its --workers.
+evoplay_cli = evoplay_in_own_session
 
 
 def test_coevolution_run_is_identical_with_one_and_two_workers(tmp_path):
