@@ -1,10 +1,13 @@
 """A study compares what the recipe names per trial (``Recipe.trial_measures``): Blondie24's
 champions against piece difference, a fact the training points of variants with other
-scoring cannot give; and it shows each variant's worker CPU seconds a generation, from the
-run directories' ``costs.json`` (kept across resumes)."""
+scoring cannot give; and, once ``evoplay report --depths`` has written them into every
+variant's run, the champions' deeper duels (``Recipe.reported_measures``). It shows each
+variant's worker CPU seconds a generation, from the run directories' ``costs.json`` (kept
+across resumes)."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,6 +59,32 @@ def test_the_champions_scores_against_piece_difference_are_compared_per_trial(st
     md = (study / "study.md").read_text()
     assert "champion's score against piece difference at depth 1: mean [95% CI] (sd) |" in md
     assert "**opponent scores**: " in md and md.count("champion's score against piece difference") >= 2
+
+
+def test_duels_reported_into_every_variant_are_compared_once_the_finished_study_is_resumed(study, tmp_path, ray_here, evoplay_here):
+    out = tmp_path / "out"
+    shutil.copytree(study, out)
+    spec = study.parent / "s.toml"
+    kept = {f: (out / f).read_bytes() for f in ("published/summary.json", "opponent-scores/trials/trial_02/logbook.csv")}
+    # One variant's champions measured deeper: nothing to compare yet, the study stays as it was.
+    evoplay_here("report", out / "published", "--depths", "1,2")
+    evoplay_here("study", spec, "--out", out, "--resume", "--quiet")
+    assert json.loads((out / "study.json").read_text()) == json.loads((study / "study.json").read_text())
+    evoplay_here("report", out / "opponent-scores", "--depths", "2")
+    evoplay_here("study", spec, "--out", out, "--resume", "--quiet")
+    result = json.loads((out / "study.json").read_text())
+    # Depth 2 is in both variants' duels, depth 1 only in one.
+    assert result["measures"] == {"champion_score": "champion's score against piece difference at depth 1",
+                                  "duel:piece-difference:depth=2": "champion's score against piece difference at depth 2 (searching 2 itself)"}
+    for v in result["variants"]:
+        duels = json.loads((out / v["dir"] / "duels.json").read_text())
+        scores = [next(r["score"] for r in t["duels"] if r["opponent"] == "piece-difference:depth=2") for t in duels["trials"]]
+        assert len(scores) == 3 and v["measures"]["duel:piece-difference:depth=2"]["per_trial"] == scores
+        assert v["measures"]["duel:piece-difference:depth=2"]["mean"] == pytest.approx(np.mean(scores))
+    test = result["variants"][1]["vs_baseline"]["duel:piece-difference:depth=2"]
+    assert 0 < test["p"] <= test["p_holm"] <= 1 and "at depth 2 (searching 2 itself)" in test["verdict"]
+    assert "champion's score against piece difference at depth 2 (searching 2 itself): mean [95% CI] (sd) |" in (out / "study.md").read_text()
+    assert {f: (out / f).read_bytes() for f in kept} == kept
 
 
 def test_each_variant_shows_its_worker_cpu_seconds_a_generation(study):

@@ -144,6 +144,14 @@ class Recipe:
         {}: none."""
         return {}
 
+    def reported_measures(self, run_dir) -> dict[str, dict]:
+        """Per-trial figures that later analyses of the finished run (``evoplay report``'s
+        options) wrote into ``run_dir``, which a study compares like ``trial_measures``,
+        higher better: key -> ``{"label": what it measures, in words, "per_trial": a number
+        a trial, in trial order}``. ``evoplay study ... --resume`` on a finished study
+        compares them once every variant's runs have them. {}: none (or none written yet)."""
+        return {}
+
     def payoff_scale(self) -> float:
         """Factor that puts this config's logbook payoffs on a common scale across a study's
         variants (say, per 32 games when variants play different numbers of games)."""

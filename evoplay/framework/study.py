@@ -302,7 +302,8 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
             rd.release()
     words = study_words(study)
     curves = [read_max_curves(rd, s["trials"]) for rd, s in zip(every, summaries)]  # for the comparison and the plot
-    result = compare(study, summaries, analyses, curves, words)
+    reported = [make_recipe(v["config"]).reported_measures(rd.root) for v, rd in zip(study["variants"], every)]
+    result = compare(study, summaries, analyses, curves, words, reported)
     write_text(out / "study.json", json.dumps(result, indent=1, allow_nan=False) + "\n")
     env = {"ray": info, "seconds": {"ray_start": round(t_ray, 3), "pool": round(t_pool, 3)},
            "task_seconds": {v["name"]: round(j.task_seconds, 3) for v, j in zip(ran, jobs)},

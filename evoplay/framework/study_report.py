@@ -67,6 +67,15 @@ def trial_measures(study: dict) -> dict[str, str]:
     return {k: label for k, label in named[0].items() if all(n.get(k) == label for n in named[1:])}
 
 
+def reported_measures(reported: list[dict], trials: list[int]) -> dict[str, str]:
+    """The measures later analyses wrote into the runs (``Recipe.reported_measures``, one dict
+    a variant) that every variant has, alike named, for each of its trials: key -> label."""
+    if not reported:
+        return {}
+    return {k: m["label"] for k, m in reported[0].items()
+            if all(k in r and r[k]["label"] == m["label"] and len(r[k]["per_trial"]) == n for r, n in zip(reported, trials))}
+
+
 def metrics(words: FitnessWords, measures: dict[str, str] | None = None) -> dict[str, str]:
     """The compared figures, keyed as in study.json, named in the recipe's words (``measures``:
     the recipes' own per-trial facts, ``trial_measures``)."""
@@ -75,10 +84,12 @@ def metrics(words: FitnessWords, measures: dict[str, str] | None = None) -> dict
 
 
 def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], curves: list[np.ndarray],
-            words: FitnessWords = FitnessWords()) -> dict:
+            words: FitnessWords = FitnessWords(), reported: list[dict] | None = None) -> dict:
     """The study's results: per variant figures, and each variant against the baseline
-    (``curves``: each variant's ``read_max_curves``)."""
-    measures = trial_measures(study)
+    (``curves``: each variant's ``read_max_curves``; ``reported``: each variant's
+    ``Recipe.reported_measures`` of its run, compared where all variants have them)."""
+    later = reported_measures(reported or [], [s["trials"] for s in summaries])
+    measures = {**trial_measures(study), **later}
     labels = metrics(words, measures)
     names = [v["name"] for v in study["variants"]]
     base = names.index(study["baseline"])
@@ -87,7 +98,8 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], curv
         final = _final(c, make_recipe(v["config"]).payoff_scale())
         champ = np.array([r.get("expected_payoff", np.nan) for r in a], dtype=np.float64)
         per[i] = {"final_mean_max": final, "champion_expected_payoff": champ,
-                  **{k: np.array([row.get(k, np.nan) for row in s["per_trial"]], dtype=np.float64) for k in measures}}
+                  **{k: np.array([row.get(k, np.nan) for row in s["per_trial"]], dtype=np.float64) for k in measures if k not in later},
+                  **{k: np.array(reported[i][k]["per_trial"], dtype=np.float64) for k in later}}
     rng = np.random.default_rng(np.random.SeedSequence(study["variants"][base]["config"][""]["seed"], spawn_key=(7, 7)))
     tests = {m: [] for m in labels}
     for i in range(len(names)):

@@ -119,6 +119,28 @@ def read_duels(run_dir) -> dict:
     return read_report_file(run_dir, "duels.json", markdown, "--depths ... --versus ...")
 
 
+def measures(run_dir) -> dict[str, dict]:
+    """Every duel each trial's champion played (``duels.json``) as a study's per-trial measure
+    (``Recipe.reported_measures``): ``duel:OPPONENT`` -> its label and the trials' scores in
+    trial order; {} without duels.json."""
+    duels = read_duels(run_dir)
+    trials = duels.get("trials", [])
+    by_opponent = {}
+    for t in trials:
+        for r in t["duels"]:
+            by_opponent.setdefault(r["opponent"], []).append(r)
+    out = {}
+    for name, rows in by_opponent.items():
+        if len(rows) != len(trials):
+            continue
+        if name.startswith("piece-difference:"):
+            label = f"champion's score against piece difference at depth {rows[0]['opponent_depth']} (searching {rows[0]['depth']} itself)"
+        else:
+            label = f"champion's score against {name} (each searching its own file's depth)"
+        out[f"duel:{name}"] = {"label": label, "per_trial": [float(r["score"]) for r in rows]}
+    return out
+
+
 def markdown(duels: dict) -> list[str]:
     """analysis.md's section on the duels (empty without any)."""
     if not duels:

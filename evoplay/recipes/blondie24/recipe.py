@@ -342,6 +342,13 @@ class Blondie24Recipe(Recipe):
             return {}
         return {"champion_score": f"champion's score against piece difference at depth {self.depth}"}
 
+    def reported_measures(self, run_dir) -> dict[str, dict]:
+        """After ``evoplay report RUN --depths ... --versus ...``: each trial's champion in each
+        of its duels (``duels.json``), say against piece difference at depth 6."""
+        from evoplay.recipes.blondie24.duels import measures
+
+        return measures(run_dir)
+
     def payoff_scale(self) -> float:
         return 1.0
 
