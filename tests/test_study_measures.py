@@ -85,6 +85,13 @@ def test_duels_reported_into_every_variant_are_compared_once_the_finished_study_
     assert 0 < test["p"] <= test["p_holm"] <= 1 and "at depth 2 (searching 2 itself)" in test["verdict"]
     assert "champion's score against piece difference at depth 2 (searching 2 itself): mean [95% CI] (sd) |" in (out / "study.md").read_text()
     assert {f: (out / f).read_bytes() for f in kept} == kept
+    # A damaged duels.json is refused in one line, before the trials' ends are replayed.
+    (out / "published" / "duels.json").write_text('{"run": "x", "trials": [{"trial": 0, "duels": [{"score": "high"}]}]}')
+    study_json, env = (out / "study.json").read_bytes(), (out / "opponent-scores" / "environment.json").read_bytes()
+    refused = evoplay_here("study", spec, "--out", out, "--resume", "--quiet", check=False)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "duels.json is damaged" in refused.stderr
+    assert "Traceback" not in refused.stderr and (out / "study.json").read_bytes() == study_json
+    assert (out / "opponent-scores" / "environment.json").read_bytes() == env  # (a replayed run's names its Ray session)
 
 
 def test_each_variant_shows_its_worker_cpu_seconds_a_generation(study):

@@ -270,6 +270,11 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
     check_study_dir(out, resume, overwrite)
     ran = [v for v in study["variants"] if "run_dir" not in v]  # the others' trials are finished runs
     dirs = [RunDir(out / v["dir"]) for v in ran]
+    if resume:  # what `evoplay report` wrote into the runs, read now: a damaged file is refused before any work
+        for v in study["variants"]:
+            root = Path(v["run_dir"]) if "run_dir" in v else out / v["dir"]
+            if root.is_dir():
+                make_recipe(v["config"]).reported_measures(root)
     states = []
     for rd, v in zip(dirs, ran):
         if resume and rd.config.is_file():
