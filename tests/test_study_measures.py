@@ -94,6 +94,21 @@ def test_duels_reported_into_every_variant_are_compared_once_the_finished_study_
     assert (out / "opponent-scores" / "environment.json").read_bytes() == env  # (a replayed run's names its Ray session)
 
 
+def test_a_run_overwritten_leaves_no_report_of_the_earlier_run(study, tmp_path, ray_here, evoplay_here):
+    """The earlier run's duels and league (Recipe.report_files) would be read as the new run's:
+    by `report` and by a study's comparison (a study's --overwrite replaces its variants so)."""
+    run, cfg = tmp_path / "run", tmp_path / "tiny.toml"
+    shutil.copytree(study / "published", run)
+    shutil.copy(run / "config.toml", cfg)
+    evoplay_here("report", run, "--depths", "1", "--league", "1")
+    (run / "notes.txt").write_text("mine")
+    written = ("duels.json", "league.json", "league-champions")
+    assert all((run / name).exists() for name in written)
+    evoplay_here("evolve", cfg, "--out", run, "--overwrite", "--seed", "99", "--quiet")
+    assert not any((run / name).exists() for name in written) and (run / "notes.txt").read_text() == "mine"
+    assert "piece-difference:depth=1" not in evoplay_here("report", run).stdout
+
+
 def test_each_variant_shows_its_worker_cpu_seconds_a_generation(study):
     env = json.loads((study / "study-environment.json").read_text())
     cost = env["cpu_seconds_per_generation"]

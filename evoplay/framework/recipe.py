@@ -85,6 +85,10 @@ class Recipe:
     fitness_name: str = "fitness"
     #: Its unit, if it needs one (say "per 32 games"); shown in parentheses after the name.
     fitness_unit: str = ""
+    #: The files and folders ``report`` writes into a run besides analysis.json and analysis.md:
+    #: a fresh run in the folder (``--overwrite``) removes them with the earlier run's outputs,
+    #: so that no report of the earlier run is read as the new one's.
+    report_files: tuple[str, ...] = ()
 
     def __init__(self, cfg: dict):
         self.cfg = cfg

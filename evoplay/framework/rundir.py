@@ -194,9 +194,10 @@ class RunDir:
             if p.is_file() and not p.is_symlink():
                 p.unlink()
 
-    def clear(self):
-        """Remove what a previous run wrote here (``--overwrite``); other files stay."""
-        for name in RUN_ENTRIES:
+    def clear(self, report_files: tuple[str, ...] = ()):
+        """Remove what a previous run wrote here (``--overwrite``), with the ``report_files`` its
+        reports wrote (``Recipe.report_files``); other files stay."""
+        for name in (*RUN_ENTRIES, *report_files):
             p = self.root / name
             if p.is_dir() and not p.is_symlink():
                 shutil.rmtree(p)

@@ -231,7 +231,7 @@ class RunJob:
     def begin(self):
         """A fresh run clears what an earlier one wrote (``--overwrite``) and writes its config."""
         if self.states is None:
-            self.rd.clear()
+            self.rd.clear(self.recipe.report_files)
             write_text(self.rd.config, to_toml(self.cfg))
             self.states = {t: None for t in range(self.cfg[""]["trials"])}
         self.config_key = self.rd.config_key(self.cfg)

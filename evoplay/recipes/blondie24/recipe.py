@@ -91,6 +91,7 @@ class Blondie24Recipe(Recipe):
     name = "blondie24"
     default_name = "blondie24"
     schema = SCHEMA
+    report_files = ("duels.json", "league.json", "league-champions")  # report --depths/--versus, --league
     _map = map
 
     def __init__(self, cfg: dict):

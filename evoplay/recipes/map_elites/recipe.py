@@ -94,6 +94,7 @@ class MapElitesRecipe(FogelRecipe):
     name = "map-elites"
     default_name = "map-elites"
     schema = MAP_ELITES_SCHEMA
+    report_files = ("archive.json", "archive.md")
 
     def __init__(self, cfg: dict):
         Recipe.__init__(self, cfg)
