@@ -94,6 +94,42 @@ def test_duels_reported_into_every_variant_are_compared_once_the_finished_study_
     assert (out / "opponent-scores" / "environment.json").read_bytes() == env  # (a replayed run's names its Ray session)
 
 
+def test_a_league_of_the_studys_champions_is_compared_once_the_finished_study_is_resumed(study, tmp_path, ray_here, evoplay_here):
+    """`evoplay tournament CHAMPIONS... --json > STUDY/league.json`: each champion's mean score
+    against every other player, from both seats, is a measure like the others."""
+    out = tmp_path / "out"
+    shutil.copytree(study, out)
+    champions = sorted(str(p) for p in out.glob("*/trials/trial_*/champion.json"))
+    assert len(champions) == 6
+    league = evoplay_here("tournament", *champions, "--games", "2", "--json").stdout
+    (out / "league.json").write_text(league)
+    evoplay_here("study", study.parent / "s.toml", "--out", out, "--resume", "--quiet")
+    result = json.loads((out / "study.json").read_text())
+    assert result["measures"]["league"] == "champion's mean score in the league of the study's champions (league.json)"
+    rows = json.loads(league)["rows"]
+    # Each champion meets the 5 others from both seats: its mean margin over those 10 pairings.
+    for v in result["variants"]:
+        for t, got in enumerate(v["measures"]["league"]["per_trial"]):
+            me = str(out / v["dir"] / "trials" / f"trial_{t:02d}" / "champion.json")
+            margins = [r["x_win"] - r["o_win"] for r in rows if r["x"] == me and r["o"] != me] + \
+                      [r["o_win"] - r["x_win"] for r in rows if r["o"] == me and r["x"] != me]
+            assert len(margins) == 10 and got == pytest.approx(np.mean(margins))
+    # Every game's win is another's loss: the champions' scores sum to zero.
+    assert sum(sum(v["measures"]["league"]["per_trial"]) for v in result["variants"]) == pytest.approx(0, abs=1e-12)
+    assert "league" in result["variants"][1]["vs_baseline"]
+    # A league of other players, or of some champions only, adds no measure; a damaged one is refused.
+    (out / "league.json").write_text(json.dumps({**json.loads(league), "rows": [r for r in rows if champions[0] not in (r["x"], r["o"])]}))
+    evoplay_here("study", study.parent / "s.toml", "--out", out, "--resume", "--quiet")
+    assert "league" not in json.loads((out / "study.json").read_text())["measures"]
+    (out / "league.json").write_text('{"rows": [{"x": "a", "o": "b", "x_win": "all"}]}')
+    refused = evoplay_here("study", study.parent / "s.toml", "--out", out, "--resume", "--quiet", check=False)
+    assert refused.returncode == 2 and refused.stderr.strip() == \
+        f"evoplay: error: {out / 'league.json'} is damaged: not the JSON of `evoplay tournament ... --json`"
+    # The study replaced (--overwrite) goes with its league: it would be the new champions' otherwise.
+    evoplay_here("study", study.parent / "s.toml", "--out", out, "--overwrite", "--quiet")
+    assert not (out / "league.json").exists() and "league" not in json.loads((out / "study.json").read_text())["measures"]
+
+
 def test_a_run_overwritten_leaves_no_report_of_the_earlier_run(study, tmp_path, ray_here, evoplay_here):
     """The earlier run's duels and league (Recipe.report_files) would be read as the new run's:
     by `report` and by a study's comparison (a study's --overwrite replaces its variants so)."""

@@ -66,7 +66,7 @@ from evoplay.framework import config as configs
 from evoplay.framework import distributed
 from evoplay.framework.rundir import RunDir, make_folders, read_run_file, remove_empty
 from evoplay.framework.runner import RunJob, _prepare, finish_jobs, make_recipe, run_pool
-from evoplay.framework.study_report import compare, markdown, read_max_curves, plot_study, study_words
+from evoplay.framework.study_report import LEAGUE_FILE, LEAGUE_LABEL, compare, markdown, plot_study, read_league, read_max_curves, study_words
 from evoplay.files.paths import read_regular, probe_writable
 
 STUDY_KEYS = {"name", "base", "baseline", "trials", "generations", "seed", "variants", "grid"}
@@ -275,6 +275,7 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
             root = Path(v["run_dir"]) if "run_dir" in v else out / v["dir"]
             if root.is_dir():
                 make_recipe(v["config"]).reported_measures(root)
+        read_league(out, [])
     states = []
     for rd, v in zip(dirs, ran):
         if resume and rd.config.is_file():
@@ -283,6 +284,9 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
             rd.check_fresh(overwrite=True) if rd.root.exists() else None
             states.append(None)
     made, marker_made = make_folders(out), not (out / MARKER).exists()
+    if overwrite and not resume:  # the study replaced is replaced with its league
+        with contextlib.suppress(FileNotFoundError):
+            (out / LEAGUE_FILE).unlink()
     write_text(out / MARKER, json.dumps({"format": "evoplay-study", "version": 1}) + "\n")
     try:
         for rd in dirs:
@@ -308,6 +312,9 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
     words = study_words(study)
     curves = [read_max_curves(rd, s["trials"]) for rd, s in zip(every, summaries)]  # for the comparison and the plot
     reported = [make_recipe(v["config"]).reported_measures(rd.root) for v, rd in zip(study["variants"], every)]
+    league = read_league(out, [rd.root.name for rd in every], [s["trials"] for s in summaries])
+    for r, scores in zip(reported, league or []):
+        r["league"] = {"label": LEAGUE_LABEL, "per_trial": scores}
     result = compare(study, summaries, analyses, curves, words, reported)
     write_text(out / "study.json", json.dumps(result, indent=1, allow_nan=False) + "\n")
     env = {"ray": info, "seconds": {"ray_start": round(t_ray, 3), "pool": round(t_pool, 3)},

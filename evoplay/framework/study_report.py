@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from evoplay.errors import EvoplayError
 from evoplay.framework import config as configs
 from evoplay.framework.recipe import FitnessWords
 from evoplay.framework.rundir import RunDir
@@ -74,6 +75,57 @@ def reported_measures(reported: list[dict], trials: list[int]) -> dict[str, str]
         return {}
     return {k: m["label"] for k, m in reported[0].items()
             if all(k in r and r[k]["label"] == m["label"] and len(r[k]["per_trial"]) == n for r, n in zip(reported, trials))}
+
+
+#: A league of the study's champions: ``evoplay tournament CHAMPIONS... --json`` saved in the study's folder.
+LEAGUE_FILE = "league.json"
+LEAGUE_LABEL = "champion's mean score in the league of the study's champions (league.json)"
+
+
+def _entrant(name: str) -> tuple[str, int] | None:
+    """(run folder, trial) of a player named ``.../RUN/trials/trial_NN/champion.json``; None for any other."""
+    parts = Path(name).parts
+    if len(parts) >= 4 and parts[-1] == "champion.json" and parts[-3] == "trials" and parts[-2][:6] == "trial_" \
+            and parts[-2][6:].isdigit():
+        return parts[-4], int(parts[-2][6:])
+    return None
+
+
+def read_league(out: Path, runs: list[str], trials: list[int] | None = None) -> list[list[float]] | None:
+    """Each variant's champions' mean score in the study's league (``LEAGUE_FILE``: a tournament
+    of them, by ``evoplay tournament --json``): win 1, draw 0, loss -1 a game, from both seats,
+    against every other player in it. ``runs``: each variant's run folder name; ``trials``: each
+    variant's trials. None without the file, or when a variant's trial is missing from it; a
+    damaged file is refused in one line."""
+    from evoplay.files.jsondata import read_json
+
+    path = Path(out) / LEAGUE_FILE
+    if not path.is_file():
+        return None
+    doc = read_json(path, "the study's league", 64 << 20)
+    totals, names = {}, {}
+    try:
+        for row in doc["rows"]:
+            margin = float(row["x_win"]) - float(row["o_win"])
+            if not (isinstance(row["x"], str) and isinstance(row["o"], str) and -1 <= margin <= 1):
+                raise ValueError
+            if row["x"] == row["o"]:
+                continue
+            for name, sign in ((row["x"], 1.0), (row["o"], -1.0)):
+                key = _entrant(name)
+                if key is None:
+                    continue
+                if names.setdefault(key, name) != name:
+                    raise EvoplayError(f"{path} names two players as {key[0]} trial {key[1]}: {names[key]} and {name}")
+                total, count = totals.get(key, (0.0, 0))
+                totals[key] = (total + sign * margin, count + 1)
+    except (KeyError, TypeError, ValueError):
+        raise EvoplayError(f"{path} is damaged: not the JSON of `evoplay tournament ... --json`") from None
+    if trials is None:
+        return None
+    if not all((run, t) in totals for run, n in zip(runs, trials) for t in range(n)):
+        return None
+    return [[totals[run, t][0] / totals[run, t][1] for t in range(n)] for run, n in zip(runs, trials)]
 
 
 def metrics(words: FitnessWords, measures: dict[str, str] | None = None) -> dict[str, str]:
