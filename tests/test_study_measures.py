@@ -6,17 +6,13 @@ variant's worker CPU seconds a generation, from the run directories' ``costs.jso
 across resumes)."""
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
 
 STUDY = """
 name = "tiny-choices"
@@ -35,12 +31,11 @@ evaluation.opponent_scores = true
 
 
 @pytest.fixture(scope="module")
-def study(tmp_path_factory):
+def study(tmp_path_factory, ray_here, evoplay_here):
+    """The tiny study, run in this process on the module's Ray session (two CPUs)."""
     d = tmp_path_factory.mktemp("measures")
     (d / "s.toml").write_text(STUDY.format(tiny=ROOT / "configs" / "blondie24-tiny.toml"))
-    out = subprocess.run([sys.executable, "-m", "evoplay", "study", str(d / "s.toml"), "--out", str(d / "out"),
-                          "--workers", "2", "--quiet"], capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=600)
-    assert out.returncode == 0, out.stderr[-3000:]
+    evoplay_here("study", d / "s.toml", "--out", d / "out", "--quiet")
     return d / "out"
 
 
@@ -118,9 +113,13 @@ def test_a_league_of_the_studys_champions_is_compared_once_the_finished_study_is
     assert sum(sum(v["measures"]["league"]["per_trial"]) for v in result["variants"]) == pytest.approx(0, abs=1e-12)
     assert "league" in result["variants"][1]["vs_baseline"]
     # A league of other players, or of some champions only, adds no measure; a damaged one is refused.
-    (out / "league.json").write_text(json.dumps({**json.loads(league), "rows": [r for r in rows if champions[0] not in (r["x"], r["o"])]}))
-    evoplay_here("study", study.parent / "s.toml", "--out", out, "--resume", "--quiet")
-    assert "league" not in json.loads((out / "study.json").read_text())["measures"]
+    from evoplay.framework.study_report import read_league
+
+    runs = [v["dir"] for v in result["variants"]]
+    assert read_league(out, runs, [3, 3]) == [v["measures"]["league"]["per_trial"] for v in result["variants"]]
+    last = str(out / "published" / "trials" / "trial_02" / "champion.json")
+    (out / "league.json").write_text(json.dumps({**json.loads(league), "rows": [r for r in rows if last not in (r["x"], r["o"])]}))
+    assert read_league(out, runs, [3, 3]) is None and read_league(out, runs, [2, 3]) is not None
     (out / "league.json").write_text('{"rows": [{"x": "a", "o": "b", "x_win": "all"}]}')
     refused = evoplay_here("study", study.parent / "s.toml", "--out", out, "--resume", "--quiet", check=False)
     assert refused.returncode == 2 and refused.stderr.strip() == \

@@ -3,8 +3,10 @@
 Each trial's final figure is its max fitness averaged over its last ``LAST`` generations,
 on the recipe's common scale; each variant's trials are compared with the baseline's by
 a two-sided permutation test, Holm-corrected across variants per metric, with Cliff's
-delta and a verdict in words (``compare``), for the final mean max fitness and for the
-champions' exact expected payoff. ``markdown`` writes study.md's table and
+delta and a verdict in words (``compare``), for the final mean max fitness, the
+champions' exact expected payoff, the recipe's per-trial measures (``Recipe.trial_measures``,
+and ``Recipe.reported_measures`` once ``evoplay report`` has written them into every run) and
+a league of the study's champions (``read_league``). ``markdown`` writes study.md's table and
 ``plot_study`` the mean curves with their 95% bands. Planning and running a study are
 ``study.py``'s.
 """
