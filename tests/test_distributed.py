@@ -4,6 +4,7 @@ cluster address, a replaced working directory."""
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -281,3 +282,26 @@ def test_a_second_embedded_start_in_one_process_spills_into_its_own_session(tmp_
     assert len(starts) == 2 and starts[0][1] != starts[1][1]
     assert all(spill == session for spill, session in starts)
     assert "object spilling config" not in done.stderr
+
+
+WHOSE_EVOPLAY = """
+import json, ray, evoplay
+from evoplay.framework import distributed
+distributed.init_ray(workers=1)
+print(json.dumps([evoplay.__file__, ray.get(ray.remote(lambda: __import__("evoplay").__file__).remote())]))
+distributed.shutdown_ray()
+"""
+
+
+def test_embedded_workers_run_the_evoplay_the_driver_runs_not_the_installed_one(tmp_path):
+    """A driver run from another copy of evoplay (a second checkout's `python -m evoplay`):
+    its embedded Ray's workers import that copy too, not the installed one beside it (the
+    workers import the framework as they boot, before the driver's job reaches them)."""
+    shutil.copytree(ROOT / "evoplay", tmp_path / "evoplay", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "PYTHONPATH")}
+    run = subprocess.run([sys.executable, "-c", WHOSE_EVOPLAY], cwd=tmp_path, capture_output=True, text=True,
+                         env={**env, "RAY_USAGE_STATS_ENABLED": "0"}, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    driver, worker = json.loads(run.stdout.strip().splitlines()[-1])
+    assert driver == str(tmp_path / "evoplay" / "__init__.py")
+    assert worker == driver

@@ -88,6 +88,12 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
         auth_log = logging.getLogger("ray._private.authentication.authentication_token_setup")
         level = auth_log.level
         auth_log.setLevel(logging.ERROR)
+        # The workers import evoplay as they boot (``preload_python_modules``), before this
+        # job's sys.path reaches them: from this process's own copy, first on the PYTHONPATH
+        # they inherit, not from an evoplay installed beside it (a second checkout's
+        # ``python -m evoplay`` would otherwise run the installed code in its tasks).
+        saved_path = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = os.pathsep.join([driver.code_folder(), *filter(None, [saved_path])])
         try:
             ray.init(
                 address="local",
@@ -101,6 +107,10 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
             raise EvoplayError(f"cannot start Ray on this machine: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from e
         finally:
             auth_log.setLevel(level)
+            if saved_path is None:
+                del os.environ["PYTHONPATH"]
+            else:
+                os.environ["PYTHONPATH"] = saved_path
     else:
         if address != "auto":
             driver.probe_gcs(address)

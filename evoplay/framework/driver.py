@@ -1,7 +1,8 @@
 """The driver process around Ray, without importing Ray: where it works, how it ends, what it joins.
 
 ``distributed.py`` is the one module that imports Ray; these are the driver's own
-concerns beside it. ``working_dir`` and ``stay_in`` keep a driver in its working
+concerns beside it. ``code_folder`` is where it imports evoplay from, which its embedded
+workers must import too; ``working_dir`` and ``stay_in`` keep a driver in its working
 directory when Ray replaces that directory under a running job; ``stop_now`` ends the
 process's own embedded Ray at once before a command line exits; ``host_port`` and
 ``probe_gcs`` check a cluster address, and that a Ray GCS answers there, within seconds
@@ -22,6 +23,13 @@ PROBE_TIMEOUT_S = 5.0
 # frame. A gRPC server such as Ray's GCS answers with its own SETTINGS frame (type 4).
 _H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
 _H2_SETTINGS = 4
+
+
+def code_folder() -> str:
+    """The folder this process imports evoplay from: a checkout's, or site-packages."""
+    import evoplay
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(evoplay.__file__)))
 
 
 def working_dir() -> str:
