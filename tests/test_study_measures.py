@@ -56,76 +56,69 @@ def test_the_champions_scores_against_piece_difference_are_compared_per_trial(st
     assert "**opponent scores**: " in md and md.count("champion's score against piece difference") >= 2
 
 
-def test_duels_reported_into_every_variant_are_compared_once_the_finished_study_is_resumed(study, tmp_path, ray_here, evoplay_here):
-    out = tmp_path / "out"
+def test_duels_and_a_league_written_after_the_runs_are_compared_once_the_finished_study_is_resumed(study, tmp_path, ray_here, evoplay_here):
+    """`evoplay report VARIANT --depths ...` writes each champion's duels into its run
+    (Recipe.reported_measures), and `evoplay tournament CHAMPIONS... --json > STUDY/league.json`
+    a league of them; `--resume` then compares both per trial like the champion's score."""
+    from evoplay.framework.study_report import read_league, reported_measures
+
+    out, spec = tmp_path / "out", study.parent / "s.toml"
     shutil.copytree(study, out)
-    spec = study.parent / "s.toml"
     kept = {f: (out / f).read_bytes() for f in ("published/summary.json", "opponent-scores/trials/trial_02/logbook.csv")}
-    # One variant's champions measured deeper: nothing to compare yet, the study stays as it was.
     evoplay_here("report", out / "published", "--depths", "1,2")
-    evoplay_here("study", spec, "--out", out, "--resume", "--quiet")
-    assert json.loads((out / "study.json").read_text()) == json.loads((study / "study.json").read_text())
     evoplay_here("report", out / "opponent-scores", "--depths", "2")
+    champions = sorted(str(p) for p in out.glob("*/trials/trial_*/champion.json"))
+    assert len(champions) == 6
+    league = evoplay_here("tournament", *champions, "--games", "2", "--json").stdout
+    (out / "league.json").write_text(league)
     evoplay_here("study", spec, "--out", out, "--resume", "--quiet")
     result = json.loads((out / "study.json").read_text())
     # Depth 2 is in both variants' duels, depth 1 only in one.
-    assert result["measures"] == {"champion_score": "champion's score against piece difference at depth 1",
-                                  "duel:piece-difference:depth=2": "champion's score against piece difference at depth 2 (searching 2 itself)"}
+    assert result["measures"] == {
+        "champion_score": "champion's score against piece difference at depth 1",
+        "duel:piece-difference:depth=2": "champion's score against piece difference at depth 2 (searching 2 itself)",
+        "league": "champion's mean score in the league of the study's champions (league.json)"}
+    rows = json.loads(league)["rows"]
     for v in result["variants"]:
         duels = json.loads((out / v["dir"] / "duels.json").read_text())
         scores = [next(r["score"] for r in t["duels"] if r["opponent"] == "piece-difference:depth=2") for t in duels["trials"]]
         assert len(scores) == 3 and v["measures"]["duel:piece-difference:depth=2"]["per_trial"] == scores
         assert v["measures"]["duel:piece-difference:depth=2"]["mean"] == pytest.approx(np.mean(scores))
-    test = result["variants"][1]["vs_baseline"]["duel:piece-difference:depth=2"]
-    assert 0 < test["p"] <= test["p_holm"] <= 1 and "at depth 2 (searching 2 itself)" in test["verdict"]
-    assert "champion's score against piece difference at depth 2 (searching 2 itself): mean [95% CI] (sd) |" in (out / "study.md").read_text()
-    assert {f: (out / f).read_bytes() for f in kept} == kept
-    # A damaged duels.json is refused in one line, before the trials' ends are replayed.
-    (out / "published" / "duels.json").write_text('{"run": "x", "trials": [{"trial": 0, "duels": [{"score": "high"}]}]}')
-    study_json, env = (out / "study.json").read_bytes(), (out / "opponent-scores" / "environment.json").read_bytes()
-    refused = evoplay_here("study", spec, "--out", out, "--resume", "--quiet", check=False)
-    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "duels.json is damaged" in refused.stderr
-    assert "Traceback" not in refused.stderr and (out / "study.json").read_bytes() == study_json
-    assert (out / "opponent-scores" / "environment.json").read_bytes() == env  # (a replayed run's names its Ray session)
-
-
-def test_a_league_of_the_studys_champions_is_compared_once_the_finished_study_is_resumed(study, tmp_path, ray_here, evoplay_here):
-    """`evoplay tournament CHAMPIONS... --json > STUDY/league.json`: each champion's mean score
-    against every other player, from both seats, is a measure like the others."""
-    out = tmp_path / "out"
-    shutil.copytree(study, out)
-    champions = sorted(str(p) for p in out.glob("*/trials/trial_*/champion.json"))
-    assert len(champions) == 6
-    league = evoplay_here("tournament", *champions, "--games", "2", "--json").stdout
-    (out / "league.json").write_text(league)
-    evoplay_here("study", study.parent / "s.toml", "--out", out, "--resume", "--quiet")
-    result = json.loads((out / "study.json").read_text())
-    assert result["measures"]["league"] == "champion's mean score in the league of the study's champions (league.json)"
-    rows = json.loads(league)["rows"]
-    # Each champion meets the 5 others from both seats: its mean margin over those 10 pairings.
-    for v in result["variants"]:
+        # Each champion meets the 5 others from both seats: its mean margin over those 10 pairings.
         for t, got in enumerate(v["measures"]["league"]["per_trial"]):
             me = str(out / v["dir"] / "trials" / f"trial_{t:02d}" / "champion.json")
             margins = [r["x_win"] - r["o_win"] for r in rows if r["x"] == me and r["o"] != me] + \
                       [r["o_win"] - r["x_win"] for r in rows if r["o"] == me and r["x"] != me]
             assert len(margins) == 10 and got == pytest.approx(np.mean(margins))
-    # Every game's win is another's loss: the champions' scores sum to zero.
+    # Every game's win is another's loss: the champions' league scores sum to zero.
     assert sum(sum(v["measures"]["league"]["per_trial"]) for v in result["variants"]) == pytest.approx(0, abs=1e-12)
-    assert "league" in result["variants"][1]["vs_baseline"]
-    # A league of other players, or of some champions only, adds no measure; a damaged one is refused.
-    from evoplay.framework.study_report import read_league
-
+    for m in ("duel:piece-difference:depth=2", "league"):
+        test = result["variants"][1]["vs_baseline"][m]
+        assert 0 < test["p"] <= test["p_holm"] <= 1
+    assert "at depth 2 (searching 2 itself)" in result["variants"][1]["vs_baseline"]["duel:piece-difference:depth=2"]["verdict"]
+    assert "champion's score against piece difference at depth 2 (searching 2 itself): mean [95% CI] (sd) |" in (out / "study.md").read_text()
+    assert {f: (out / f).read_bytes() for f in kept} == kept
+    # A measure one variant lacks, or a league that misses a champion, is not compared.
     runs = [v["dir"] for v in result["variants"]]
+    from evoplay.recipes.blondie24.duels import measures
+
+    assert set(reported_measures([measures(out / d) for d in runs], [3, 3])) == {"duel:piece-difference:depth=2"}
     assert read_league(out, runs, [3, 3]) == [v["measures"]["league"]["per_trial"] for v in result["variants"]]
     last = str(out / "published" / "trials" / "trial_02" / "champion.json")
     (out / "league.json").write_text(json.dumps({**json.loads(league), "rows": [r for r in rows if last not in (r["x"], r["o"])]}))
     assert read_league(out, runs, [3, 3]) is None and read_league(out, runs, [2, 3]) is not None
-    (out / "league.json").write_text('{"rows": [{"x": "a", "o": "b", "x_win": "all"}]}')
-    refused = evoplay_here("study", study.parent / "s.toml", "--out", out, "--resume", "--quiet", check=False)
-    assert refused.returncode == 2 and refused.stderr.strip() == \
-        f"evoplay: error: {out / 'league.json'} is damaged: not the JSON of `evoplay tournament ... --json`"
+    # A damaged duels.json or league is refused in one line, before the trials' ends are replayed.
+    env = (out / "opponent-scores" / "environment.json").read_bytes()  # (a replayed run's names its Ray session)
+    for damaged, text in ((out / "league.json", '{"rows": [{"x": "a", "o": "b", "x_win": "all"}]}'),
+                          (out / "published" / "duels.json", '{"run": "x", "trials": [{"trial": 0, "duels": [{"score": "high"}]}]}')):
+        damaged.write_text(text)
+        refused = evoplay_here("study", spec, "--out", out, "--resume", "--quiet", check=False)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+        assert f"{damaged} is damaged" in refused.stderr
+    assert (out / "opponent-scores" / "environment.json").read_bytes() == env
     # The study replaced (--overwrite) goes with its league: it would be the new champions' otherwise.
-    evoplay_here("study", study.parent / "s.toml", "--out", out, "--overwrite", "--quiet")
+    (out / "league.json").write_text(league)
+    evoplay_here("study", spec, "--out", out, "--overwrite", "--quiet")
     assert not (out / "league.json").exists() and "league" not in json.loads((out / "study.json").read_text())["measures"]
 
 
@@ -141,7 +134,6 @@ def test_a_run_overwritten_leaves_no_report_of_the_earlier_run(study, tmp_path, 
     assert all((run / name).exists() for name in written)
     evoplay_here("evolve", cfg, "--out", run, "--overwrite", "--seed", "99", "--quiet")
     assert not any((run / name).exists() for name in written) and (run / "notes.txt").read_text() == "mine"
-    assert "piece-difference:depth=1" not in evoplay_here("report", run).stdout
 
 
 def test_each_variant_shows_its_worker_cpu_seconds_a_generation(study):
