@@ -305,3 +305,15 @@ def test_embedded_workers_run_the_evoplay_the_driver_runs_not_the_installed_one(
     driver, worker = json.loads(run.stdout.strip().splitlines()[-1])
     assert driver == str(tmp_path / "evoplay" / "__init__.py")
     assert worker == driver
+
+
+def test_the_workers_are_given_no_folder_when_evoplay_is_this_interpreters_installed_one(monkeypatch):
+    """An evoplay in site-packages is what the same interpreter's workers import anyway; put
+    first on their PYTHONPATH it would come before the standard library."""
+    import site
+
+    from evoplay.framework import driver
+
+    assert driver.code_folder() == str(ROOT)  # this checkout, installed editable: a folder of its own
+    monkeypatch.setattr(site, "getsitepackages", lambda: [str(ROOT)])
+    assert driver.code_folder() is None

@@ -92,8 +92,9 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
         # job's sys.path reaches them: from this process's own copy, first on the PYTHONPATH
         # they inherit, not from an evoplay installed beside it (a second checkout's
         # ``python -m evoplay`` would otherwise run the installed code in its tasks).
-        saved_path = os.environ.get("PYTHONPATH")
-        os.environ["PYTHONPATH"] = os.pathsep.join([driver.code_folder(), *filter(None, [saved_path])])
+        folder, saved_path = driver.code_folder(), os.environ.get("PYTHONPATH")
+        if folder:
+            os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [folder, saved_path]))
         try:
             ray.init(
                 address="local",
@@ -107,9 +108,9 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
             raise EvoplayError(f"cannot start Ray on this machine: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from e
         finally:
             auth_log.setLevel(level)
-            if saved_path is None:
+            if folder and saved_path is None:
                 del os.environ["PYTHONPATH"]
-            else:
+            elif folder:
                 os.environ["PYTHONPATH"] = saved_path
     else:
         if address != "auto":

@@ -25,11 +25,17 @@ _H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 
 _H2_SETTINGS = 4
 
 
-def code_folder() -> str:
-    """The folder this process imports evoplay from: a checkout's, or site-packages."""
+def code_folder() -> str | None:
+    """The folder this process imports evoplay from (a checkout's, say) when it is not this
+    interpreter's site-packages, where the same interpreter's other processes find it anyway
+    (and which, first on a PYTHONPATH, would come before the standard library); else None."""
+    import site
+
     import evoplay
 
-    return os.path.dirname(os.path.dirname(os.path.abspath(evoplay.__file__)))
+    folder = os.path.dirname(os.path.dirname(os.path.abspath(evoplay.__file__)))
+    installed = {os.path.abspath(p) for p in (*site.getsitepackages(), site.getusersitepackages())}
+    return None if folder in installed else folder
 
 
 def working_dir() -> str:
