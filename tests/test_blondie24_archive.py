@@ -181,6 +181,36 @@ def test_the_committed_1999_run_reproduces_its_first_generation():
     assert mine == {k: v for k, v in committed.items() if not k.startswith("yard_")} and len(mine) > 5
 
 
+CHOICES = ROOT / "results" / "blondie24-choices"
+
+
+def first_rows(run: Path, trial: int, n: int) -> list[dict]:
+    """The first ``n`` rows of a committed trial's logbook, every column but the yardstick's (written with repr)."""
+    rows = (run / "trials" / f"trial_{trial:02d}" / "logbook.csv").read_text().splitlines()
+    header = rows[0].split(",")
+    return [{k: v for k, v in zip(header, map(float, line.split(","))) if not k.startswith("yard_")} for line in rows[1:1 + n]]
+
+
+@pytest.mark.parametrize("variant", ["published", "opponent scores", "quiescence", "hall of fame", "all three"])
+def test_the_committed_choices_study_reproduces_its_first_generations(variant):
+    """Each variant of `evoplay study configs/blondie24-choices.toml` as committed: its config is the study file's,
+    and trial 0's first generations, made again in this process with the yardstick cut to one ballot (selection
+    never sees it), are its logbook's rows bit for bit, every column but the yardstick's. A variant with the
+    archive is made to generation 2, where the archive first plays."""
+    from evoplay.framework.study import load_study
+
+    [v] = [v for v in load_study(ROOT / "configs" / "blondie24-choices.toml")["variants"] if v["name"] == variant]
+    run = CHOICES / v["dir"]
+    if not (CHOICES / "study.json").exists():
+        pytest.skip("the choices study is not committed")
+    cfg = configs.load(run / "config.toml")
+    assert cfg == v["config"]
+    gens = 2 if cfg["evaluation"]["hall_of_fame_games"] else 1
+    cfg["yardstick"]["openings"] = 1
+    made = TrialRun(Blondie24Recipe(cfg), 0).run(gens).logbook
+    assert [{k: float(x) for k, x in row.items() if not k.startswith("yard_")} for row in made] == first_rows(run, 0, gens)
+
+
 @pytest.mark.parametrize("study, base", [("blondie24-choices.toml", "blondie24.toml"), ("blondie24-2001-choices.toml", "blondie24-2001.toml")])
 def test_the_study_files_of_the_open_choices_are_their_base_with_only_the_named_keys_changed(study, base):
     from evoplay.framework.study import load_study
