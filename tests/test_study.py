@@ -118,6 +118,12 @@ def test_a_sigkilled_study_resumes_to_the_same_bytes(study_file, two, tmp_path, 
     assert refused.returncode == 2 and "--resume" in refused.stderr
     evoplay_here("study", study_file, "--out", out, "--resume", "--quiet")
     assert tree(out) == tree(two)
+    # The task time is the study's over both launches (costs.json), not the resumed launch's alone.
+    env = json.loads((out / "study-environment.json").read_text())
+    for v in json.loads((out / "study.json").read_text())["variants"]:
+        costs = json.loads((out / v["dir"] / "costs.json").read_text())
+        assert sum(c["generations"] for c in costs.values()) == 3 * 20
+        assert env["task_seconds"][v["name"]] == pytest.approx(sum(c["seconds"] for c in costs.values()), abs=1e-9)
 
 
 @pytest.mark.cluster

@@ -318,12 +318,19 @@ def run_study(study: dict, out, address=None, workers=None, resume=False, overwr
     result = compare(study, summaries, analyses, curves, words, reported)
     write_text(out / "study.json", json.dumps(result, indent=1, allow_nan=False) + "\n")
     env = {"ray": info, "seconds": {"ray_start": round(t_ray, 3), "pool": round(t_pool, 3)},
-           "task_seconds": {v["name"]: round(j.task_seconds, 3) for v, j in zip(ran, jobs)},
+           "task_seconds": {v["name"]: _task_seconds(rd, j) for v, rd, j in zip(ran, dirs, jobs)},
            "cpu_seconds_per_generation": {v["name"]: _cpu_per_generation(rd) for v, rd in zip(study["variants"], every)}}
     write_text(out / "study-environment.json", json.dumps(env, indent=1) + "\n")
     write_text(out / "study.md", markdown(result, env, words))
     plot_study(result, curves, out / "study.png", words)
     return result
+
+
+def _task_seconds(rd: RunDir, job: RunJob) -> float:
+    """A variant's task seconds over every launch of the study (the run directory's ``costs.json``,
+    which ``--resume`` adds to), not this launch's alone: a resumed study ran only what was left."""
+    costs = rd.read_costs().values()
+    return round(sum(c["seconds"] for c in costs), 3) if costs else round(job.task_seconds, 3)
 
 
 def _cpu_per_generation(rd: RunDir) -> float | None:
