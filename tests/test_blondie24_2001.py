@@ -226,3 +226,28 @@ def test_the_committed_2001_champion_is_its_leagues_winner_and_its_tables_add_up
     for d in trial["duels"]:
         assert d["games"] == d["win"] + d["draw"] + d["loss"] == 314 and d["score"] == pytest.approx((d["win"] - d["loss"]) / 314)
     assert json.loads((run / "analysis.json").read_text())["duels"] == duels
+
+
+@pytest.mark.parametrize("run", list(RUNS), ids=lambda p: p.name)
+def test_the_committed_starting_league_pick_is_its_tables_winner_among_the_runs_starting_networks(run):
+    """`benchmarks/starting_league.py` (results/RUN/starting-league.json): the run's own starting parents (made
+    again from the config's seed) played the league of its champion rule; the pick written as a player file is
+    the table's winner and that starting network; every measurement covers the 314 ballot games."""
+    if not (run / "starting-league.json").exists():
+        pytest.skip(f"no starting league of {run.name}")
+    from evoplay.recipes.blondie24.duels import network_of
+
+    doc = json.loads((run / "starting-league.json").read_text())
+    recipe = Blondie24Recipe(config.load(run / "config.toml"))
+    parents = TrialRun(recipe, 0).trial.state.parents
+    [trial] = doc["trials"]
+    rows, k = trial["table"], trial["champion"]
+    assert (doc["seed"], doc["depth"], doc["ballots"]) == (RUNS[run], 4, recipe.cfg["champion"]["ballots"]) and len(rows) == 15
+    assert all(r["win"] + r["draw"] + r["loss"] == 14 * 2 * doc["ballots"] and r["points"] == r["win"] - 2 * r["loss"] for r in rows)
+    assert sum(r["win"] for r in rows) == sum(r["loss"] for r in rows)
+    assert league.winner(rows) == k and [r["network_id"] for r in rows] == [p.ident for p in parents]
+    pick = network_of(run / "starting-league" / "trial_00.json")
+    assert pick["genome"].tolist() == parents[k].genome.tolist() and pick["king"] == parents[k].king and pick["depth"] == 4
+    assert [d["depth"] for d in trial["vs_piece_difference"]] == [4, 6]
+    for d in trial["vs_piece_difference"]:
+        assert d["games"] == d["win"] + d["draw"] + d["loss"] == 314 and d["score"] == pytest.approx((d["win"] - d["loss"]) / 314)
