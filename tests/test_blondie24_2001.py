@@ -251,3 +251,33 @@ def test_the_committed_starting_league_pick_is_its_tables_winner_among_the_runs_
     assert [d["depth"] for d in trial["vs_piece_difference"]] == [4, 6]
     for d in trial["vs_piece_difference"]:
         assert d["games"] == d["win"] + d["draw"] + d["loss"] == 314 and d["score"] == pytest.approx((d["win"] - d["loss"]) / 314)
+
+
+def test_the_leagues_rank_the_starting_networks_by_strength_and_the_last_parents_hardly_as_the_page_says():
+    """The Spearman rank correlations quoted in docs/results/notes/blondie24-2001-seed2002.md, from the committed
+    league tables (summary.json, starting-league.json) and each network's score against piece difference over
+    the 314 ballot games (population.json): ties take their mean rank."""
+    def ranks(x):
+        x = np.asarray(x, dtype=float)
+        r = np.empty(len(x))
+        r[np.argsort(x, kind="stable")] = np.arange(len(x))
+        for v in np.unique(x):
+            r[x == v] = r[x == v].mean()
+        return r
+
+    quoted = {"blondie24-2001": (0.95, 0.28), "blondie24-2001-seed2002": (0.75, -0.07)}
+    for name, (starting, last) in quoted.items():
+        run = ROOT / "results" / name
+        population = json.loads((run / "population.json").read_text())
+        tables = {"initial": json.loads((run / "starting-league.json").read_text())["trials"][0]["table"],
+                  "last_parents": json.loads((run / "summary.json").read_text())["per_trial"][0]["league"]["table"]}
+        got = []
+        for group, table in tables.items():
+            score = {n["id"]: n["score"] for n in population[group]["networks"]}
+            assert sorted(score) == sorted(r["network_id"] for r in table)  # the same 15 networks
+            rho = np.corrcoef(ranks([r["points"] for r in table]), ranks([score[r["network_id"]] for r in table]))[0, 1]
+            got.append(round(float(rho), 2))
+        assert tuple(got) == (starting, last), name
+    text = (ROOT / "docs" / "results" / "notes" / "blondie24-2001-seed2002.md").read_text()
+    assert "(Spearman's rank correlation 0.95 for seed 2001, 0.75 here)" in " ".join(text.split())
+    assert "(0.28 and -0.07," in " ".join(text.split())
