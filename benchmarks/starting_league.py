@@ -17,14 +17,14 @@ import argparse
 import json
 from pathlib import Path
 
-import numpy as np
 
 from evoplay.files.atomic import write_text
 from evoplay.framework import config
 from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24 import league, yardstick
-from evoplay.recipes.blondie24.duels import MAX_DEPTH, duel_chunk, net_spec
+from evoplay.recipes.blondie24 import duels
+from evoplay.recipes.blondie24.duels import MAX_DEPTH, net_spec
 from evoplay.recipes.blondie24.playerfile import network_document
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
 
@@ -45,7 +45,7 @@ ballots = cfg["champion"]["ballots"]
 depths = [int(d) for d in args.depths.split(",")] if args.depths else [recipe.depth]
 if not all(1 <= d <= MAX_DEPTH for d in depths):
     raise SystemExit(f"starting_league.py: a depth must be in 1..{MAX_DEPTH}")
-g, y = cfg["game"], cfg["yardstick"]
+y = cfg["yardstick"]
 folder = Path(args.out).with_suffix("")
 init_ray(None, args.workers)
 recipe.toolbox.register("map", RayMap(chunk_size=1))
@@ -60,15 +60,13 @@ for t in trials:
     for d in depths:
         pd = ("piece-difference", d, y["pd_king"])
         mine = net_spec(champ, d, yardstick.searches_with_quiescence(recipe, pd))
-        scores = np.concatenate(list(recipe.toolbox.map(duel_chunk, [(mine, pd, a, b, g["max_plies"]) for a, b in bounds])))
-        facts = yardstick.summarize(scores, 0)
-        rows.append({"depth": d, **{key.removeprefix("yard_"): v for key, v in facts.items() if key != "yard_gen"}})
+        rows.append({"depth": d, **duels.play_duel(recipe, mine, pd, bounds)})
         print(f"trial {t}: generation-0 champion (parent {k}) at depth {d}: {rows[-1]['score']:+.3f} "
               f"[{rows[-1]['lo']:+.3f}, {rows[-1]['hi']:+.3f}] W/D/L {rows[-1]['win']}/{rows[-1]['draw']}/{rows[-1]['loss']}", flush=True)
     out["trials"].append({"trial": t, "champion": k, "champion_id": parents[k].ident, "table": table, "vs_piece_difference": rows})
     provenance = {"config": cfg[""]["name"], "seed": cfg[""]["seed"], "trial": t, "generation": 0,
                   "network_id": parents[k].ident, "league": league.words(ballots).replace("last parents", "starting parents")}
-    folder.mkdir(exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     write_text(folder / f"trial_{t:02d}.json",
                json.dumps(network_document(recipe.game, recipe.sizes, recipe.depth, parents[k].genome, parents[k].king, provenance), indent=1, allow_nan=False) + "\n")
 shutdown_ray()

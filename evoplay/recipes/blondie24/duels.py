@@ -70,6 +70,14 @@ def _player(game, spec: tuple):
     return net_player(game, genome, sizes, king, depth, quiescence)
 
 
+def play_duel(recipe, mine: tuple, theirs: tuple, bounds: list) -> dict:
+    """``mine``'s games against ``theirs`` (``duel_chunk``'s players) over the ballot games ``bounds``, through
+    ``recipe.toolbox.map``: games, wins, draws, losses and the mean score with its 95% interval (lo, hi)."""
+    jobs = [(mine, theirs, a, b, recipe.cfg["game"]["max_plies"]) for a, b in bounds]
+    facts = yardstick.summarize(np.concatenate(list(recipe.toolbox.map(duel_chunk, jobs))), 0)
+    return {k.removeprefix("yard_"): v for k, v in facts.items() if k != "yard_gen"}
+
+
 def check(recipe, run_dir, depths, versus) -> tuple[list[dict], list[dict]]:
     """(champions, opponents): every trial's champion and every ``--versus`` network, read and checked
     before any game is played; a one-line error for a run or a file that cannot take part."""
@@ -101,11 +109,8 @@ def run_duels(recipe, run_dir, depths, versus) -> dict:
         duels += [(o["name"], champ["depth"], net_spec(champ, champ["depth"], g["quiescence"]),
                    net_spec(o, o["depth"], g["quiescence"])) for o in opponents]
         for name, depth, mine, theirs in duels:
-            jobs = [(mine, theirs, a, b, g["max_plies"]) for a, b in bounds]
-            scores = np.concatenate(list(recipe.toolbox.map(duel_chunk, jobs)))
-            facts = yardstick.summarize(scores, 0)
             rows.append({"opponent": name, "depth": depth, "opponent_depth": theirs[1] if theirs[0] == "piece-difference" else theirs[4],
-                         **{k.removeprefix("yard_"): v for k, v in facts.items() if k != "yard_gen"}})
+                         **play_duel(recipe, mine, theirs, bounds)})
         out["trials"].append({"trial": t, "duels": rows})
     rd = RunDir(run_dir)
     rd.write_json(rd.root / "duels.json", out)
