@@ -218,6 +218,54 @@ def test_a_run_stopped_after_its_first_landing_resumes_to_the_same_bytes(tiny):
     assert all(c["cpu_seconds"] > 0 and c["seconds"] > 0 for c in costs.values())
 
 
+class Killed(BaseException):
+    """The driver killed at one file write of a segment's landing."""
+
+
+def test_a_run_killed_at_any_write_of_a_landing_keeps_the_costs_of_the_generations_that_landed(tiny, monkeypatch):
+    """Land trial 0's segments (generations 4 and 8) with the driver killed at the k-th file
+    write of the second landing, for every k: the resumed run's costs count each landed
+    generation once, whatever wrote last (before the fix, a kill between the checkpoint and
+    costs.json lost the segment's cost: 4 generations counted for a checkpoint at 8)."""
+    from evoplay.framework import rundir as rundir_module
+    from evoplay.framework.runner import RunJob
+
+    stored = configs.load(tiny / "tiny.toml")
+    recipe = configs.recipe_class("fogel")(stored)
+    segments = [TrialRun(recipe, 0).run(g).to_data() for g in (4, 8)]
+    real_write, outcomes = rundir_module.write_text, []
+    for k in range(10):
+        rd = RunDir(tiny / f"killed-{k}")
+        job = RunJob(rd, stored, None)
+        job.begin()
+        job.land(0, (segments[0], None, (1.0, 0.5)))
+        writes = iter(range(k + 1))
+
+        def dying_write(path, text):
+            if next(writes) == k:
+                raise Killed(path)
+            return real_write(path, text)
+
+        monkeypatch.setattr(rundir_module, "write_text", dying_write)
+        try:
+            job.land(0, (segments[1], None, (2.0, 1.5)))
+            outcomes.append("landed")
+        except Killed:
+            outcomes.append("killed")
+        monkeypatch.setattr(rundir_module, "write_text", real_write)
+        states = {t: rd.read_checkpoint(t, rd.config_key(stored)) for t in range(2)}
+        resumed = RunJob(rd, stored, states, resume=True)
+        resumed.begin()
+        landed = states[0]["generation"]
+        assert landed in (4, 8)
+        want = {"generations": 4, "seconds": 1.0, "cpu_seconds": 0.5} if landed == 4 else \
+               {"generations": 8, "seconds": 3.0, "cpu_seconds": 2.0}
+        assert {key: resumed.costs[0][key] for key in want} == want, (k, landed)
+        if outcomes[-1] == "landed":
+            break
+    assert outcomes[-1] == "landed" and outcomes.count("killed") >= 2  # costs.json and the checkpoint at least
+
+
 # ---------------------------------------------------------------- corrupt packed arrays
 
 

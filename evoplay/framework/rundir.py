@@ -266,20 +266,43 @@ class RunDir:
 
     def write_costs(self, costs: dict):
         """What each trial's segments have cost, over every launch of the run (``--resume`` adds to it):
-        generations run, task seconds and the worker's CPU seconds. Timings, so no part of the
-        reproducible bytes (as environment.json)."""
-        rows = {f"trial_{t:02d}": {k: round(v, 3) if isinstance(v, float) else v for k, v in c.items()}
-                for t, c in sorted(costs.items())}
+        generations run, task seconds and the worker's CPU seconds; with the generation those
+        reach and the last segment's own share, which ``read_costs`` takes back when that
+        segment's checkpoint never landed. Timings, so no part of the reproducible bytes (as
+        environment.json)."""
+        def rounded(c: dict) -> dict:
+            return {k: round(v, 3) if isinstance(v, float) else rounded(v) if isinstance(v, dict) else v
+                    for k, v in c.items()}
+
+        rows = {f"trial_{t:02d}": rounded(c) for t, c in sorted(costs.items())}
         write_text(self.costs, json.dumps(rows, indent=1) + "\n")
 
-    def read_costs(self) -> dict:
-        """``write_costs``'s record, by trial ({} when there is none or it is damaged: timings only)."""
+    def read_costs(self, states: dict | None = None) -> dict:
+        """``write_costs``'s record, by trial ({} when there is none or it is damaged: timings only).
+
+        With ``states`` (each trial's checkpoint, or None), a trial whose costs run ahead of
+        its checkpoint, a run stopped between the two writes, loses its last segment: the
+        costs are then those of the generations that landed, which a resume runs again.
+        """
+        def amounts(c: dict) -> dict:
+            return {"generations": int(c["generations"]), "seconds": float(c["seconds"]),
+                    "cpu_seconds": float(c["cpu_seconds"])}
+
         try:
             rows = jsondata.read_json(self.costs, "costs", 1 << 20)
-            return {int(name.removeprefix("trial_")): {"generations": int(c["generations"]), "seconds": float(c["seconds"]),
-                                                       "cpu_seconds": float(c["cpu_seconds"])} for name, c in rows.items()}
+            costs = {}
+            for name, c in rows.items():
+                t, row = int(name.removeprefix("trial_")), amounts(c)
+                if "generation" in c:  # (a record written before the last segment was kept has totals only)
+                    row.update(generation=int(c["generation"]), last=amounts(c["last"]))
+                costs[t] = row
         except (EvoplayError, OSError, KeyError, TypeError, ValueError, AttributeError):
             return {}
+        for t, row in costs.items():
+            landed = (states or {}).get(t)
+            if states is not None and "generation" in row and row["generation"] > (landed["generation"] if landed else 0):
+                costs[t] = {k: row[k] - row["last"][k] for k in ("generations", "seconds", "cpu_seconds")}
+        return costs
 
     def read_checkpoint(self, trial: int, config_digest: str) -> dict | None:
         """A trial's checkpoint (trial, generation, logbook, state), checked; None if there is none."""

@@ -235,7 +235,7 @@ class RunJob:
             write_text(self.rd.config, to_toml(self.cfg))
             self.states = {t: None for t in range(self.cfg[""]["trials"])}
         self.config_key = self.rd.config_key(self.cfg)
-        self.costs = self.rd.read_costs() if self.resume else {}
+        self.costs = self.rd.read_costs(self.states) if self.resume else {}
         self.shipment = {"code": usercode.shipment(), "recipe": self.recipe.ship()}
 
     def done_generations(self) -> int:
@@ -264,14 +264,14 @@ class RunJob:
         data, detail, (seconds, cpu) = result
         rd = self.rd
         start = self.states[t]["generation"] if self.states[t] else 0
+        last = {"generations": data["generation"] - start, "seconds": seconds, "cpu_seconds": cpu}
         done = self.costs.setdefault(t, {"generations": 0, "seconds": 0.0, "cpu_seconds": 0.0})
-        done.update(generations=done["generations"] + data["generation"] - start,
-                    seconds=done["seconds"] + seconds, cpu_seconds=done["cpu_seconds"] + cpu)
+        self.costs[t] = {**{k: done[k] + v for k, v in last.items()}, "generation": data["generation"], "last": last}
         if detail:
             write_text(rd.detail_part(t, start + 1, data["generation"]), detail)
         rd.write_logbook(t, data["logbook"])  # first: a checkpoint never runs ahead of its logbook
+        rd.write_costs(self.costs)  # before the checkpoint: a --resume takes back a segment that did not land
         rd.write_checkpoint(data, self.config_key)
-        rd.write_costs(self.costs)
         if start == 0:
             notice = self.recipe.notice(data["logbook"])
             if notice:
