@@ -299,8 +299,8 @@ class RunDir:
         except (EvoplayError, OSError, KeyError, TypeError, ValueError, AttributeError):
             return {}
         for t, row in costs.items():
-            landed = (states or {}).get(t)
-            if states is not None and "generation" in row and row["generation"] > (landed["generation"] if landed else 0):
+            landed = states[t]["generation"] if states and states.get(t) else 0
+            if states is not None and row.get("generation", landed) > landed:
                 costs[t] = {k: row[k] - row["last"][k] for k in ("generations", "seconds", "cpu_seconds")}
         return costs
 
