@@ -17,14 +17,11 @@ import argparse
 import json
 from pathlib import Path
 
-
 from evoplay.files.atomic import write_text
 from evoplay.framework import config
 from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
 from evoplay.framework.trial import TrialRun
-from evoplay.recipes.blondie24 import league, yardstick
-from evoplay.recipes.blondie24 import duels
-from evoplay.recipes.blondie24.duels import MAX_DEPTH, net_spec
+from evoplay.recipes.blondie24 import duels, league, yardstick
 from evoplay.recipes.blondie24.playerfile import network_document
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
 
@@ -43,8 +40,8 @@ cfg = recipe.cfg
 trials = [int(t) for t in args.trials.split(",")] if args.trials else list(range(cfg[""]["trials"]))
 ballots = cfg["champion"]["ballots"]
 depths = [int(d) for d in args.depths.split(",")] if args.depths else [recipe.depth]
-if not all(1 <= d <= MAX_DEPTH for d in depths):
-    raise SystemExit(f"starting_league.py: a depth must be in 1..{MAX_DEPTH}")
+if not all(1 <= d <= duels.MAX_DEPTH for d in depths):
+    raise SystemExit(f"starting_league.py: a depth must be in 1..{duels.MAX_DEPTH}")
 y = cfg["yardstick"]
 folder = Path(args.out).with_suffix("")
 init_ray(None, args.workers)
@@ -59,7 +56,7 @@ for t in trials:
     rows = []
     for d in depths:
         pd = ("piece-difference", d, y["pd_king"])
-        mine = net_spec(champ, d, yardstick.searches_with_quiescence(recipe, pd))
+        mine = duels.net_spec(champ, d, yardstick.searches_with_quiescence(recipe, pd))
         rows.append({"depth": d, **duels.play_duel(recipe, mine, pd, bounds)})
         print(f"trial {t}: generation-0 champion (parent {k}) at depth {d}: {rows[-1]['score']:+.3f} "
               f"[{rows[-1]['lo']:+.3f}, {rows[-1]['hi']:+.3f}] W/D/L {rows[-1]['win']}/{rows[-1]['draw']}/{rows[-1]['loss']}", flush=True)

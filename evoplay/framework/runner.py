@@ -265,7 +265,7 @@ class RunJob:
         rd = self.rd
         start = self.states[t]["generation"] if self.states[t] else 0
         last = {"generations": data["generation"] - start, "seconds": seconds, "cpu_seconds": cpu}
-        done = self.costs.setdefault(t, {"generations": 0, "seconds": 0.0, "cpu_seconds": 0.0})
+        done = self.costs.get(t, {"generations": 0, "seconds": 0.0, "cpu_seconds": 0.0})
         self.costs[t] = {**{k: done[k] + v for k, v in last.items()}, "generation": data["generation"], "last": last}
         if detail:
             write_text(rd.detail_part(t, start + 1, data["generation"]), detail)
