@@ -218,6 +218,46 @@ def test_transpositions_join(name):
     assert counts["transpositions"] > 0
 
 
+class RulesOnly:
+    """An OpenSpiel game seen through the rules alone (no ``random_playout``), with a ply limit of its own."""
+
+    def __init__(self, game, max_plies: int):
+        self._game, self.max_plies = game, max_plies
+
+    def __getattr__(self, name):
+        if name == "random_playout":
+            raise AttributeError(name)
+        return getattr(self._game, name)
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four", "breakthrough", "mancala", "othello"])
+def test_the_in_place_playout_is_the_rules_playout_draw_for_draw(name):
+    """``random_playout`` (one copy stepped with ``apply_action``) gives what MCTS's loop over the
+    rules (``apply``, a new state a ply) gives, from every kind of position, finished ones
+    included: the same scores for the same sides (mancala's extra turns), the generator left
+    where that loop leaves it, a draw at the same ply limit, the position it was given untouched."""
+    from evoplay.arena import mcts
+    from evoplay.arena.game import play_out
+
+    game = load(name)
+    rng = np.random.default_rng(7)
+    starts = []
+    for _ in range(4):
+        states = play_out(game, game.initial(), rng)
+        starts += [*states[::7], states[-1]]
+    outcomes = set()
+    for limit in (3, 1000):
+        rules = RulesOnly(game, limit)
+        for i, state in enumerate(starts):
+            before = game.key(state)
+            fast, slow = np.random.default_rng(i), np.random.default_rng(i)
+            scores = game.random_playout(state, fast, limit)
+            assert scores == mcts.playout(rules, state, slow), (limit, i)
+            assert fast.integers(1 << 62) == slow.integers(1 << 62) and game.key(state) == before
+            outcomes.add(scores)
+    assert (0.0, 0.0) in outcomes and len(outcomes) >= 2
+
+
 def test_chess_keys_are_positions_not_histories():
     game = load("chess")
     state = game.initial()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from evoplay.arena.game import ply_limit
+from evoplay.arena.game import capability, ply_limit
 from evoplay.arena.players import in_range
 from evoplay.errors import SpecError
 
@@ -52,7 +52,12 @@ def returns(game, state) -> tuple[float, float]:
 
 def playout(game, state, rng) -> tuple[float, float]:
     """The scores of one uniformly random game from ``state``: a draw once it has run the
-    game's ply limit (``ply_limit``) from here, so a game that never ends costs a bounded playout."""
+    game's ply limit (``ply_limit``) from here, so a game that never ends costs a bounded playout.
+    A game that offers ``random_playout`` (an OpenSpiel game: one copy stepped in place) plays it
+    its own way, with the same draws."""
+    fast = capability(game, "random_playout")
+    if fast is not None:
+        return fast(state, rng, ply_limit(game))
     for _ in range(ply_limit(game)):
         if game.result(state) is not None:
             return returns(game, state)

@@ -160,6 +160,18 @@ class OpenSpielGame:
         diff = returns[p] - returns[1 - p]
         return (diff > 0) - (diff < 0)
 
+    def random_playout(self, state, rng, plies: int) -> tuple[float, float]:
+        """``evoplay.arena.mcts.playout``'s random game with its draws, on one copy stepped in place
+        (``apply_action``) instead of a new state a ply (``child``): about twice as fast."""
+        state = state.clone()
+        for _ in range(plies):
+            if state.is_terminal():
+                r = self.result(state)
+                return (r, -r) if self.to_move(state) == 0 else (-r, r)
+            moves = state.legal_actions()
+            state.apply_action(moves[rng.integers(len(moves))])
+        return (0.0, 0.0)
+
     def is_capture(self, state, move) -> bool:
         """Chess family: whether the move's SAN has 'x'; False in other games."""
         return self._captures_marked and "x" in state.action_to_string(state.current_player(), move)
