@@ -25,6 +25,7 @@ from evoplay.framework import config as configs
 from evoplay.framework import packing
 from evoplay.framework.rundir import RunDir, digest
 from evoplay.framework.trial import TrialRun
+from conftest import run_evoplay_here
 from stopping import STOPPER
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,11 +36,9 @@ TINY = ('name = "tiny"\nseed = 11\ntrials = 2\ngenerations = 12\n[population]\np
 
 
 def evoplay(*args, check=True):
-    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True,
-                         cwd=ROOT, env=ENV, timeout=300)
-    if check and out.returncode != 0:
-        raise AssertionError(f"evoplay {args} exited {out.returncode}: {out.stderr[-3000:]}")
-    return out
+    """The command in this process, in the module's Ray session (``tiny`` opens it): what these
+    tests check is the files a run writes, not the process it runs in."""
+    return run_evoplay_here(*args, check=check)
 
 
 def write_v1(rd: RunDir, data: dict, key: str):
@@ -165,8 +164,8 @@ def test_a_version_1_file_is_never_unpacked(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory):
-    """The tiny run uninterrupted (2 trials x 12 generations, checkpoints every 4)."""
+def tiny(tmp_path_factory, ray_here):
+    """The tiny run uninterrupted (2 trials x 12 generations, checkpoints every 4), in the module's Ray session."""
     d = tmp_path_factory.mktemp("tiny")
     (d / "tiny.toml").write_text(TINY)
     evoplay("evolve", d / "tiny.toml", "--out", d / "whole", "--workers", 2, "--quiet")

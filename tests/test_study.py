@@ -316,9 +316,9 @@ def test_an_unfinished_run_is_refused_with_one_line(tiny_diversity, tmp_path, ev
     test_bad_study_files_exit_2_naming_the_problem(tmp_path, text, ["study variant 'diversity'", "not a finished run directory"], evoplay_here)
 
 
-def test_the_committed_diversity_study_is_what_its_study_file_writes_from_the_committed_runs(tmp_path):
+def test_the_committed_diversity_study_is_what_its_study_file_writes_from_the_committed_runs(tmp_path, ray_here, evoplay_here):
     """results/diversity-study: configs/diversity-study-committed.toml over results/fogel-exact-sa-h30 and results/diversity."""
-    evoplay("study", ROOT / "configs" / "diversity-study-committed.toml", "--out", tmp_path / "out", "--workers", 2, "--quiet")
+    evoplay_here("study", ROOT / "configs" / "diversity-study-committed.toml", "--out", tmp_path / "out", "--workers", 2, "--quiet")
     for name in ("study.json", "study.md", "study.png", "study.svg"):
         assert (tmp_path / "out" / name).read_bytes() == (ROOT / "results" / "diversity-study" / name).read_bytes(), name
     result = json.loads((ROOT / "results" / "diversity-study" / "study.json").read_text())
