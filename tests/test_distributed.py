@@ -28,6 +28,17 @@ def ray_session(ray_here):
     return ray_here
 
 
+def test_work_on_ray_leaves_a_session_it_found_open(ray_session):
+    """``distributed.ray_session`` (report --league/--depths, train --workers) uses a session
+    open in this process and leaves it open: a caller's session is the caller's to close
+    (before, ``report`` shut down the session of a program that ran it in its process)."""
+    import ray
+
+    with distributed.ray_session(workers=1) as info:
+        assert info["address"] == ray_session["address"] and info["cpus"] == ray_session["cpus"] == 2
+    assert ray.is_initialized() and ray.get_runtime_context().gcs_address == ray_session["address"]
+
+
 def test_run_tasks_returns_input_order_and_streams_results(ray_session, tmp_path):
     release = tmp_path / "release"
     # Task 0 waits until the driver has received task 1's result: on_result must be

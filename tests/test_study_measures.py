@@ -67,6 +67,9 @@ def test_duels_and_a_league_written_after_the_runs_are_compared_once_the_finishe
     kept = {f: (out / f).read_bytes() for f in ("published/summary.json", "opponent-scores/trials/trial_02/logbook.csv")}
     evoplay_here("report", out / "published", "--depths", "1,2")
     evoplay_here("report", out / "opponent-scores", "--depths", "2")
+    import ray
+
+    assert ray.get_runtime_context().gcs_address == ray_here["address"]  # the module's session, still open
     champions = sorted(str(p) for p in out.glob("*/trials/trial_*/champion.json"))
     assert len(champions) == 6
     league = evoplay_here("tournament", *champions, "--games", "2", "--json").stdout

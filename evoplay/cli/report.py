@@ -118,16 +118,13 @@ def _checkers_run(recipe, run_dir, options: str):
 def _on_ray(recipe, run_dir, address, workers, work):
     """``report --league/--depths/--versus``, checked already: their games on Ray, one task per job."""
     from evoplay.cli import runfiles
-    from evoplay.framework.distributed import RayMap, init_ray, shutdown_ray
+    from evoplay.framework.distributed import RayMap, ray_session
 
-    init_ray(address, workers)
-    try:
+    with ray_session(address, workers):
         recipe.toolbox.register("map", RayMap(chunk_size=1))
         with runfiles.writing(run_dir):
             for job in work:
                 job()
-    finally:
-        shutdown_ray()
 
 
 def _depths(text) -> list[int]:

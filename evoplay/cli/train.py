@@ -90,11 +90,8 @@ def _train_ga(seed, games, progress, given):
         from evoplay.framework import distributed
     except ImportError:
         raise EvoplayError("--address/--workers need evoplay.distributed (Ray), which is not available") from None
-    distributed.init_ray(address=address, workers=workers)
-    try:
+    with distributed.ray_session(address=address, workers=workers):
         return ga_value_net.train(seed=seed, map_fn=distributed.RayMap(), progress=progress, **settings)
-    finally:
-        distributed.shutdown_ray()
 
 
 def _default_games(kind):

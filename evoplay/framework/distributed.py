@@ -19,6 +19,7 @@ Splitting work is therefore worth it only when a call's work is well above that.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -126,6 +127,20 @@ def shutdown_ray():
     """Disconnect from Ray; embedded Ray stops with it."""
     if ray.is_initialized():
         ray.shutdown()
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None = None, workers: int | None = None):
+    """Ray for one piece of work (``init_ray``'s description): started or joined here and
+    closed after it, unless this process had a session open already, which it uses and
+    leaves open (a caller's session is the caller's to close)."""
+    had_one = ray.is_initialized()
+    info = init_ray(address, workers)
+    try:
+        yield info
+    finally:
+        if not had_one:
+            shutdown_ray()
 
 
 def describe_cluster() -> dict:

@@ -194,7 +194,6 @@ def main_command(out, games: int, seeds, workers=None, address=None, progress=Tr
         argv += ["--workers", str(workers)]
     command = shlex.join(argv)
     t0 = time.perf_counter()
-    cluster = distributed.init_ray(address=address, workers=workers)
     total = len(SETTINGS) * len(seeds)
 
     def landed(i, r):
@@ -202,11 +201,9 @@ def main_command(out, games: int, seeds, workers=None, address=None, progress=Tr
             print(f"  [{i + 1}/{total}] {r['setting']} seed {r['seed']}: exact good/100 "
                   f"{r['exact_good_per_100'][-1]:.1f} ({r['train_seconds']:.0f} s)", file=sys.stderr, flush=True)
 
-    try:
+    with distributed.ray_session(address=address, workers=workers) as cluster:
         runs = run_study(games, seeds, map_tasks=distributed.run_tasks, exact_every=min(EXACT_EVERY, games),
                          on_result=landed)
-    finally:
-        distributed.shutdown_ray()
     env = {"ray_version": cluster["ray_version"], "cpus": cluster["cpus"],
            "wall_seconds": round(time.perf_counter() - t0, 1)}
     return write_results(runs, out, command, env)
