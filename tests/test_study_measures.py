@@ -54,6 +54,11 @@ def test_the_champions_scores_against_piece_difference_are_compared_per_trial(st
     md = (study / "study.md").read_text()
     assert "champion's score against piece difference at depth 1: mean [95% CI] (sd) |" in md
     assert "**opponent scores**: " in md and md.count("champion's score against piece difference") >= 2
+    # a checkers study shows no empty columns of the tic-tac-toe champions' exact analysis, nor its words
+    header = md.splitlines()[4]
+    assert header.startswith("| variant | trials x gens | final mean max fitness [95% CI] | task time (s) | champion's")
+    assert all(words not in md for words in ("exact expected payoff", "unbeatable as X", "mean H", "Fogel", "analysed exactly"))
+    assert {line.count("|") for line in md.splitlines()[4:8]} == {header.count("|")}  # header, rule and rows agree
 
 
 def test_duels_and_a_league_written_after_the_runs_are_compared_once_the_finished_study_is_resumed(study, tmp_path, ray_here, evoplay_here):

@@ -232,15 +232,19 @@ def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> s
     costed = any(c is not None for c in cost.values())  # a study of finished runs only has no costs to show
     measures = result.get("measures", {})
     name = words.name
+    # The tic-tac-toe champions' exact analysis (Fogel's recipes, Blondie24 on tic-tac-toe): its columns only
+    # where some variant's champions have it, not as empty columns in a study of another game.
+    analysed = any(v["champions"] for v in result["variants"])
     lines = [f"# Study `{result['name']}` (base config `{result['base']}`, baseline: {result['baseline']})", "",
              f"Final mean max {name}: mean over trials of each trial's max {name} averaged over its last "
-             f"{result['final_generations_averaged']} generations, with its 95% interval, on the recipe's common scale "
-             "(Fogel: per 32 games, whatever the games played). Champions: each trial's champion analysed exactly "
-             "against its evaluation opponent.", "",
-             f"| variant | trials x gens | final mean max {words.with_unit} [95% CI] | champions' exact expected payoff (mean / median / best) "
-             "| unbeatable as X | mean H | task time (s) |" + "".join(f" {label}: mean [95% CI] (sd) |" for label in measures.values())
+             f"{result['final_generations_averaged']} generations, with its 95% interval, on the recipe's common scale"
+             + (" (Fogel: per 32 games, whatever the games played). Champions: each trial's champion analysed exactly "
+                "against its evaluation opponent." if analysed else "."), "",
+             f"| variant | trials x gens | final mean max {words.with_unit} [95% CI] |"
+             + (" champions' exact expected payoff (mean / median / best) | unbeatable as X | mean H |" if analysed else "")
+             + " task time (s) |" + "".join(f" {label}: mean [95% CI] (sd) |" for label in measures.values())
              + (" worker CPU s a generation |" if costed else ""),
-             "|---|---:|---:|---:|---:|---:|---:|" + "---:|" * (len(measures) + costed)]
+             "|---|---:|---:|" + "---:|" * (3 * analysed + 1 + len(measures) + costed)]
     for v in result["variants"]:
         c = v["champions"]
         exp = c.get("expected_payoff")
@@ -248,9 +252,9 @@ def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> s
         hid = c.get("hidden")
         lines.append(
             f"| {v['name']} | {v['trials']} x {v['generations']} | {_fmt_ci(v['final_mean_max'])} | "
-            + (f"{exp['mean']:.2f} / {exp['median']:.2f} / {exp['best']:.2f}" if exp else "-") + " | "
-            + (f"{unb['count']} of {unb['of']}" if unb else "-") + " | "
-            + (f"{hid['mean']:.1f}" if hid else "-") + " | "
+            + ((f"{exp['mean']:.2f} / {exp['median']:.2f} / {exp['best']:.2f}" if exp else "-") + " | "
+               + (f"{unb['count']} of {unb['of']}" if unb else "-") + " | "
+               + (f"{hid['mean']:.1f}" if hid else "-") + " | " if analysed else "")
             + (f"{seconds[v['name']]:.1f}" if v["name"] in seconds else f"finished run {v['run']}" if "run" in v else "nan") + " |"
             + "".join(f" {_fmt_measure(v.get('measures', {}).get(k))} |" for k in measures)
             + ((f" {cost[v['name']]:.2f} |" if cost.get(v["name"]) is not None else " - |") if costed else ""))
