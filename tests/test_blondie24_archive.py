@@ -18,7 +18,7 @@ from evoplay.framework import config as configs
 from evoplay.framework.streams import stream
 from evoplay.framework.trial import TrialRun
 from evoplay.networks.evalnet import Evaluator
-from evoplay.recipes.blondie24.play import play
+from evoplay.recipes.blondie24.play import net_player, play
 from evoplay.recipes.blondie24.recipe import HALL, Blondie24Recipe
 from stopping import STOPPER
 from test_blondie24 import TINY, evoplay_cli
@@ -166,6 +166,106 @@ def test_a_tiny_checkers_run_with_the_archive_is_the_same_on_one_worker_and_on_t
     assert [a["gen"] for a in archive] == [1, 2, 3]
 
 
+@pytest.mark.parametrize("sizes", [(32, 40, 10, 1), (32, -91, 40, 10, 1)])
+def test_the_anchor_network_is_piece_difference_move_for_move(sizes):
+    """evaluation.anchor_games' opponent, the network of piece-difference weight 0.1 and nothing else, picks the
+    move piece difference (``make_piece_difference``, the yardstick's opponent) picks in every position of games
+    from 6 ballots against a random network, searching 1, 2 and 4 plies, both networks' kinds (1999, 2001)."""
+    from evoplay.checkers.players import make_piece_difference
+    from evoplay.recipes.blondie24.operators import material_network
+    from evoplay.networks.evalnet import n_weights
+
+    rng = np.random.default_rng(5)
+    other = rng.uniform(-0.2, 0.2, n_weights(sizes))
+    seen = 0
+    for depth in (1, 2, 4):
+        anchor, material = net_player(CHECKERS, material_network(n_weights(sizes)), sizes, 1.5, depth), make_piece_difference(CHECKERS, depth, 1.5)
+        opponent = net_player(CHECKERS, other, sizes, 2.0, depth)
+        for ballot in CHECKERS.openings()[::26]:
+            state = ballot
+            for _ in range(80):
+                if CHECKERS.result(state) is not None:
+                    break
+                if CHECKERS.to_move(state) == 0:
+                    move = material.choose(state, None)
+                    assert anchor.choose(state, None) == move
+                    seen += 1
+                else:
+                    move = opponent.choose(state, None)
+                state = CHECKERS.apply(state, move)
+    assert seen > 500
+
+
+@pytest.mark.parametrize("both_seats, opponent_scores, hall", [(False, False, 0), (True, True, 0), (False, False, 1)])
+def test_each_member_plays_its_share_against_piece_difference_from_both_seats_and_alone_scores_it(both_seats, opponent_scores, hall):
+    """anchor_games = 2 of each member's 3 games: member i first, then second, against the anchor (the last
+    network of the generation's games), after the pool's and the archive's games; the games are the ones
+    piece difference (kings 1.5) plays against the member; only the member scores them; the logbook's
+    anchor_score is the members' mean score in them."""
+    from evoplay.checkers.players import make_piece_difference
+
+    cfg = config(TINY, games=3, anchor_games=2, both_seats=both_seats, opponent_scores=opponent_scores, hall_of_fame_games=hall)
+    cfg["game"]["max_plies"] = 200  # long enough for kings: the anchor's are worth 1.5
+    run, events = events_of(cfg, 3)
+    recipe = Blondie24Recipe(cfg)
+    seats = 2 if both_seats else 1
+    material = make_piece_difference(CHECKERS, 1, 1.5)
+    table = {1: 1.0, 0: 0.0, -1: -2.0}
+    for gen, e in enumerate(events, start=1):
+        pairs, results, points = e["pairs"], e["results"][:, 0], np.array(e["points"])
+        from_archive = hall if gen > 1 else 0
+        pooled = seats * 6 * (1 - from_archive)
+        archived = pooled + seats * 6 * from_archive
+        anchor = 6 + (gen - 1 if hall else 0)  # after the pool and the archive (gen - 1 networks)
+        assert len(pairs) == seats * 18 == recipe.games_in(gen)
+        assert (pairs[:archived] < anchor).all()
+        games = pairs[archived:]
+        want = np.array([[i, anchor] if k % 2 == 0 else [anchor, i] for i in range(6) for k in range(2)])
+        assert games.tolist() == (np.concatenate([want, want[:, ::-1]]) if both_seats else want).tolist()
+        mine = np.where(games[:, 0] < anchor, results[archived:], -results[archived:])
+        assert run.logbook[gen - 1]["anchor_score"] == mine.mean()
+        nets = [net_player(CHECKERS, n.genome, recipe.sizes, n.king, 1) for n in e["pool"]]
+        for (a, b), score in zip(games, results[archived:]):
+            first, second = (nets[a], material) if a < anchor else (material, nets[b])
+            assert play(CHECKERS, first, second, CHECKERS.initial(), 200)[0] == score
+        expected = np.zeros(6)
+        half = pooled // seats
+        for k, ((a, b), score) in enumerate(zip(pairs[:pooled], results[:pooled])):
+            member, other = (a, b) if k < half else (b, a)
+            expected[member] += table[score if member == a else -score]
+            if opponent_scores:
+                expected[other] += table[-score if member == a else score]
+        for (a, b), score in zip(pairs[pooled:], results[pooled:]):  # the archive's and the anchor's: the member alone
+            expected[min(a, b)] += table[score if a < b else -score]
+        assert points.tolist() == expected.tolist()
+
+
+def test_anchor_config_errors_name_the_key_and_the_default_changes_nothing():
+    for evaluation, words in [({"anchor_games": 6}, "at most evaluation.games less"),
+                              ({"anchor_games": 3, "hall_of_fame_games": 3}, "at most evaluation.games less"),
+                              ({"anchor_games": 2, "round_robin": True}, "not evaluation.round_robin")]:
+        with pytest.raises(ConfigError, match=words):
+            configs.resolve({"recipe": "blondie24", "game": {"name": "checkers"}, "evaluation": {"games": 5, **evaluation}})
+    with pytest.raises(ConfigError, match="anchor_games' is for checkers"):
+        configs.resolve({"recipe": "blondie24", "game": {"name": "tictactoe"}, "evaluation": {"anchor_games": 1}})
+    cfg = config(TINY, anchor_games=1)
+    cfg["yardstick"]["pd_king"] = 2.0
+    anchor = Blondie24Recipe(cfg).anchor()
+    assert anchor["king"] == 2.0 and anchor["genome"][-1] == 0.1 and not anchor["genome"][:-1].any()
+    assert len(anchor["genome"]) == Blondie24Recipe(cfg).n_weights
+    plain = TrialRun(Blondie24Recipe(config(TINY)), 0).run(2)
+    assert "anchor_score" not in plain.logbook[0]
+
+
+def test_a_checkers_run_with_the_anchor_is_the_same_in_chunks_and_across_a_resume():
+    cfg = config(TINY, anchor_games=1)
+    straight = TrialRun(Blondie24Recipe(cfg), 1).run(3).to_data()
+    half = TrialRun(Blondie24Recipe(cfg), 1, chunks=3).run(2).to_data()
+    resumed = TrialRun(Blondie24Recipe(cfg), 1, data=json.loads(json.dumps(half)), chunks=2).run(3).to_data()
+    assert json.dumps(resumed) == json.dumps(straight)
+    assert json.dumps(straight) != json.dumps(TrialRun(Blondie24Recipe(config(TINY)), 1).run(3).to_data())
+
+
 def first_rows(run: Path, trial: int, n: int) -> list[dict]:
     """The first ``n`` rows of a committed trial's logbook, every column but the yardstick's (written with repr)."""
     rows = (run / "trials" / f"trial_{trial:02d}" / "logbook.csv").read_text().splitlines()
@@ -189,7 +289,7 @@ def test_the_committed_1999_run_reproduces_its_first_generation():
 CHOICES = ROOT / "results" / "blondie24-choices"
 
 
-@pytest.mark.parametrize("variant", ["published", "opponent scores", "quiescence", "hall of fame", "all three"])
+@pytest.mark.parametrize("variant", ["published", "opponent scores", "quiescence", "hall of fame", "all three", "anchor"])
 def test_the_committed_choices_study_reproduces_its_first_generations(variant):
     """Each variant of `evoplay study configs/blondie24-choices.toml` as committed: its config is the study file's,
     and trial 0's first generations, made again in this process with the yardstick cut to one ballot (selection

@@ -825,6 +825,7 @@ BAD_B24 = {
     "evaluation.games": [0, 10_001], "evaluation.points_win": [1e7, float("nan")], "evaluation.random_plies": [-1, 51],
     "evaluation.hall_of_fame": [-1, 1001], "evaluation.both_seats": ["no", 0], "yardstick.every": [0],
     "evaluation.hall_of_fame_games": [-1, 2, 10_001], "evaluation.hall_of_fame_every": [0, "1"],
+    "evaluation.anchor_games": [-1, 2, 10_001, "1"],
     "yardstick.pd_king": [-1.0, 101.0], "yardstick.openings": [-1, 100_001], "run.checkpoint_every": [0],
 }
 GOOD_ELITES = {

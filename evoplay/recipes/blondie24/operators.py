@@ -37,6 +37,21 @@ class Net:
                 "record": list(self.record), "genome": self.genome.tolist(), "sigma": self.sigma.tolist()}
 
 
+#: The piece-difference weight of ``material_network``: small enough that the output's tanh keeps every
+#: material count apart (with the yardstick's kings of 1.5, 12 kings against none is tanh(1.8), far from
+#: where tanh rounds to 1), so the network orders positions exactly as their piece difference does.
+MATERIAL_WEIGHT = 0.1
+
+
+def material_network(n_weights: int) -> np.ndarray:
+    """The genome that plays piece difference: every weight 0 (each hidden unit reads tanh(0) = 0) but the
+    piece-difference weight, the last, ``MATERIAL_WEIGHT``; with king value K its evaluation is
+    tanh(0.1 (men + K kings, own less the other's)), the same order as the material count."""
+    genome = np.zeros(n_weights)
+    genome[-1] = MATERIAL_WEIGHT
+    return genome
+
+
 def default_tau(n: int) -> float:
     """Chellapilla and Fogel's learning rate ``1 / sqrt(2 sqrt(n))``."""
     return 1.0 / math.sqrt(2.0 * math.sqrt(n))

@@ -20,7 +20,12 @@ network of generation 1 and of every ``evaluation.hall_of_fame_every``-th genera
 it joins an archive kept for the whole trial, and from generation 2 on ``K`` of each
 member's ``games`` games are against archived champions drawn uniformly with replacement
 by the generation's HALL stream (the other ``games - K`` against the pool as before; with
-``both_seats`` replayed with the seats swapped too), only the member scoring them. Moves are chosen by alpha-beta to
+``both_seats`` replayed with the seats swapped too), only the member scoring them; with
+``evaluation.anchor_games = K`` (checkers) ``K`` of each member's games are against an anchor
+outside the pool, piece difference (``operators.material_network``, kings of
+``yardstick.pd_king``, searching as the members do), the member first in the 1st, 3rd, ...
+and second in the 2nd, 4th, ..., only the member scoring them: a fixed opponent whose
+strength does not drift with the pool's. Moves are chosen by alpha-beta to
 ``game.depth`` plies with the network at the leaves (``play``); a game still on after
 ``game.max_plies`` plies (Blondie24: 100 moves each) is a draw. On checkers the search
 is the compiled one (``evoplay.checkers.search`` with the network at the leaves), the generic search's move and value.
@@ -71,12 +76,12 @@ from evoplay.games import game_digest, resolve_game
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.networks.evalnet import n_weights
 from evoplay.recipes.blondie24.operators import (Net, draw_archive, draw_openings, draw_opponents, init_population,
-                                                 mut_selfadaptive, sel_best)
+                                                 material_network, mut_selfadaptive, sel_best)
 from evoplay.recipes.blondie24.play import play_chunk
 from evoplay.recipes.blondie24.league import words
 from evoplay.recipes.blondie24.playerfile import network_document
 from evoplay.recipes.blondie24.schema import SCHEMA, check_config, layer_sizes
-from evoplay.recipes.blondie24.scoring import archive_games, credited, hall_games, points_of
+from evoplay.recipes.blondie24.scoring import anchor_games, archive_games, credited, hall_games, points_of
 from evoplay.recipes.blondie24.state import B24State, json_copy, state_from_data, state_to_data
 
 #: Stream purposes of the pairing and of the games' random openings (after the framework's INIT..VARIATE).
@@ -166,7 +171,7 @@ class Blondie24Recipe(Recipe):
     def pairing(self, n: int, ctx: Context, hall: int = 0) -> np.ndarray:
         """(games, 2) pairs (first, second): member ``i``'s games as first player, in draw order
         (``evaluation.round_robin``: every other member once, in order, no draws; else ``games - hall``
-        drawn, ``hall`` of its games being against the archive); with ``evaluation.both_seats`` followed by
+        drawn, ``hall`` of its games being against the archive or the anchor); with ``evaluation.both_seats`` followed by
         the same games with the seats swapped."""
         ev = self.cfg["evaluation"]
         if ev["round_robin"]:
@@ -202,9 +207,11 @@ class Blondie24Recipe(Recipe):
         pool = st.parents + children
         ev = self.cfg["evaluation"]
         from_archive = ev["hall_of_fame_games"] if st.archive else 0  # generation 1 has no archive yet: all games in the pool
-        pairs = self.pairing(len(pool), ctx, from_archive)
+        pairs = self.pairing(len(pool), ctx, from_archive + ev["anchor_games"])
         credit = credited(pairs, ev["opponent_scores"], ev["both_seats"])
         others = st.hall + st.archive  # at most one of the two holds networks (``check`` refuses both)
+        if ev["anchor_games"]:  # piece difference, last
+            others = others + [self.anchor()]
         genomes = np.stack([n.genome for n in pool] + [h["genome"] for h in others])
         kings = np.array([n.king for n in pool] + [h["king"] for h in others])
         if st.hall:
@@ -213,6 +220,9 @@ class Blondie24Recipe(Recipe):
         if from_archive:
             picks = draw_archive(len(pool), from_archive, len(st.archive), ctx.stream(HALL))
             pairs, credit = archive_games(len(pool), picks, pairs, credit, ev["both_seats"])
+        archived = len(pairs)
+        if ev["anchor_games"]:
+            pairs, credit = anchor_games(len(pool), len(genomes) - 1, ev["anchor_games"], pairs, credit, ev["both_seats"])
         results = self.play_games(genomes, kings, pairs, ctx)
         points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, ev["opponent_scores"], ev["both_seats"], credit)
         for net, p, r in zip(pool, points, wdl):
@@ -251,10 +261,17 @@ class Blondie24Recipe(Recipe):
         event = {"record": record, "pool": pool, "pairs": pairs, "results": results, "selected": selected,
                  "seconds": {"evaluation": t1 - t0, "total": time.perf_counter() - t0}}
         if ev["hall_of_fame_games"]:
-            self.keep(st, best, ctx.generation, record, results[pooled:, 0], pairs[pooled:, 0] < len(pool))
+            self.keep(st, best, ctx.generation, record, results[pooled:archived, 0], pairs[pooled:archived, 0] < len(pool))
+        if ev["anchor_games"]:  # the members' mean score against piece difference (+1, 0, -1 each game)
+            record["anchor_score"] = float(np.where(pairs[archived:, 0] < len(pool), results[archived:, 0], -results[archived:, 0]).mean())
         for hook in self.hooks:  # timings go to hooks (benchmarks, tests), never into the logbook
             hook(event)
         return record
+
+    def anchor(self) -> dict:
+        """The opponent of ``evaluation.anchor_games``: piece difference, as the network of the piece-difference
+        weight alone, its kings worth the yardstick's (``yardstick.pd_king``)."""
+        return {"genome": material_network(self.n_weights), "king": self.cfg["yardstick"]["pd_king"]}
 
     def keep(self, st: B24State, best: Net, generation: int, record: dict, scores: np.ndarray, member_first: np.ndarray):
         """With ``evaluation.hall_of_fame_games``: the archive's size and the members' mean score in their

@@ -60,6 +60,7 @@ SCHEMA = {
         "hall_of_fame": (int, 0, configs.in_range(0, 1000)),
         "hall_of_fame_games": (int, 0, configs.in_range(0, 10_000)),
         "hall_of_fame_every": (int, 1, configs.in_range(1, 1_000_000)),
+        "anchor_games": (int, 0, configs.in_range(0, 10_000)),
     },
     "champion": {
         "rule": (str, "best", (lambda v: v in CHAMPION_RULES, "best or league")),
@@ -115,10 +116,18 @@ def check_config(cfg: dict):
     if ev["hall_of_fame_games"] > ev["games"]:
         raise ConfigError("config key 'evaluation.hall_of_fame_games' must be at most evaluation.games "
                           "(the archive's share of each network's games)")
+    if ev["hall_of_fame_games"] + ev["anchor_games"] > ev["games"]:
+        raise ConfigError("config key 'evaluation.anchor_games' must be at most evaluation.games less "
+                          "evaluation.hall_of_fame_games (the anchor's share of each network's games)")
+    if ev["anchor_games"] and ev["round_robin"]:
+        raise ConfigError("config key 'evaluation.anchor_games' needs drawn games, not evaluation.round_robin")
     if ev["hall_of_fame_games"] and ev["round_robin"]:
         raise ConfigError("config key 'evaluation.hall_of_fame_games' needs drawn games, not evaluation.round_robin")
     if ev["hall_of_fame_games"] and ev["hall_of_fame"]:
         raise ConfigError("config keys 'evaluation.hall_of_fame' (the last generations' champions) and "
                           "'evaluation.hall_of_fame_games' (the archive of all) exclude each other: choose one")
-    if cfg["champion"]["rule"] == "league" and capability(resolve_game(cfg["game"]["name"]), "yardstick") != "piece-difference":
+    material = capability(resolve_game(cfg["game"]["name"]), "yardstick") == "piece-difference"
+    if cfg["champion"]["rule"] == "league" and not material:
         raise ConfigError("config key 'champion.rule' = \"league\" is for checkers (the league plays the ballots)")
+    if ev["anchor_games"] and not material:
+        raise ConfigError("config key 'evaluation.anchor_games' is for checkers (the anchor is piece difference)")
