@@ -42,6 +42,23 @@ def events_of(cfg: dict, gens: int, chunks: int = 1):
     return TrialRun(recipe, 0, chunks=chunks).run(gens), events
 
 
+def points_by_hand(n: int, pairs, results, pooled: int, seats: int, opponent_scores: bool) -> list:
+    """The members' points (+1 / 0 / -2), game by game: the pool's first ``pooled`` games as published (the
+    member the game was drawn for, the first player, then with ``seats`` = 2 the second in the swapped half;
+    its opponent too with ``opponent_scores``), then the games against networks beyond the pool's ``n`` (the
+    archive's, the anchor's), the member alone."""
+    table = {1: 1.0, 0: 0.0, -1: -2.0}
+    want = np.zeros(n)
+    for k, ((a, b), score) in enumerate(zip(pairs[:pooled], results[:pooled])):
+        member, other = (a, b) if k < pooled // seats else (b, a)
+        want[member] += table[score if member == a else -score]
+        if opponent_scores:
+            want[other] += table[-score if member == a else score]
+    for (a, b), score in zip(pairs[pooled:], results[pooled:]):
+        want[min(a, b)] += table[score if a < b else -score]
+    return want.tolist()
+
+
 @pytest.mark.parametrize("both_seats, opponent_scores", [(False, False), (True, True)])
 def test_the_archive_keeps_every_generations_best_and_each_member_plays_its_share_against_it(both_seats, opponent_scores):
     """2 of each member's 5 games against champions drawn from the archive of all earlier generations'
@@ -64,17 +81,7 @@ def test_the_archive_keeps_every_generations_best_and_each_member_plays_its_shar
         mine = np.where(extra[:, 0] < 30, results[pooled:], -results[pooled:])
         assert run.logbook[gen - 1]["archive"] == gen - 1
         assert run.logbook[gen - 1]["archive_score"] == (mine.mean() if hall else 0.0)
-        # the points: the pool's games as published (credit by seat and opponent_scores), plus each member's archive games
-        want = np.zeros(30)
-        table = {1: 1.0, 0: 0.0, -1: -2.0}
-        half = pooled // seats
-        for k, ((a, b), s) in enumerate(zip(pairs[:pooled], results[:pooled])):
-            member, other = (a, b) if k < half else (b, a)
-            want[member] += table[s if member == a else -s]
-            if opponent_scores:
-                want[other] += table[-s if member == a else s]
-        np.add.at(want, np.where(extra[:, 0] < 30, extra[:, 0], extra[:, 1]), [table[x] for x in mine])
-        assert points.tolist() == want.tolist()
+        assert points.tolist() == points_by_hand(30, pairs, results, pooled, seats, opponent_scores)
     archive = run.to_data()["state"]["archive"]
     assert [a["gen"] for a in archive] == [1, 2, 3, 4]
     assert [a["genome"] for a in archive] == [e["pool"][int(np.argmax(e["points"]))].genome.tolist() for e in events]
@@ -210,7 +217,6 @@ def test_each_member_plays_its_share_against_piece_difference_from_both_seats_an
     recipe = Blondie24Recipe(cfg)
     seats = 2 if both_seats else 1
     material = make_piece_difference(CHECKERS, 1, 1.5)
-    table = {1: 1.0, 0: 0.0, -1: -2.0}
     for gen, e in enumerate(events, start=1):
         pairs, results, points = e["pairs"], e["results"][:, 0], np.array(e["points"])
         from_archive = hall if gen > 1 else 0
@@ -228,16 +234,7 @@ def test_each_member_plays_its_share_against_piece_difference_from_both_seats_an
         for (a, b), score in zip(games, results[archived:]):
             first, second = (nets[a], material) if a < anchor else (material, nets[b])
             assert play(CHECKERS, first, second, CHECKERS.initial(), 200)[0] == score
-        expected = np.zeros(6)
-        half = pooled // seats
-        for k, ((a, b), score) in enumerate(zip(pairs[:pooled], results[:pooled])):
-            member, other = (a, b) if k < half else (b, a)
-            expected[member] += table[score if member == a else -score]
-            if opponent_scores:
-                expected[other] += table[-score if member == a else score]
-        for (a, b), score in zip(pairs[pooled:], results[pooled:]):  # the archive's and the anchor's: the member alone
-            expected[min(a, b)] += table[score if a < b else -score]
-        assert points.tolist() == expected.tolist()
+        assert points.tolist() == points_by_hand(6, pairs, results, pooled, seats, opponent_scores)
 
 
 def test_anchor_config_errors_name_the_key_and_the_default_changes_nothing():
