@@ -306,6 +306,31 @@ def test_the_committed_choices_study_reproduces_its_first_generations(variant):
     assert [{k: float(x) for k, x in row.items() if not k.startswith("yard_")} for row in made] == first_rows(run, 0, gens)
 
 
+CHOICES_2001 = ROOT / "results" / "blondie24-2001-choices"
+
+
+@pytest.mark.parametrize("trial", [0, 1])
+def test_the_committed_2001_runs_of_the_picked_choice_reproduce_their_first_generation(trial):
+    """`evoplay study configs/blondie24-2001-choices.toml` as committed (the opponent scoring at the 2001 setting,
+    2 trials): its config is the study file's, and each trial's generation 1, made again in this process with
+    the yardstick cut to one ballot, is its logbook's first row bit for bit, every column but the yardstick's.
+    Trial 0 starts from the committed seed-2001 run's networks and differs from it by the opponent's points."""
+    from evoplay.framework.study import load_study
+
+    [v] = load_study(ROOT / "configs" / "blondie24-2001-choices.toml")["variants"]
+    run = CHOICES_2001 / v["dir"]
+    if not (CHOICES_2001 / "study.json").exists():
+        pytest.skip("the 2001 runs of the picked choice are not committed")
+    cfg = configs.load(run / "config.toml")
+    assert cfg == v["config"] and cfg["evaluation"]["opponent_scores"]
+    cfg["yardstick"]["openings"] = 1
+    [made] = TrialRun(Blondie24Recipe(cfg), trial).run(1).logbook
+    mine = {k: float(x) for k, x in made.items() if not k.startswith("yard_")}
+    assert [mine] == first_rows(run, trial, 1) and len(mine) > 5
+    if trial == 0:
+        assert mine != first_rows(ROOT / "results" / "blondie24-2001", 0, 1)[0]
+
+
 @pytest.mark.parametrize("study, base", [("blondie24-choices.toml", "blondie24.toml"), ("blondie24-2001-choices.toml", "blondie24-2001.toml")])
 def test_the_study_files_of_the_open_choices_are_their_base_with_only_the_named_keys_changed(study, base):
     from evoplay.framework.study import load_study
