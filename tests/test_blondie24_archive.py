@@ -306,6 +306,28 @@ def test_the_committed_choices_study_reproduces_its_first_generations(variant):
     assert [{k: float(x) for k, x in row.items() if not k.startswith("yard_")} for row in made] == first_rows(run, 0, gens)
 
 
+def test_the_choices_study_compares_the_champions_depth_4_games_once(tmp_path):
+    """`report --depths 4,6` replays at depth 4 the 314 games of each champion's score (the yardstick at the
+    run's depth over all the ballots): the same numbers, which the study compares once, as the champion's
+    score; a yardstick over fewer ballots is other games, and its run keeps the duel as a measure of its own."""
+    from evoplay.framework.study import load_study
+    from evoplay.recipes.blondie24.duels import measures
+
+    if not (CHOICES / "study.json").exists():
+        pytest.skip("the choices study is not committed")
+    for v in load_study(ROOT / "configs" / "blondie24-choices.toml")["variants"]:
+        run = CHOICES / v["dir"]
+        scores = [t["champion_score"] for t in json.loads((run / "summary.json").read_text())["per_trial"]]
+        assert measures(run)["duel:piece-difference:depth=4"]["per_trial"] == scores and len(scores) == 6
+        assert set(Blondie24Recipe(v["config"]).reported_measures(run)) == {"duel:piece-difference:depth=6"}
+    assert set(json.loads((CHOICES / "study.json").read_text())["measures"]) == {
+        "champion_score", "duel:piece-difference:depth=6", "league"}
+    (tmp_path / "duels.json").write_bytes((CHOICES / "published" / "duels.json").read_bytes())
+    cfg = configs.load(CHOICES / "published" / "config.toml")
+    cfg["yardstick"]["openings"] = 10
+    assert set(Blondie24Recipe(cfg).reported_measures(tmp_path)) == {"duel:piece-difference:depth=4", "duel:piece-difference:depth=6"}
+
+
 CHOICES_2001 = ROOT / "results" / "blondie24-2001-choices"
 
 

@@ -362,10 +362,15 @@ class Blondie24Recipe(Recipe):
 
     def reported_measures(self, run_dir) -> dict[str, dict]:
         """After ``evoplay report RUN --depths ... --versus ...``: each trial's champion in each
-        of its duels (``duels.json``), say against piece difference at depth 6."""
+        of its duels (``duels.json``), say against piece difference at depth 6. The duel at the
+        run's own depth is left out where the yardstick plays all the ballots: it replays the
+        games of the champion's score (``trial_measures``), which a study already compares."""
         from evoplay.recipes.blondie24.duels import measures
 
-        return measures(run_dir)
+        out = measures(run_dir)
+        if self.trial_measures() and self.cfg["yardstick"]["openings"] == 0:
+            out.pop(f"duel:piece-difference:depth={self.depth}", None)
+        return out
 
     def payoff_scale(self) -> float:
         return 1.0
