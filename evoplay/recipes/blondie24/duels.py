@@ -124,10 +124,11 @@ def read_duels(run_dir) -> dict:
     return read_report_file(run_dir, "duels.json", markdown, "--depths ... --versus ...")
 
 
-def measures(run_dir) -> dict[str, dict]:
+def measures(run_dir, scored_depth: int | None = None) -> dict[str, dict]:
     """Every duel each trial's champion played (``duels.json``) as a study's per-trial measure
     (``Recipe.reported_measures``): ``duel:OPPONENT`` -> its label and the trials' scores in
-    trial order; {} without duels.json."""
+    trial order; {} without duels.json. The duel against piece difference at ``scored_depth``
+    on both sides is left out: it replays the games of the champion's score."""
     duels = read_duels(run_dir)
     trials = duels.get("trials", [])
     by_opponent = {}
@@ -138,7 +139,10 @@ def measures(run_dir) -> dict[str, dict]:
     for name, rows in by_opponent.items():
         if len(rows) != len(trials):
             continue
-        if name.startswith("piece-difference:"):
+        pd = name.startswith("piece-difference:")
+        if pd and rows[0]["depth"] == rows[0]["opponent_depth"] == scored_depth:
+            continue
+        if pd:
             label = f"champion's score against piece difference at depth {rows[0]['opponent_depth']} (searching {rows[0]['depth']} itself)"
         else:
             label = f"champion's score against {name} (each searching its own file's depth)"

@@ -367,10 +367,8 @@ class Blondie24Recipe(Recipe):
         games of the champion's score (``trial_measures``), which a study already compares."""
         from evoplay.recipes.blondie24.duels import measures
 
-        out = measures(run_dir)
-        if self.trial_measures() and self.cfg["yardstick"]["openings"] == 0:
-            out.pop(f"duel:piece-difference:depth={self.depth}", None)
-        return out
+        scored = self.trial_measures() and self.cfg["yardstick"]["openings"] == 0
+        return measures(run_dir, self.depth if scored else None)
 
     def payoff_scale(self) -> float:
         return 1.0
