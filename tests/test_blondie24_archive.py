@@ -388,3 +388,23 @@ def test_a_quiescence_runs_network_meets_piece_difference_at_a_fixed_depth_as_it
     assert scores(True, pd) != scores(False, pd)  # the capture extension changes these games: the check can fail
     [versus] = yardstick.checkers_scores(recipe, net, [(0, 12)], [("network", other.genome, other.king)])
     assert versus.tolist() == scores(True, net_player(CHECKERS, other.genome, recipe.sizes, other.king, 2, True))
+
+
+def test_the_committed_pick_of_the_2001_runs_follows_the_rule_written_before_them():
+    """The guide's rule: the two trials' champions' match over the first 8 ballots from both colours
+    (`pick.json`), won by more wins less losses; the winner (trial 1, 2 wins, 11 draws, 3 losses for trial 0)
+    is the champion the results note measures against `MCTSBot`, and the variant's own champion.json."""
+    if not (CHOICES_2001 / "study.json").exists():
+        pytest.skip("the 2001 runs of the picked choice are not committed")
+    pick = json.loads((CHOICES_2001 / "pick.json").read_text())
+    trials = CHOICES_2001 / "opponent-scores" / "trials"
+    assert (pick["a"], pick["b"]) == (f"{trials.relative_to(ROOT)}/trial_00/champion.json",
+                                      f"{trials.relative_to(ROOT)}/trial_01/champion.json")
+    assert [r["games"] for r in pick["results"]] == [8, 8] and [r["first"] for r in pick["results"]] == ["a", "b"]
+    counts = [round(sum(r[k] * r["games"] for r in pick["results"])) for k in ("a_win", "draw", "b_win")]
+    assert counts == [2, 11, 3]
+    winner = "trial_00" if counts[0] > counts[2] else "trial_01"
+    assert winner == "trial_01" and counts[0] != counts[2]
+    assert (CHOICES_2001 / "opponent-scores" / "champion.json").read_bytes() == (trials / winner / "champion.json").read_bytes()
+    mcts = json.loads((CHOICES_2001 / "mcts.json").read_text())
+    assert mcts["player"] == f"{trials.relative_to(ROOT)}/{winner}/champion.json" and mcts["all"]["games"] == 100
