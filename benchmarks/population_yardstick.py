@@ -1,12 +1,13 @@
 """A Blondie24 checkers run's whole population against the yardstick, first and last:
-`.venv/bin/python benchmarks/population_yardstick.py RUN OUT.json`.
+`.venv/bin/python benchmarks/population_yardstick.py RUN OUT.json [TRIAL]`.
 
 Every network of the initial population (made again from the config's seed, before
 generation 1) and every last parent (from the final checkpoint) plays `piece-difference`
 searching the run's depth over the yardstick's 314 ballot games from both colours, on
 embedded Ray (2 workers): each network's wins, draws, losses and mean score, and the
 population's mean score with its 95% interval. One network per measurement (the
-generation's best) is a noisy view of a population; this is the whole of it.
+generation's best) is a noisy view of a population; this is the whole of it. TRIAL (default
+0) names the trial of a run of several, such as a study's variant.
 """
 import json, sys
 from evoplay.framework import config
@@ -18,9 +19,10 @@ from evoplay.recipes.blondie24.recipe import Blondie24Recipe
 from evoplay.framework.stats import mean_ci
 
 run = sys.argv[1]
+trial = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 recipe = Blondie24Recipe(config.load(f"{run}/config.toml"))
-first = TrialRun(recipe, 0).trial.state.parents
-last = league.final_parents(recipe, RunDir(run))[0]
+first = TrialRun(recipe, trial).trial.state.parents
+last = league.final_parents(recipe, RunDir(run))[trial]
 init_ray(None, 2)
 recipe.toolbox.register("map", RayMap(chunk_size=1))
 bounds = yardstick.slices(yardstick.n_games(recipe))
