@@ -296,14 +296,15 @@ def test_the_last_parents_of_the_opponent_scorings_2001_runs_are_ranked_by_their
     run = ROOT / "results" / "blondie24-2001-choices" / "opponent-scores"
     if not (run / "summary.json").exists():
         pytest.skip("the 2001 runs of the picked choice are not committed")
-    got = []
-    for t in (0, 1):
-        league = json.loads((run / "summary.json").read_text())["per_trial"][t]["league"]
-        table = league["table"]
-        score = {n["id"]: n["score"] for n in json.loads((run / f"population-trial_0{t}.json").read_text())["last_parents"]["networks"]}
-        assert sorted(score) == sorted(r["network_id"] for r in table) and len(score) == 15
-        got.append(spearman([r["points"] for r in table], [score[r["network_id"]] for r in table]))
-    assert got == [0.39, 0.51]
+    leagues = [t["league"] for t in json.loads((run / "summary.json").read_text())["per_trial"]]
+    scores = [{n["id"]: n["score"] for n in json.loads((run / f"population-trial_0{t}.json").read_text())["last_parents"]["networks"]}
+              for t in (0, 1)]
+    for league, score in zip(leagues, scores):
+        assert sorted(score) == sorted(r["network_id"] for r in league["table"]) and len(score) == 15
+    assert [spearman([r["points"] for r in league["table"]], [score[r["network_id"]] for r in league["table"]])
+            for league, score in zip(leagues, scores)] == [0.39, 0.51]
+    league, score = leagues[1], scores[1]
+    table = league["table"]
     best = max(score, key=score.get)
     points = sorted((r["points"] for r in table), reverse=True)
     [row] = [r for r in table if r["network_id"] == best]
