@@ -183,15 +183,15 @@ FLOAT_SPECS = [("mcts:c={},sims=5", "tictactoe"), ("logic:eps={},develop=own", "
                ("softmax:t={},model_t=1", "tictactoe"), ("piece-difference:king={},depth=2", "checkers")]
 
 
-#: In a spec, spaces around a key or a value are layout (``piece-difference: king = 2``, read
-#: as ever); every other way of writing a number that is not a plain decimal is refused.
-NOT_PLAIN_SPEC_INTS = [v for v in NOT_PLAIN_INTS if v.strip(" ") != v.strip(" ").strip() or v.strip(" ") == v]
+#: In a spec, as in an option (``--games ' 4'``), every way of writing a number that is not a
+#: plain decimal is refused, blanks around it included (``mcts:sims= 4``).
+NOT_PLAIN_SPEC_INTS = NOT_PLAIN_INTS
 
 
 @pytest.mark.parametrize("spec, game", INT_SPECS)
 def test_integer_spec_parameters_are_plain_ascii_decimals(spec, game):
     name = spec.partition("=")[0].partition(":")[2]
-    assert " 4" not in NOT_PLAIN_SPEC_INTS and "4\n" in NOT_PLAIN_SPEC_INTS and "1_2" in NOT_PLAIN_SPEC_INTS
+    assert " 4" in NOT_PLAIN_SPEC_INTS and "4\n" in NOT_PLAIN_SPEC_INTS and "1_2" in NOT_PLAIN_SPEC_INTS
     for value in NOT_PLAIN_SPEC_INTS:
         argv = ["match", "--game", game, spec.format(value), "random", "--games", "1"]
         refused(argv, f"{name} must be an integer, got {value!r}")
@@ -205,11 +205,20 @@ def test_number_spec_parameters_are_plain_ascii_decimals(spec, game):
         refused(argv, f"{name} must be a number, got {value!r}")
 
 
-def test_spaces_around_a_spec_value_are_layout():
-    from evoplay.arena.specs import make_player
-    from evoplay.games import resolve_game
+def test_blanks_inside_a_spec_are_refused_as_in_options():
+    refused(["match", "mcts:sims= 4", "random", "--games", "1"], "player mcts: sims must be an integer, got ' 4'")
+    refused(["match", "--game", "checkers", "alpha-beta:depth= 4", "random", "--games", "1"],
+            "player alpha-beta: depth must be an integer, got ' 4'")
+    refused(["match", "mcts: sims=4", "random", "--games", "1"],
+            "player mcts: parameter ' sims' has blanks around it: write mcts:sims=...")
+    refused(["match", "logic:develop= own", "random", "--games", "1"], "logic develop")
 
-    assert make_player(resolve_game("tictactoe"), "mcts: sims = 5 , c = 1.5").spec == "mcts:sims=5,c=1.5,solve=1"
+
+def test_range_messages_print_the_numbers_unrounded():
+    refused(["match", "--game", "checkers", "openspiel-mcts:seed=2147483648", "random", "--games", "1"],
+            "openspiel-mcts seed must be in [0, 2147483647], got 2147483648")
+    refused(["match", "mcts:sims=1000001", "random", "--games", "1"], "mcts sims must be in [1, 1000000], got 1000001")
+    refused(["match", "mcts:c=100.00001", "random", "--games", "1"], "mcts c must be in [0, 100], got 100.00001")
 
 
 def test_a_spec_parameter_given_twice_is_refused():

@@ -131,9 +131,10 @@ def parse_spec(spec: str, registry: dict, game_name: str, also: tuple = ("human"
     params = {}
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
-        key, value = key.strip(), value.strip(" ")  # spaces around a key or a value are layout, not the number
         if not eq:
             raise SpecError(f"player {name}: parameter {quoted(item)} is not key=value")
+        if key != key.strip() and key.strip() in schema:  # a spec is one word, as `--games 4` takes no ' 4'
+            raise SpecError(f"player {name}: parameter {quoted(key)} has blanks around it: write {name}:{key.strip()}=...")
         if key not in schema:
             raise SpecError(f"player {name}: unknown parameter {quoted(key)} (allowed: {', '.join(schema) or 'none'})")
         if key in params:
@@ -152,12 +153,12 @@ def parse_spec(spec: str, registry: dict, game_name: str, also: tuple = ("human"
 
 def _typed(kind, value: str):
     """A spec parameter's text as ``kind``: numbers as plain ASCII decimals (``evoplay.files.plainnum``:
-    not ``1_0``, ``+4``, `` 4`` or full-width digits), text with its blanks stripped."""
+    not ``1_0``, ``+4``, `` 4`` or full-width digits), text as it is written (its check refuses blanks)."""
     if kind is int:
         return parse_int(value, negative=True)
     if kind is float:
         return parse_float(value)
-    return kind(value.strip())
+    return kind(value)
 
 
 def build(spec: str, registry: dict, game_name: str):
@@ -172,9 +173,13 @@ def build(spec: str, registry: dict, game_name: str):
     return factory(**full)
 
 
-def _plain(bound) -> str:
-    """A bound as a person writes it: an integer in full (1000000, not 1e+06), a real number as ``:g`` has it."""
-    return str(bound) if isinstance(bound, int) else f"{bound:g}"
+def _plain(number) -> str:
+    """A number as a person writes it, never rounded: an integer in full (1000000, not 1e+06),
+    a real number in its shortest exact form (100.00001, not 100; 1.5, 100 for 100.0)."""
+    if isinstance(number, int):
+        return str(number)
+    text = repr(float(number))
+    return text[:-2] if text.endswith(".0") else text
 
 
 def in_range(name: str, lo, hi):
@@ -182,7 +187,7 @@ def in_range(name: str, lo, hi):
 
     def check(v):
         if not lo <= v <= hi:
-            raise SpecError(f"{name} must be in [{lo:g}, {hi:g}], got {v:g}")
+            raise SpecError(f"{name} must be in [{_plain(lo)}, {_plain(hi)}], got {_plain(v)}")
         return v
 
     check.allowed = f"in [{_plain(lo)}, {_plain(hi)}]"  # what a listing of the players says (``evoplay players``)
