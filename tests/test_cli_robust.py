@@ -480,3 +480,13 @@ def test_a_config_names_a_run_directory_as_its_opponent(tmp_path):
     docs = player_files(cfg)
     assert list(docs) == [str(ROOT / "results/fogel1993")]
     assert docs[str(ROOT / "results/fogel1993")]["sha256"] == json.loads((ROOT / "results/fogel1993/champion.json").read_text())["sha256"]
+
+
+@pytest.mark.parametrize("argv", [["games"], ["players", "--game", "tictactoe"]])
+def test_a_reader_that_closes_the_pipe_early_ends_the_command_quietly(argv):
+    # `evoplay games | head -n 1`: the reader's end is closed before the command writes a line.
+    proc = subprocess.Popen([str(EVOPLAY), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0
+    assert err == b""

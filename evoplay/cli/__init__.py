@@ -29,7 +29,7 @@ def main(argv=None):
     """Entry point: bad usage or input exits 2 with one line, no traceback."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
-        code = cli.main(args=argv, prog_name="evoplay", standalone_mode=False)
+        code = _invoke(argv)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
@@ -47,6 +47,27 @@ def main(argv=None):
         fail("interrupted", 130)
     # Without standalone mode click returns (rather than raises) a ctx.exit() code.
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _invoke(argv):
+    """Run the command ``argv`` names (default: ``sys.argv[1:]``) and return its result.
+
+    A reader that closes our output early (``evoplay games | head -n 1``) ends the command
+    quietly with exit 0: it took what it wanted, so that is no failure of evoplay (click's
+    own ``main`` would exit 1 and say nothing).
+    """
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        with cli.make_context("evoplay", args) as ctx:
+            code = cli.invoke(ctx)
+        sys.stdout.flush()  # now, not at exit, where a closed pipe could no longer be told apart
+        return code
+    except EOFError as e:  # as click's main has it: end of input at a prompt aborts
+        raise click.exceptions.Abort() from e
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush then writes nowhere
+        sys.exit(0)
 
 
 # Commands register themselves on ``cli`` when their modules are imported.
