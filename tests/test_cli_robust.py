@@ -490,3 +490,32 @@ def test_a_reader_that_closes_the_pipe_early_ends_the_command_quietly(argv):
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 0
     assert err == b""
+
+
+def _signed_copy(source, dest, edit):
+    """``source``'s player document with ``edit(doc)`` applied and its sha256 made again."""
+    from evoplay.files import playerfile as player_files
+
+    doc = json.loads(Path(source).read_text())
+    edit(doc)
+    doc["sha256"] = player_files._digest(doc["kind"], doc["architecture"], doc["weights"])
+    Path(dest).write_text(json.dumps(doc))
+    return dest
+
+
+FOGEL_CHAMPION = ROOT / "results" / "fogel1993" / "champion.json"
+CHECKERS_CHAMPION = ROOT / "results" / "blondie24" / "champion.json"
+
+
+@pytest.mark.parametrize("source, edit, message", [
+    (FOGEL_CHAMPION, lambda d: d["weights"]["output_bias"].__setitem__(0, True), "'output_bias' are not an array of numbers"),
+    (FOGEL_CHAMPION, lambda d: d["weights"]["hidden_bias"].__setitem__(0, 1e308), "'hidden_bias' hold 1e+308, beyond"),
+    (FOGEL_CHAMPION, lambda d: d["weights"].__setitem__("spare", [1.0, 2.0]), "unexpected weights 'spare'"),
+    (CHECKERS_CHAMPION, lambda d: d["weights"]["king"].__setitem__(0, False), "'king' are not an array of numbers"),
+    (CHECKERS_CHAMPION, lambda d: d["weights"].__setitem__("genome2", [0.5]), "unexpected weights 'genome2'"),
+])
+def test_player_files_refuse_weights_that_are_no_numbers_huge_or_extra(env, source, edit, message):
+    path = _signed_copy(source, env.root / "edited.json", edit)
+    refused(["resign", str(path)], message)
+    refused(["match", str(path), "random", "--games", "1"] + (["--game", "checkers"] if source == CHECKERS_CHAMPION else []),
+            message)

@@ -156,12 +156,30 @@ def resign(path) -> tuple[str, str]:
     return old, new
 
 
+class _Weights(dict):
+    """A document's weights, noting which arrays its kind's builder read (``weight_array``)."""
+
+    def __init__(self, weights: dict):
+        super().__init__(weights)
+        self.read: set = set()
+
+    def __getitem__(self, name):
+        self.read.add(name)
+        return super().__getitem__(name)
+
+
 def build_player(doc: dict, path):
-    """The Player of a checked document (``read_document``) read from ``path``."""
+    """The Player of a checked document (``read_document``) read from ``path``; an array of
+    weights its kind does not read is refused, as a file that says more than it plays."""
     module, func = kinds()[doc["kind"]].split(":")
     builder = getattr(importlib.import_module(module), func)
+    weights = _Weights(doc["weights"])
     try:
-        player = builder(doc["architecture"], doc["weights"])
+        player = builder(doc["architecture"], weights)
+        extra = sorted(set(weights) - weights.read)
+        if extra:
+            raise PlayerFileError(f"unexpected weights {', '.join(map(repr, extra))} "
+                                  f"(a {doc['kind']} file has {', '.join(map(repr, sorted(weights.read)))})")
     except PlayerFileError as e:
         raise PlayerFileError(f"player file {path}: {e}") from None
     player.spec = os.fspath(path)
@@ -169,18 +187,46 @@ def build_player(doc: dict, path):
     return player
 
 
+#: Largest magnitude of a weight in a player file of any kind: a network sums at most some
+#: 33,000 products of a weight and an input of at most 1,000, so every sum stays far below
+#: the largest float (1.8e308) and no evaluation overflows to an infinity (or a NaN, their
+#: difference); the evaluation networks' own bound (``MAX_WEIGHT`` in evoplay's networks) is
+#: the same figure.
+MAX_WEIGHT = 1e100
+
+
+def _numbers_only(value) -> bool:
+    """Whether ``value`` is a number or nested lists of numbers: JSON's ``true`` and
+    ``false`` are no weights, though numpy would read them as 1 and 0."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, bool) or not isinstance(item, (int, float)):
+            return False
+    return True
+
+
 def weight_array(weights: dict, name: str, shape: tuple) -> np.ndarray:
-    """A named weight array of exactly ``shape``, all finite numbers."""
+    """A named weight array of exactly ``shape``, all numbers within +-``MAX_WEIGHT``."""
     if name not in weights:
         raise PlayerFileError(f"weights {name!r} missing")
+    value = weights[name]
+    if not _numbers_only(value):
+        raise PlayerFileError(f"weights {name!r} are not an array of numbers")
     try:
-        arr = np.asarray(weights[name], dtype=np.float64)
+        arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise PlayerFileError(f"weights {name!r} are not an array of numbers") from None
     if arr.shape != tuple(shape):
         raise PlayerFileError(f"weights {name!r} have shape {arr.shape}, expected {tuple(shape)}")
     if not np.isfinite(arr).all():
         raise PlayerFileError(f"weights {name!r} contain a non-finite number")
+    if arr.size and not np.abs(arr).max() <= MAX_WEIGHT:
+        worst = float(arr.flat[int(np.argmax(np.abs(arr)))])
+        raise PlayerFileError(f"weights {name!r} hold {worst:.4g}, beyond the +-{MAX_WEIGHT:.0e} a weight may have "
+                              "(so that every evaluation is a finite number)")
     return arr
 
 
