@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import socket
 import sys
+import threading
+import time
 import traceback
 from functools import wraps
 from pathlib import Path
 from socketserver import ThreadingMixIn
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+from wsgiref.simple_server import ServerHandler, WSGIRequestHandler, WSGIServer
 
 import bottle
 
@@ -56,11 +58,16 @@ def _body():
     """The request's JSON body; 4xx ApiError if too big or not JSON."""
     length = _content_length()
     stream = bottle.request.environ["wsgi.input"]
-    if length > MAX_BODY:
-        if length <= 64 * MAX_BODY:  # read it anyway, so that the client gets the answer
-            stream.read(length)
-        raise ApiError(413, f"request body is larger than {MAX_BODY} bytes")
-    raw = stream.read(length) if length > 0 else b""
+    try:
+        if length > MAX_BODY:
+            if length <= 64 * MAX_BODY:  # read it anyway, so that the client gets the answer
+                stream.read(length)
+            raise ApiError(413, f"request body is larger than {MAX_BODY} bytes")
+        raw = stream.read(length) if length > 0 else b""
+    except TimeoutError:  # the server's request_timeout (_Handler): the client went silent
+        limit = bottle.request.environ.get("evoplay.request_timeout")
+        within = f" within {limit:g} s" if limit else ""
+        raise ApiError(408, f"the request body did not arrive{within}: send all of its Content-Length bytes") from None
     if not raw.strip():
         raise ApiError(400, "request body is empty: send a JSON object")
 
@@ -228,6 +235,66 @@ def make_app(roots: Roots, games=()) -> bottle.Bottle:
 
 # ---------------------------------------------------------------- server
 
+#: Seconds a request (its line, headers and body) has to arrive, counted from the moment the
+#: connection is accepted; a client that sends nothing more for that long is dropped. A
+#: browser or script sends a whole request (at most ``MAX_BODY`` bytes of body) in
+#: milliseconds, on this machine or over a network; 15 s leaves a slow or busy client ample
+#: room, yet a connection that goes silent half way (or sends a byte now and then) holds
+#: one of the ``MAX_CONNECTIONS`` threads for no longer than that. The same time bounds
+#: each write of the answer to a client that stops reading it. Computing the answer is not
+#: counted: an mcts move may take tens of seconds.
+REQUEST_TIMEOUT = 15.0
+#: Connections handled at once, one thread each. A browser opens at most 6 connections to a
+#: server, so 64 serve several pages and scripts together; a connection beyond them is
+#: answered 503 at once and closed (never queued), so that a flood of connections gets no
+#: more than 64 threads, each dropped after ``REQUEST_TIMEOUT`` if it sends nothing.
+MAX_CONNECTIONS = 64
+
+
+class _Deadline:
+    """The request stream of one connection, read until ``deadline`` (``time.monotonic``)
+    at the latest: each read waits only the time left (TimeoutError when none is), and
+    the socket then waits ``write_timeout`` for each write of the answer."""
+
+    def __init__(self, stream, sock: socket.socket, deadline: float, write_timeout: float):
+        self._stream, self._sock, self._deadline, self._write_timeout = stream, sock, deadline, write_timeout
+
+    def _timed(self, read, *args):
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self._sock.settimeout(left)
+        try:
+            return read(*args)
+        finally:
+            self._sock.settimeout(self._write_timeout)
+
+    def read(self, *args):
+        return self._timed(self._stream.read, *args)
+
+    def readline(self, *args):
+        return self._timed(self._stream.readline, *args)
+
+    def readlines(self, *args):
+        return self._timed(self._stream.readlines, *args)
+
+    def __iter__(self):
+        return iter(self.readline, b"")
+
+    def __getattr__(self, name):  # close, closed, ...
+        return getattr(self._stream, name)
+
+
+class _ServerHandler(ServerHandler):
+    def handle_error(self):
+        """A client that stops taking the answer for ``request_timeout`` is dropped with one
+        line in the log, not a traceback."""
+        if isinstance(sys.exc_info()[1], TimeoutError):
+            self.request_handler.log_message("dropped: the client took no part of the answer for %g s",
+                                             self.request_handler.server.request_timeout)
+            return
+        super().handle_error()
+
 
 class _Handler(WSGIRequestHandler):
     quiet = False
@@ -236,26 +303,115 @@ class _Handler(WSGIRequestHandler):
         if not self.quiet:
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
+    def setup(self):
+        super().setup()
+        timeout = self.server.request_timeout
+        self.rfile = _Deadline(self.rfile, self.connection, time.monotonic() + timeout, timeout)
+
+    def get_environ(self):
+        return {**super().get_environ(), "evoplay.request_timeout": self.server.request_timeout}
+
+    def handle(self):
+        """``WSGIRequestHandler.handle``, but a request that does not arrive within the
+        server's ``request_timeout`` drops the connection (a body that does not is a 408,
+        ``_body``) and a client that stops reading the answer is dropped too."""
+        try:
+            self.raw_requestline = self.rfile.readline(65537)
+            if len(self.raw_requestline) > 65536:
+                self.requestline = ""
+                self.request_version = ""
+                self.command = ""
+                self.send_error(414)
+                return
+            if not self.parse_request():  # an error code has been sent
+                return
+        except TimeoutError:
+            self.log_message("dropped: the request did not arrive within %g s", self.server.request_timeout)
+            return
+        handler = _ServerHandler(self.rfile, self.wfile, self.get_stderr(), self.get_environ(), multithread=False)
+        handler.request_handler = self
+        handler.run(self.server.get_app())
+
 
 class _ThreadingServer(ThreadingMixIn, WSGIServer):
     daemon_threads = True
     #: Connections the listening socket holds until they are accepted (socketserver's 5
     #: made about 1 request in 100 wait a second under 8 clients).
     request_queue_size = 128
+    #: Seconds for a request to arrive (``REQUEST_TIMEOUT``); may be set on a server.
+    request_timeout = REQUEST_TIMEOUT
+    #: Connections handled at once (``MAX_CONNECTIONS``); may be set on a server.
+    max_connections = MAX_CONNECTIONS
+
+    def __init__(self, *args, **kwargs):
+        self._open = 0
+        self._open_lock = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request, client_address):
+        """A thread for the connection while fewer than ``max_connections`` are open;
+        beyond them, a 503 and the connection closed at once."""
+        with self._open_lock:
+            full = self._open >= self.max_connections
+            if not full:
+                self._open += 1
+        if full:
+            self._refuse(request, client_address)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._release()
+
+    def _release(self):
+        with self._open_lock:
+            self._open -= 1
+
+    def _refuse(self, request, client_address):
+        """Answer 503 without waiting on the client (the answer fits the empty send buffer),
+        and close the connection."""
+        body = json.dumps({"error": f"the server is handling {self.max_connections} connections, "
+                                    f"its most at once: try again"}).encode()
+        head = (f"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n").encode()
+        try:
+            request.setblocking(False)
+            request.send(head + body)
+            request.recv(65536)  # what the client has sent: unread, closing would reset the connection
+        except OSError:
+            pass
+        if not self.RequestHandlerClass.quiet:
+            sys.stderr.write(f"{client_address[0]} refused: {self.max_connections} connections open\n")
+        self.shutdown_request(request)
 
 
 class _ThreadingServer6(_ThreadingServer):
     address_family = socket.AF_INET6
 
 
-def make_server(app, host: str = "127.0.0.1", port: int = 8000, quiet: bool = False):
-    """A threaded WSGI server for ``app`` listening on ``host:port`` (port 0: any free one)."""
+def make_server(app, host: str = "127.0.0.1", port: int = 8000, quiet: bool = False,
+                request_timeout: float | None = None, max_connections: int | None = None):
+    """A threaded WSGI server for ``app`` listening on ``host:port`` (port 0: any free one).
+
+    A request must arrive within ``request_timeout`` seconds (``REQUEST_TIMEOUT``) and at
+    most ``max_connections`` (``MAX_CONNECTIONS``) are handled at once; a connection beyond
+    them is answered 503 and closed."""
     handler = type("Handler", (_Handler,), {"quiet": quiet})
     server_class = _ThreadingServer6 if ":" in host else _ThreadingServer
     try:
         server = server_class((host, port), handler)
     except OSError as e:
         raise EvoplayError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    if request_timeout is not None:
+        server.request_timeout = request_timeout
+    if max_connections is not None:
+        server.max_connections = max_connections
     server.set_app(app)
     return server
-

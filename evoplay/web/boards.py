@@ -20,7 +20,7 @@ import numpy as np
 
 from evoplay.arena.alphabeta import AlphaBetaPlayer
 from evoplay.arena.mcts import MCTSPlayer
-from evoplay.arena.players import SearchPlayer
+from evoplay.arena.players import SearchPlayer, quoted
 from evoplay.errors import EvoplayError
 from evoplay.files import usercode
 from evoplay.arena.game import capability, game_ref
@@ -185,15 +185,46 @@ def replay(game, adapter: WebGame, body: dict):
 
 
 def play(game, state, text, what: str):
-    """The state after the move written ``text``, and the move; 400 if illegal."""
+    """The state after the move written ``text``, and the move; 400 if illegal, or if not
+    written as plain text (``move_text_problem``)."""
+    sent = text
     text = _text(text, what)
     if game.result(state) is not None:
         raise ApiError(400, f"{what} {text}: the game is over")
+    problem = move_text_problem(sent)
+    legal = _legal_texts(game, state) if problem is not None else []
+    if problem is not None and sent not in legal:
+        example = f"; send it as the game writes it, e.g. {legal[0]!r}" if legal else ""
+        raise ApiError(400, f"{what} {quoted(sent)}: {problem}{example}")
     try:
-        move = game.parse_move(state, text)
+        move = game.parse_move(state, sent)
     except ValueError as e:
         raise ApiError(400, f"{what}: {e}") from None
     return game.apply(state, move), move
+
+
+def move_text_problem(text: str) -> str | None:
+    """What keeps ``text`` from being a move as a request must write it, None if nothing.
+
+    A game's parser (and Python's ``int`` and ``\\d`` in it) reads more than the move: blanks
+    and line breaks around it (``'1\\n'``) and any script's digits (``'４'``, ``'١'``), so that
+    a move would be read that is not the one sent. A move is sent in printable ASCII with
+    nothing around it, as the command line reads its numbers (``evoplay.files.plainnum``);
+    the exact text a game writes for a legal move is read whatever its characters (``play``).
+    """
+    if text != text.strip():
+        return "a move has no blanks or line breaks around it"
+    odd = next((ch for ch in text if not (ch.isascii() and ch.isprintable())), None)
+    if odd is not None:
+        kind = "a digit" if odd.isdigit() else "a control character" if odd.isascii() else "a character"
+        return (f"a move is written in plain ASCII (digits 0-9), not with {kind} such as "
+                f"{odd!r} (U+{ord(odd):04X})")
+    return None
+
+
+def _legal_texts(game, state) -> list[str]:
+    """The texts the game writes for the legal moves in ``state``."""
+    return [game.move_text(state, m) for m in game.legal_moves(state)]
 
 
 def describe(game, adapter: WebGame, state, played: list, start, first, last) -> dict:
