@@ -122,3 +122,69 @@ def test_hexapawn_conforms_to_the_game_interface():
 
     facts = conformance(resolve_game(HEXAPAWN), np.random.default_rng(2), playouts=20, max_plies=20)
     assert facts["finished"] == 20  # Hexapawn ends within 6 moves a side
+
+
+@pytest.mark.parametrize("ref", ["checkers", CONNECT_FOUR, "openspiel:connect_four"])
+def test_solving_a_game_too_big_to_solve_is_refused_when_the_player_is_made(ref):
+    """It ended in a RecursionError on checkers and ran without end on Connect Four."""
+    with pytest.raises(SpecError, match=r"alpha-beta:depth=0 on .*too big to solve within 2,000,000 positions"):
+        make_player(resolve_game(ref), "alpha-beta:depth=0")
+
+
+def test_a_depth_no_machine_searches_is_refused_with_the_depth_that_may_be_given():
+    with pytest.raises(SpecError, match=r"alpha-beta:depth=64 on checkers: 64 plies search at least .* give a depth of at most \d+"):
+        make_player(resolve_game("checkers"), "alpha-beta:depth=64")
+    assert make_player(resolve_game("checkers"), "alpha-beta:depth=8").depth == 8
+
+
+class Countdown:
+    """A line of ``n`` stones, one or (every hundredth stone) two taken a move; who cannot
+    take loses: lines far longer than Python's recursion limit. ``loop`` adds a move that puts
+    a stone back at ``n - 1`` (positions then repeat)."""
+
+    name, side_names = "countdown", ("first", "second")
+
+    def __init__(self, n: int = 3000, loop: bool = False):
+        self.n, self.loop = n, loop
+
+    def initial(self):
+        return (self.n, 0)
+
+    def to_move(self, state):
+        return state[1]
+
+    def legal_moves(self, state):
+        moves = [1, 2] if state[0] % 100 == 0 and state[0] >= 2 else [1]
+        return moves + ([-1] if self.loop and state[0] == self.n - 2 else [])
+
+    def apply(self, state, move):
+        return (state[0] - move, 1 - state[1])
+
+    def result(self, state):
+        return -1 if state[0] == 0 else None
+
+    def key(self, state):
+        return state
+
+    def views(self, states):
+        return np.array([[s[0]] for s in states], dtype=np.int8)
+
+    def is_capture(self, state, move):
+        return False
+
+
+def test_the_solver_follows_lines_longer_than_the_recursion_limit():
+    game = Countdown(3000)
+    player = AlphaBetaPlayer(game, depth=0)
+    # By hand: below 100 the side to move wins with an odd count; at 100 it wins (taking two leaves 98),
+    # and from there on with an even count, at a multiple of 100 by taking one (two would leave an even
+    # count). So at 3000 the first side wins by taking one stone a move but two at 100: 2,999 plies.
+    assert player._solver.value(game.initial()) == WIN - 2999
+    assert player.best_moves(game.initial()) == [1]
+    assert player._solver.value((99, 0)) == WIN - 99 and player._solver.value((98, 0)) == -(WIN - 98)
+
+
+def test_a_game_whose_positions_repeat_is_refused_by_the_solver():
+    player = AlphaBetaPlayer(Countdown(300, loop=True), depth=0)
+    with pytest.raises(Exception, match="solves games whose positions never repeat"):
+        player._solver.value(player.game.initial())

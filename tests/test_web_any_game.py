@@ -148,3 +148,14 @@ def test_a_game_whose_first_position_fails_is_refused_at_start(tmp_path):
     code, out, err = run_in_process(["serve", "--port", "0", "--game", ref])
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert err.startswith("evoplay: error: ") and "broken.py" in err and "no board today" in err
+
+
+def test_analysis_of_a_solving_player_asks_for_a_depth():
+    """alpha-beta:depth=0 on a small game solves it: analysis needs a depth, and says so (it
+    reached the search with depth 0)."""
+    hexapawn = f"{ROOT / 'examples' / 'games' / 'hexapawn.py'}:Hexapawn"
+    with serving([hexapawn]) as url:
+        name = ok(url, "/api/games")["games"][2]["name"]
+        refused(url, path(name, "analysis"), {"player": "alpha-beta:depth=0"}, fragment="solves to the end of the game")
+        assert ok(url, path(name, "analysis"), {"player": "alpha-beta:depth=0", "depth": 2})["depth"] == 2
+        assert ok(url, path(name, "ai-move"), {"player": "alpha-beta:depth=0"})["move"]

@@ -18,7 +18,7 @@ from evoplay.games import resolve_game
 from evoplay.recipes.blondie24.playerfile import network_document
 from evoplay.networks.evalnet import Evaluator, n_weights
 from evoplay.arena.search import move_scores, principal_variation
-from evoplay.web.boards import MAX_SIMS
+from evoplay.web.boards import MAX_ANALYSIS_DEPTH, MAX_SIMS
 
 CHECKERS = resolve_game("checkers")
 G = "/api/games/checkers"
@@ -367,3 +367,24 @@ def test_a_runs_champions_are_played_on_the_board_of_its_game(tmp_path):
         assert [ok(url, f"/api/runs/{i}")["game"] for i in (0, 1)] == ["tictactoe", "checkers"]
         spec = ok(url, "/api/runs/1")["champions"][0]["spec"]
         assert ok(url, f"{G}/ai-move", {"player": spec})["moves"] and spec == "ck/champion.json"
+
+
+def test_every_player_a_request_names_is_bounded(site):
+    """openspiel-mcts:sims=1000000 got no answer (the bound covered mcts only); alpha-beta:depth=0
+    on checkers was a 500 (a RecursionError), on Connect Four a search without end."""
+    url, _ = site
+    pytest.importorskip("pyspiel")
+    for sims in (MAX_SIMS + 1, 1_000_000):
+        refused(url, f"{G}/ai-move", {"moves": ["11-15"], "player": f"openspiel-mcts:sims={sims}"},
+                fragment=f"player: openspiel-mcts:sims={sims} is over this server's bound of {MAX_SIMS} simulations")
+    refused(url, f"{G}/ai-move", {"moves": ["11-15"], "player": "alpha-beta:depth=0"},
+            fragment="alpha-beta:depth=0 on checkers: the game tree below this position has more than")
+    refused(url, f"{G}/analysis", {"players": ["human", "alpha-beta:depth=0"]}, fragment="too big to solve")
+
+
+def test_analysis_with_a_deep_alpha_beta_names_its_depth_not_that_it_does_not_search(site):
+    url, _ = site
+    refused(url, f"{G}/analysis", {"moves": ["11-15"], "player": "alpha-beta:depth=20"},
+            fragment=f"the player searches 20 plies; send depth 1-{MAX_ANALYSIS_DEPTH} to analyse here")
+    got = ok(url, f"{G}/analysis", {"moves": ["11-15"], "player": "alpha-beta:depth=20", "depth": 2})
+    assert got["depth"] == 2 and len(got["scores"]) == 7

@@ -19,7 +19,6 @@ import threading
 import numpy as np
 
 from evoplay.arena.alphabeta import AlphaBetaPlayer
-from evoplay.arena.mcts import MCTSPlayer
 from evoplay.arena.players import SearchPlayer, quoted
 from evoplay.errors import EvoplayError
 from evoplay.files import usercode
@@ -313,8 +312,9 @@ class Players:
 def within_bounds(player, what: str):
     """``player`` (None: a human), if one of its moves keeps within this server's bounds on a
     request's work; 400 naming the bound otherwise. Checked wherever a player is named to move."""
-    if isinstance(player, MCTSPlayer) and player.sims > MAX_SIMS:
-        raise ApiError(400, f"{what}: mcts:sims={player.sims} is over this server's bound of "
+    sims = getattr(player, "sims", None)  # every player that spends simulations a move says how many: mcts, openspiel-mcts
+    if isinstance(sims, int) and sims > MAX_SIMS:
+        raise ApiError(400, f"{what}: {player.spec.partition(':')[0]}:sims={sims} is over this server's bound of "
                             f"{MAX_SIMS} simulations per request")
     if isinstance(player, (SearchPlayer, AlphaBetaPlayer)) and player.depth > MAX_ANALYSIS_DEPTH:
         raise ApiError(400, f"{what}: it searches {player.depth} plies in Python, over this server's bound of "
@@ -439,6 +439,9 @@ def _search(book: Players, game, adapter: WebGame, state, body) -> dict:
         raise ApiError(400, f"player {str(spec).strip()} does not search: analysis needs a search player "
                             f"({'piece-difference or a network file' if adapter.analyst else f'{game.name} has none'})")
     evaluate, depth, quiescence = parts
+    if depth == 0 and "depth" not in body:
+        raise ApiError(400, f"player {str(spec).strip()} solves to the end of the game, which analysis does not: "
+                            f"send a depth 1-{MAX_ANALYSIS_DEPTH} to analyse with its evaluation")
     if "depth" in body:
         depth = body["depth"]
         if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_ANALYSIS_DEPTH:

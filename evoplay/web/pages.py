@@ -72,7 +72,7 @@ def checkers_board() -> WebGame:
             return checkers_players.piece_difference(player.king), player.depth, False
         if isinstance(player, CompiledNetPlayer):
             return Evaluator(player.genome, player.sizes, player.king), player.depth, player.quiescence
-        return None
+        return searching(player)
 
     game = resolve_game("checkers")
 
@@ -97,6 +97,13 @@ def tictactoe_board() -> WebGame:
 
 
 # ---------------------------------------------------------------- any other game
+
+
+def searching(player):
+    """(evaluator, depth, quiescence) of a player that searches with an evaluator of its own
+    (``alpha-beta``, a network searching in Python), None for one that does not."""
+    evaluate = getattr(player, "evaluate", None)
+    return None if evaluate is None else (evaluate, player.depth, getattr(player, "quiescence", False))
 
 
 def any_game_page(game) -> WebGame:
@@ -129,15 +136,11 @@ def any_game_page(game) -> WebGame:
     def parse_start(text):
         raise ValueError(f"{game_ref(game)} starts from its initial position: send its moves instead")
 
-    def search_parts(player):
-        evaluate = getattr(player, "evaluate", None)
-        return None if evaluate is None else (evaluate, player.depth, getattr(player, "quiescence", False))
-
     def build(spec):
         return make_player(game, spec)
 
     names = registry(game)
-    return WebGame(build, build, names, cells, parse_start, lambda state: game.render(state), search_parts,
+    return WebGame(build, build, names, cells, parse_start, lambda state: game.render(state), searching,
                    default_players=("human", capability(game, "default_opponent")), move_path=move_path,
                    coordinates=_coordinates(capability(game, "coordinates"), rows, cols) if drawn else None)
 
