@@ -8,13 +8,16 @@ here as the public face for a user's own game.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib
 from pathlib import Path
 
 from evoplay.arena.game import REQUIRED, BaseGame, Game, game_ref
 from evoplay.errors import EvoplayError, GameError
 
-__all__ = ["Game", "BaseGame", "GameError", "resolve_game", "resolve_data_game", "is_code_ref", "game_digest"]
+__all__ = ["Game", "BaseGame", "GameError", "resolve_game", "resolve_data_game", "is_code_ref", "game_digest",
+           "reading_data"]
 
 
 #: Built-in games: name -> "module:attribute" of the game object (imported when first asked for).
@@ -46,6 +49,8 @@ def resolve_game(ref) -> Game:
     if text in _RESOLVED:
         return _RESOLVED[text]
     check_text(text)
+    if _READING_DATA.get() and is_code_ref(text):  # a run's stored config: the game must have been named
+        return resolve_data_game(text)
     moved = _stand_in(text) if is_code_ref(text) and not Path(text.rpartition(":")[0]).exists() else None
     if moved is not None:  # a run's config naming its game file where it was before the run moved
         return moved
@@ -95,10 +100,9 @@ def resolve_data_game(ref: str, sha256: str | None = None) -> Game:
     (``game_digest``), is compared with the file's now: a file changed since is said in one
     warning line on stderr (``check_digest``), and the game is used as it is now."""
     if isinstance(ref, str) and is_code_ref(ref) and ref not in _RESOLVED:
-        named = _stand_in(ref)
+        named = _stand_in(ref, sha256)
         if named is None:
-            raise GameError(f"names the game {ref!r}, user code that a data file may not load by itself "
-                            "(name the game first, with --game path/to/file.py:OBJ)")
+            raise GameError(unnamed_game(ref, sha256))
     else:
         named = resolve_game(ref)
     check_digest(named, ref, sha256)
@@ -142,16 +146,53 @@ def check_digest(game, ref: str, sha256: str | None) -> None:
           file=sys.stderr)
 
 
-def _stand_in(ref: str):
-    """The game this process resolved from a file of the same name holding an object of the
-    same name as ``ref``'s: a run directory or player file moved to another folder or
-    machine with its game file, the game named again there (``--game``). None if none."""
+def _stand_in(ref: str, sha256: str | None = None):
+    """The game this process resolved (named with ``--game``) that stands for ``ref``, a game
+    file a run directory or player file recorded, moved since with it (to another folder or
+    machine, maybe renamed): the named game whose file has the digest recorded (``sha256``),
+    the same bytes. Without a recorded digest (files from before digests were), a file of the
+    same name holding an object of the same name. None if none: a file of the same names but
+    other bytes is another game, not this one changed."""
     path, _, obj = ref.rpartition(":")
     if not path.endswith(".py"):
         return None
-    same = [game for key, game in _RESOLVED.items()
-            if key.endswith(".py:" + obj) and Path(key.rpartition(":")[0]).name == Path(path).name]
+    if sha256:
+        same = [game for key, game in _RESOLVED.items() if is_code_ref(key) and key.rpartition(":")[2] == obj
+                and game_digest(key) == sha256]
+    else:
+        same = [game for key, game in _RESOLVED.items()
+                if key.endswith(".py:" + obj) and Path(key.rpartition(":")[0]).name == Path(path).name]
     return same[0] if same else None
+
+
+def unnamed_game(ref: str, sha256: str | None = None) -> str:
+    """The one message for a data file (a run, a player file) whose game of the user's own was
+    not named, or not as the file recorded it: what to add, with the text to type."""
+    path, _, obj = ref.rpartition(":")
+    rule = "a run or player file never loads code by itself"
+    here = Path(path).is_file()
+    add = f"add --game {ref}" if here else f"add --game NEW/PLACE/{Path(path).name}:{obj}, the file at its new place"
+    named = [key for key in _RESOLVED if is_code_ref(key) and key.rpartition(":")[2] == obj and key != ref]
+    if sha256 and named:
+        return (f"names the game {ref} (sha256 {sha256[:12]}...){'' if here else ', whose file is no longer there'}, "
+                f"and --game {named[0]} is a file of other bytes, another game ({rule}): {add}")
+    if not here:
+        return f"names the game {ref}, whose file is no longer there ({rule}): {add}"
+    return f"names the game {ref}, user code ({rule}): {add}"
+
+
+_READING_DATA: contextvars.ContextVar = contextvars.ContextVar("evoplay_reading_data", default=False)
+
+
+@contextlib.contextmanager
+def reading_data():
+    """Within it, a game reference of user code that was not named (``--game``) is refused,
+    as ``resolve_data_game`` refuses it: what a run's stored config names is data."""
+    token = _READING_DATA.set(True)
+    try:
+        yield
+    finally:
+        _READING_DATA.reset(token)
 
 
 def check_text(text: str) -> None:

@@ -193,4 +193,5 @@ def test_a_run_of_a_users_game_moved_with_its_game_file_still_exports_matches_an
         assert done.returncode == 0 and expect in done.stdout, (argv, done.stderr)
     refused = subprocess.run([evoplay, "export", "run", "--out", "d.json"], cwd=there, capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1
-    assert "user code that a data file may not load by itself (name the game first, with --game" in refused.stderr
+    assert ("whose file is no longer there (a run or player file never loads code by itself): add --game "
+            "NEW/PLACE/hexapawn.py:Hexapawn, the file at its new place") in refused.stderr

@@ -128,16 +128,58 @@ def test_a_run_whose_game_is_not_named_is_refused_in_one_line_by_analyze_and_rep
 
 
 def test_a_game_file_changed_since_the_run_is_said_in_one_warning_line_and_the_commands_go_on(here):
-    before = hashlib.sha256((here / "hexapawn.py").read_bytes()).hexdigest()
+    """At the place the run recorded, a changed game file is the run's game, changed: one warning."""
+    recorded = Path(json.loads((here / "run" / "summary.json").read_text())["game"].rpartition(":")[0]).parent
+    shutil.copytree(here, recorded)  # the run and its game file back where the run was made
+    try:
+        before = hashlib.sha256((recorded / "hexapawn.py").read_bytes()).hexdigest()
+        with open(recorded / "hexapawn.py", "a") as f:
+            f.write("\n# a comment added after the run\n")
+        after = hashlib.sha256((recorded / "hexapawn.py").read_bytes()).hexdigest()
+        warning = (f"evoplay: warning: the game file {recorded}/hexapawn.py has changed since a run or player file recorded "
+                   f"it (sha256 {before[:12]}... then, {after[:12]}... now): what they say of the game may no longer hold\n")
+        for argv in (["export", "run", "--out", "c.json", "--game", REF], ["report", "run", "--game", REF],
+                     ["match", "run", "random", "--game", REF, "--games", "2"]):
+            done = evoplay(argv, recorded)
+            assert done.returncode == 0 and done.stderr == warning, (argv, done.stderr)
+    finally:
+        shutil.rmtree(recorded)
+
+
+def test_a_file_of_the_same_names_but_other_bytes_is_another_game_not_the_moved_one_changed(here):
+    """It was accepted, with a warning, as "the same game, changed": file and class names are no identity."""
     with open(here / "hexapawn.py", "a") as f:
-        f.write("\n# a comment added after the run\n")
-    after = hashlib.sha256((here / "hexapawn.py").read_bytes()).hexdigest()
-    warning = (f"evoplay: warning: the game file {here}/hexapawn.py has changed since a run or player file recorded it "
-               f"(sha256 {before[:12]}... then, {after[:12]}... now): what they say of the game may no longer hold\n")
+        f.write("\n# another file of the same name\n")
     for argv in (["export", "run", "--out", "c.json", "--game", REF], ["report", "run", "--game", REF],
-                 ["match", "run", "random", "--game", REF, "--games", "2"]):
+                 ["plot", "run", "--out", "p.png", "--game", REF], ["analyze", "run", "--game", REF]):
         done = evoplay(argv, here)
-        assert done.returncode == 0 and done.stderr == warning, (argv, done.stderr)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, (argv, done.stderr)
+        assert "whose file is no longer there, and --game hexapawn.py:Hexapawn is a file of other bytes" in done.stderr
+    assert not (here / "c.json").exists() and not (here / "p.png").exists()
+
+
+def test_a_run_of_a_users_game_is_read_without_loading_its_code_unless_named(here):
+    """report and plot loaded the game file of the run's config by themselves, running its code."""
+    recorded = Path(json.loads((here / "run" / "summary.json").read_text())["game"].rpartition(":")[0]).parent
+    shutil.copytree(here, recorded)
+    try:
+        (recorded / "loaded").unlink(missing_ok=True)
+        with open(recorded / "hexapawn.py", "a") as f:  # import-time code, as a hostile file would have
+            f.write(f"\nopen({str(recorded / 'loaded')!r}, 'w').close()\n")
+        for argv in (["report", "run"], ["export", "run", "--out", "c.json"], ["analyze", "run"]):
+            done = evoplay(argv, recorded)
+            assert done.returncode == 2 and done.stderr.count("\n") == 1, (argv, done.stderr)
+            assert f"add --game {recorded}/hexapawn.py:Hexapawn" in done.stderr, done.stderr
+        assert evoplay(["plot", "run", "--out", "p.png"], recorded).returncode == 0  # curves need no game
+        assert not (recorded / "loaded").exists()
+        for argv in (["report", "run", "--game", "tictactoe"], ["plot", "run", "--out", "q.png", "--game", "tictactoe"],
+                     ["export", "run", "--out", "d.json", "--game", "tictactoe"]):
+            done = evoplay(argv, recorded)
+            assert done.returncode == 2 and done.stderr.count("\n") == 1, (argv, done.stderr)
+            assert "--game tictactoe: run run played " in done.stderr or "add --game" in done.stderr, done.stderr
+        assert not (recorded / "loaded").exists()
+    finally:
+        shutil.rmtree(recorded)
 
 
 def test_player_files_and_summaries_without_a_digest_load_as_before_and_a_bad_digest_is_refused(here):

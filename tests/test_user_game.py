@@ -169,7 +169,7 @@ def test_a_user_game_run_is_identical_on_one_and_two_workers(tmp_path):
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
     cli = [sys.executable, "-m", "evoplay", "match", str(tmp_path / "one"), "random", "--games", "2"]
     refused = subprocess.run(cli, capture_output=True, text=True, cwd=tmp_path, env=env)
-    assert refused.returncode == 2 and "name it with --game" in refused.stderr
+    assert refused.returncode == 2 and f"add --game {tmp_path / GAME_FILE.name}:ConnectFour" in refused.stderr
     played = subprocess.run(cli + ["--game", f"{GAME_FILE.name}:ConnectFour"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert played.returncode == 0 and "A wins" in played.stdout, played.stderr
 # slow: a killed driver resumes to the same bytes for user code in the default run (test_framework's sigkilled user run,

@@ -150,10 +150,12 @@ def game_option(default: str = "the game the player files or runs name, else tic
                         metavar="REF", help=f"{GAME_WORDS} [default: {default}].")
 
 
-def name_game(game_name: str | None) -> None:
-    """Resolve ``--game`` first, so that the runs and player files read next find it: a game
-    file of the user's own, maybe at its new place (``evoplay.games.resolve_data_game``)."""
-    if game_name is not None:
-        from evoplay.games import resolve_game
+def name_game(game_name: str | None):
+    """The game of ``--game`` (None where not given), resolved first, so that the runs and
+    player files read next find it: a game file of the user's own, maybe at its new place
+    (``evoplay.games.resolve_data_game``); a command checks it against what they recorded."""
+    if game_name is None:
+        return None
+    from evoplay.games import resolve_game
 
-        resolve_game(game_name)
+    return resolve_game(game_name)

@@ -21,7 +21,7 @@ from evoplay.arena.specs import is_path, make_player
 from evoplay.errors import EvoplayError, SpecError
 from evoplay.arena.game import capability, game_ref
 from evoplay.files.playerfile import LEGACY_GAME
-from evoplay.games import GameError, check_text, is_code_ref, resolve_game
+from evoplay.games import GameError, check_text, is_code_ref, resolve_game, unnamed_game
 
 
 
@@ -53,7 +53,7 @@ def file_game(spec: str) -> str | None:
     game = document_game(doc)
     check_text(game)  # before it is written in a message
     if is_code_ref(game):  # a data file never makes evoplay load code by itself
-        raise SpecError(f"player file {spec} plays the user game {game}: name it with --game {game}")
+        raise SpecError(f"player file {spec} {unnamed_game(game, doc['architecture'].get('game_sha256'))}")
     return game
 
 

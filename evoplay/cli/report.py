@@ -36,7 +36,7 @@ def report(run_dir, league, depths, versus, address, workers, game_name):
     any other game's champions against random and mcts from both seats (the games the run
     recorded, else played now), with 95% intervals of the mean score inside [-1, 1].
     """
-    name_game(game_name)
+    named = name_game(game_name)
     from evoplay.cli import runfiles
     from evoplay.recipes.fogel.report import analyze_run, summary_lines
 
@@ -51,7 +51,7 @@ def report(run_dir, league, depths, versus, address, workers, game_name):
         recipe, trouble = runfiles.load_recipe(run_dir), None  # the stored config loads the game it names
     except EvoplayError as e:
         recipe, trouble = None, e
-    game = runfiles.run_game(run_dir, summary)  # a user's game not named is refused here in one line, before any work
+    game = runfiles.run_game(run_dir, summary, named)  # a user's game not named is refused here in one line, before any work
     if trouble is not None:
         runfiles.config_warning(run_dir, trouble)
     work = []

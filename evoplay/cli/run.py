@@ -89,8 +89,7 @@ def plot(run_dirs, out, game_name):
     """Plot the mean max-fitness curve of one or more runs (overlaid), finished or still running."""
     from evoplay.cli import runfiles
 
-    name_game(game_name)
-    runfiles.echo_paths(runfiles.plot(run_dirs, out))
+    runfiles.echo_paths(runfiles.plot(run_dirs, out, name_game(game_name)))
 
 
 @cli.command()
@@ -102,5 +101,4 @@ def export(run_dir, trial, out, game_name):
     """Export a champion network as a player file for match, analyze and game."""
     from evoplay.cli import runfiles
 
-    name_game(game_name)
-    click.echo(runfiles.export(run_dir, trial, out))
+    click.echo(runfiles.export(run_dir, trial, out, name_game(game_name)))

@@ -101,9 +101,11 @@ def read_unfinished(rd: RunDir) -> tuple[dict, np.ndarray]:
     """(name and seed, curves) of a run still running or interrupted: each trial's logbook
     so far, cut to the generations every trial has reached."""
     from evoplay.framework.config import load
+    from evoplay.games import reading_data
 
     try:
-        cfg = load(rd.config)
+        with reading_data():  # the game it names is loaded only where the user named it (--game)
+            cfg = load(rd.config)
     except EvoplayError as e:
         raise EvoplayError(f"run {rd.root} has not finished and its config cannot be read: {e}") from None
     trials = rd.trials_present()
@@ -125,38 +127,50 @@ def champion_file(root, summary: dict, trial: int) -> Path:
     return path
 
 
-def run_game(run_dir, summary: dict):
+def run_game(run_dir, summary: dict, named=None):
     """The game a finished run played: the one its summary names, else the one its best
     champion's file names (tic-tac-toe for files older than games in files). A user's game
     must have been named (``--game``, at the file's place now); one whose file changed since
-    the summary recorded its digest (``game_sha256``) is said on stderr."""
+    the summary recorded its digest (``game_sha256``) is said on stderr. ``named``, the game
+    of ``--game`` where given, must be the run's: refused in one line otherwise."""
+    from evoplay.arena.game import game_ref
     from evoplay.files.playerfile import document_game, read_envelope
-    from evoplay.games import resolve_data_game
+    from evoplay.games import GameError, resolve_data_game
 
     ref = summary.get("game")
     if not isinstance(ref, str):
         ref = document_game(read_envelope(champion_file(run_dir, summary, summary["best_trial"])))
-    return resolve_data_game(ref, summary.get("game_sha256"))
+    try:
+        game = resolve_data_game(ref, summary.get("game_sha256"))
+    except GameError as e:
+        raise GameError(f"run {RunDir(run_dir).root} {e}") from None
+    if named is not None and game_ref(named) != game_ref(game):
+        raise GameError(f"--game {game_ref(named)}: run {RunDir(run_dir).root} played {ref}, not this game "
+                        f"(drop --game, or name the run's game)")
+    return game
 
 
-def check_game_file(run_dir) -> None:
-    """Say on stderr (one line) when the game file of a finished run's own game has changed
-    since the run recorded its digest, where this process can resolve that game; nothing
-    otherwise (``plot`` draws curves without the game)."""
-    from evoplay.games import resolve_data_game
-
+def check_game_file(run_dir, named=None) -> None:
+    """For ``plot``: refuse (one line) a ``--game`` that is not the game a finished run played,
+    and say on stderr (one line) when the game file of the run's own game has changed since
+    the run recorded its digest; nothing more (curves are drawn without the game, so a user's
+    game not named is no refusal here)."""
     rd = RunDir(run_dir)
     if not rd.summary.is_file():
         return
     try:
         summary = read_summary(run_dir)
-        if isinstance(summary.get("game"), str) and summary.get("game_sha256"):
-            resolve_data_game(summary["game"], summary["game_sha256"])
     except EvoplayError:
-        return  # a game not named here, or a damaged run: plot says what it can
+        return  # a damaged run: plot says what it can
+    if named is not None or isinstance(summary.get("game"), str) and summary.get("game_sha256"):
+        try:
+            run_game(run_dir, summary, named)
+        except EvoplayError:
+            if named is not None:
+                raise
 
 
-def plot(run_dirs, out=None) -> list[Path]:
+def plot(run_dirs, out=None, named=None) -> list[Path]:
     """``evoplay plot``: the runs' curves overlaid in one image.
 
     ``out`` (default ``curve.png`` in the current directory) may end in .png, .pdf or
@@ -185,9 +199,9 @@ def plot(run_dirs, out=None) -> list[Path]:
         labels.append(plotting.run_label(summary, Path(d), len(curves)))
     labelled = list(zip(plotting.distinct_labels(labels, list(run_dirs)), runs))
     words = FitnessWords.common(plotting.run_words(d) for d in run_dirs)
+    for d in run_dirs:  # a --game that is not the run's refused, a game file changed since the run said
+        check_game_file(d, named)
     recipes = [run_recipe(d) for d in run_dirs]
-    for d in run_dirs:  # a game file changed since the run, said once the configs have named their games
-        check_game_file(d)
     curves = [out if len(run_dirs) == 1 else out.with_name(f"{out.stem}-{k}{out.suffix}") for k in range(len(run_dirs))]
     with writing(out):
         written = plotting.plot_curves(labelled, [out], words)
@@ -217,11 +231,14 @@ def load_recipe(root):
     config may name code: a game file of the user's own, at the place the config names)."""
     from evoplay.framework.config import load, recipe_class
 
+    from evoplay.games import reading_data
+
     rd = RunDir(root)
     if not rd.config.is_file():
         return None
-    cfg = load(rd.config)
-    return recipe_class(cfg[""]["recipe"])(cfg)
+    with reading_data():  # the game it names is loaded only where the user named it (--game)
+        cfg = load(rd.config)
+        return recipe_class(cfg[""]["recipe"])(cfg)
 
 
 def config_warning(root, error: EvoplayError) -> None:
@@ -234,13 +251,15 @@ def config_warning(root, error: EvoplayError) -> None:
                                              RunDir(root).root, error, moved)
 
 
-def export(run_dir, trial=None, out=None) -> str:
-    """``evoplay export``: copy a trial's champion (default: the best) to a player file."""
+def export(run_dir, trial=None, out=None, named=None) -> str:
+    """``evoplay export``: copy a trial's champion (default: the best) to a player file;
+    ``named``, the game of ``--game``, must be the run's."""
     from evoplay.files.atomic import write_text
     from evoplay.files.playerfile import load_player
 
     out = check_output(Path(out or "champion.json"), suffixes=(".json",))
     summary = read_summary(run_dir)
+    run_game(run_dir, summary, named)
     trial = summary["best_trial"] if trial is None else trial
     src = champion_file(run_dir, summary, trial)
     load_player(src)  # validate before copying
