@@ -414,14 +414,16 @@ HUGE_SOURCES = {"fogel-net": "results/fogel1993/champion.json", "value-net": "re
 
 
 def huge_weights(kind: str, how: str, path: Path) -> Path:
-    """The committed ``kind`` player with every weight +1e308, -1e308 or +-1e308 at random, signed again."""
-    from evoplay.files.playerfile import resign
+    """The committed ``kind`` player with every weight at the largest magnitude a player file may hold
+    (``MAX_WEIGHT``, 1e100: beyond it a file is refused), +, - or +- at random, signed again. Sums
+    of such products still overflow (an outcome-net's four layers reach 1e400)."""
+    from evoplay.files.playerfile import MAX_WEIGHT, resign
 
     doc = json.loads((ROOT / HUGE_SOURCES[kind]).read_text())
     rng = np.random.default_rng(0)
     sign = {"+": lambda shape: np.ones(shape), "-": lambda shape: -np.ones(shape),
             "+-": lambda shape: np.where(rng.random(shape) < 0.5, -1.0, 1.0)}[how]
-    doc["weights"] = {k: (1e308 * sign(np.shape(v))).tolist() for k, v in doc["weights"].items()}
+    doc["weights"] = {k: (MAX_WEIGHT * sign(np.shape(v))).tolist() for k, v in doc["weights"].items()}
     path.write_text(json.dumps(doc))
     resign(path)
     return path
@@ -519,3 +521,8 @@ def test_player_files_refuse_weights_that_are_no_numbers_huge_or_extra(env, sour
     refused(["resign", str(path)], message)
     refused(["match", str(path), "random", "--games", "1"] + (["--game", "checkers"] if source == CHECKERS_CHAMPION else []),
             message)
+
+
+def test_analyze_refuses_a_player_of_another_game_for_that_not_for_its_openings(env):
+    refused(["analyze", str(ROOT / "results" / "blondie24"), "--game", "tictactoe", "--openings", "1"],
+            "plays checkers, not tic-tac-toe")

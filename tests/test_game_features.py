@@ -195,3 +195,12 @@ def test_a_run_of_a_users_game_moved_with_its_game_file_still_exports_matches_an
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1
     assert ("whose file is no longer there (a run or player file never loads code by itself): add --game "
             "NEW/PLACE/hexapawn.py:Hexapawn, the file at its new place") in refused.stderr
+    # --resume with the config moved beside it: the checkpoints were written under the game's old place
+    # ("belongs to another config" before); the summary then names the game's new place, the numbers unchanged
+    before = json.loads((there / "run" / "summary.json").read_text())
+    resumed = subprocess.run([evoplay, "evolve", "hx.toml", "--out", "run", "--workers", "1", "-q", "--resume"],
+                             cwd=there, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    after = json.loads((there / "run" / "summary.json").read_text())
+    assert after.pop("game") == f"{there}/hexapawn.py:Hexapawn" and before.pop("game") == f"{here}/hexapawn.py:Hexapawn"
+    assert after == before

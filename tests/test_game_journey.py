@@ -328,3 +328,10 @@ def test_a_game_at_the_terminal_against_a_moved_runs_champion_and_a_breakthrough
     text = play_at_the_terminal(["game", "--vs", "run", "--first", "ai", "--seed", "3"], breakthrough)
     assert "against run." in text.splitlines()[0] and text.rstrip().endswith(("You win!", "run wins."))
     assert "run plays " in text
+
+
+def test_a_game_file_renamed_with_the_run_stands_for_it_by_its_bytes(here):
+    """After renaming the file, `export ... --game NEW` asked to "name the game first, with --game"."""
+    (here / "hexapawn.py").rename(here / "pawns.py")
+    assert ok(["export", "run", "--out", "c.json", "--game", "pawns.py:Hexapawn"], here) == "c.json: champion of trial 0 of run\n"
+    assert '"a": "run"' in ok(["match", "run", "random", "--game", "pawns.py:Hexapawn", "--games", "2", "--json"], here)

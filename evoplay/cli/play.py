@@ -249,10 +249,10 @@ def analyze(player, opponent, openings, seed, as_json, game_name):
     game = gameplay.choose_game(game_name, (player,))
     if capability(game, "yardstick") != "exact":
         return gameplay.analyze(game, player, opponent, openings, seed, as_json, _echo_json)
+    opponent = "logic" if opponent is None else opponent
+    p, opp = make_player(player), make_player(opponent)  # first: a player of another game is refused as that
     if openings is not None:
         raise SpecError(f"--openings is for a game without an exact analysis; {game_ref(game)}'s is exact")
-    opponent = "logic" if opponent is None else opponent
-    p, opp = make_player(player), make_player(opponent)
     facts = analysis(p, opp)
     if as_json:
         _echo_json({"player": player, "opponent": opponent, **facts})

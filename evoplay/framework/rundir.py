@@ -103,6 +103,15 @@ def _parse_cell(text: str):
         return float(text)
 
 
+def _as_stored(resolved, stored):
+    """A config value as the run's config.toml stores it, where the text resolves anew: a
+    game file's reference, made absolute where the run started, names the file's new place
+    once the run has moved with it (``--game``), yet the checkpoints were written under the
+    place stored. Text is stored exactly as resolved when the run starts, so other values
+    are compared as resolved now."""
+    return stored if isinstance(resolved, str) and isinstance(stored, str) else resolved
+
+
 class RunDir:
     """Paths, checks and atomic writers of one run directory."""
 
@@ -350,7 +359,7 @@ class RunDir:
         for sec, keys in cfg.items():
             table = named if sec == "" else named.get(sec)
             if isinstance(table, dict):  # a whole section the schema gained later is left out too
-                kept[sec] = {k: v for k, v in keys.items() if k in table}
+                kept[sec] = {k: _as_stored(v, table[k]) for k, v in keys.items() if k in table}
         return digest(kept)
 
     def final_states(self, recipe) -> list:

@@ -48,13 +48,16 @@ def network_parts(architecture: dict, weights: dict):
     game = architecture.get("game")
     if not isinstance(game, str) or not game.strip() or len(game) > 1000:
         raise PlayerFileError(f"architecture 'game' must be a game reference, got {str(game)[:40]!r}")
+    digest = architecture.get("game_sha256")  # optional: files written before it, and of games not the user's, lack it
+    if digest is not None and not (isinstance(digest, str) and len(digest) == 64 and set(digest) <= set(HEX)):
+        raise PlayerFileError(f"architecture 'game_sha256' must be 64 lowercase hexadecimal digits, got {str(digest)[:40]!r}")
     try:
-        inputs = input_size(game)
+        inputs = input_size(game, digest)
     except GameError as e:
         raise PlayerFileError(f"architecture 'game': {e}") from None
     layers = architecture.get("layers")
     # the 2001 network: the spatial layer (-91) before 1-4 hidden sizes, on an 8x8 board's 32 playable squares
-    board = inputs == 32 and capability(resolve_data_game(game), "board_shape") == (8, 8)
+    board = inputs == 32 and capability(resolve_data_game(game, digest), "board_shape") == (8, 8)
     spatial = int(board and isinstance(layers, list) and len(layers) > 3 and layers[1] == -SPATIAL_UNITS)
     if (not isinstance(layers, list) or not 3 + spatial <= len(layers) <= 6 + spatial
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in layers)
@@ -63,9 +66,6 @@ def network_parts(architecture: dict, weights: dict):
         raise PlayerFileError(f"architecture 'layers' must be [{inputs}, 1-4 hidden sizes in 1..256, 1]{spatial_words}, got {str(layers)[:60]}")
     if architecture.get("hidden", layers[1:-1]) != layers[1:-1]:
         raise PlayerFileError("architecture 'hidden' must be the hidden sizes of 'layers'")
-    digest = architecture.get("game_sha256")  # optional: files written before it, and of games not the user's, lack it
-    if digest is not None and not (isinstance(digest, str) and len(digest) == 64 and set(digest) <= set(HEX)):
-        raise PlayerFileError(f"architecture 'game_sha256' must be 64 lowercase hexadecimal digits, got {str(digest)[:40]!r}")
     depth = arch_int(architecture, "depth", 1, MAX_DEPTH)
     genome = weight_array(weights, "genome", (n_weights(layers),))
     problem = check_genome(genome, "weights 'genome': weight")
@@ -77,10 +77,10 @@ def network_parts(architecture: dict, weights: dict):
     return game, tuple(layers), depth, genome, king
 
 
-def input_size(ref: str) -> int:
-    """The inputs of a network for the game ``ref`` names: the width of its views (a file
-    never loads user code by itself: ``resolve_data_game``)."""
-    game = resolve_data_game(ref)
+def input_size(ref: str, sha256: str | None = None) -> int:
+    """The inputs of a network for the game ``ref`` names (its file's digest ``sha256`` where
+    recorded): the width of its views (a file never loads user code by itself: ``resolve_data_game``)."""
+    game = resolve_data_game(ref, sha256)
     return int(game.views([game.initial()]).shape[1])
 
 
