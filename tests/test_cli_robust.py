@@ -339,11 +339,35 @@ def test_bench_announces_its_stages(monkeypatch):
 
 
 def test_long_matches_show_progress(env, monkeypatch):
-    import evoplay.cli.play as play
+    import evoplay.cli.progress as progress
 
-    monkeypatch.setattr(play, "PROGRESS_GAMES", 1000)
+    monkeypatch.setattr(progress, "LOG_DELAY", 0.0)  # in a log (not a terminal) as soon as there is work
+    monkeypatch.setattr(progress, "LOG_INTERVAL", 0.0)
     code, out, err = run_in_process(["match", "logic", "random", "--games", "3000"])
     assert code == 0 and "game" in err and "6.00k" in err
+    code, out, err = run_in_process(["match", "random", "random", "--game", "checkers", "--games", "3"])
+    assert code == 0 and "6/6" in err  # every game, not all of them at the end
+    code, out, err = run_in_process(["analyze", "random", "--game", "checkers", "--opponent", "random", "--openings", "2"])
+    assert code == 0 and "4/4" in err
+
+
+def test_a_long_move_shows_its_clock_running(env, monkeypatch):
+    """A move that thinks long (a deep search, many simulations) left nothing on the screen."""
+    import evoplay.cli.progress as progress
+
+    monkeypatch.setattr(progress, "LOG_DELAY", 0.0)
+    monkeypatch.setattr(progress, "LOG_INTERVAL", 0.0)
+    monkeypatch.setattr(progress, "HEARTBEAT", 0.05)
+    from evoplay.arena.players import RandomPlayer
+
+    def slow(self, state, rng, choose=RandomPlayer.choose):
+        time.sleep(0.2)
+        return choose(self, state, rng)
+
+    monkeypatch.setattr(RandomPlayer, "choose", slow)
+    hexapawn = f"{ROOT / 'examples' / 'games' / 'hexapawn.py'}:Hexapawn"  # at most 12 plies
+    code, out, err = run_in_process(["match", "random", "random", "--game", hexapawn, "--games", "1", "--seats", "a-first"])
+    assert code == 0 and err.count("0/1") >= 5, err  # redrawn while the first game's moves think
 
 
 def test_plot_and_export_in_the_cli(env):

@@ -85,10 +85,11 @@ def pair_result(game, first, second, openings: list, games: int | None, seed: in
         raise EvoplayError(f"{game_ref(game)} has no exact analysis for these players: give a number of games")
     if not 1 <= games <= MAX_GAMES:
         raise EvoplayError(f"games must be between 1 and {MAX_GAMES} per pairing here, got {games}")
-    scores = [play_game(game, first, second, openings[i % len(openings)], keyed_rng(seed, *key, i))[0]
-              for i in range(games)]
-    if progress is not None:
-        progress(games)
+    scores = []
+    for i in range(games):
+        scores.append(play_game(game, first, second, openings[i % len(openings)], keyed_rng(seed, *key, i))[0])
+        if progress is not None:
+            progress(1)
     scores = np.array(scores)
     return {"games": games, "x_win": float(np.mean(scores == 1)), "draw": float(np.mean(scores == 0)),
             "o_win": float(np.mean(scores == -1)), "x_payoff": None}

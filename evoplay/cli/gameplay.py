@@ -17,6 +17,7 @@ import numpy as np
 
 from evoplay.arena.match import MAX_GAMES, pair_result, play_game, round_robin
 from evoplay.arena.players import TerminalHuman
+from evoplay.cli.progress import Progress
 from evoplay.arena.specs import is_path, make_player
 from evoplay.errors import EvoplayError, SpecError
 from evoplay.arena.game import capability, game_ref
@@ -80,11 +81,13 @@ def match(game, player_a, player_b, games, seed, seats, as_json, seatings, echo_
     a, b = make_players(game, (player_a, player_b))
     name = game_ref(game)
     results = []
-    for first in seatings:
-        x, o = (a, b) if first == "a" else (b, a)
-        r = pair_result(game, x, o, openings, games, seed, key=(0 if first == "a" else 1,))
-        a_win, b_win = (r["x_win"], r["o_win"]) if first == "a" else (r["o_win"], r["x_win"])
-        results.append({"first": first, "games": games, "a_win": a_win, "draw": r["draw"], "b_win": b_win, "a_payoff": None})
+    with Progress(games * len(seatings)) as progress:
+        for first in seatings:
+            x, o = (a, b) if first == "a" else (b, a)
+            r = pair_result(game, x, o, openings, games, seed, (0 if first == "a" else 1,), progress)
+            a_win, b_win = (r["x_win"], r["o_win"]) if first == "a" else (r["o_win"], r["x_win"])
+            results.append({"first": first, "games": games, "a_win": a_win, "draw": r["draw"], "b_win": b_win,
+                            "a_payoff": None})
     if as_json:
         echo_json({"game": name, "a": player_a, "b": player_b, "exact": False, "openings": len(openings), "results": results})
         return
@@ -97,7 +100,9 @@ def tournament(game, specs, games, seed):
     openings, default_games, _ = domain(game)
     games = games or default_games
     _checked_games(games)
-    return round_robin(game, make_players(game, specs), list(specs), openings, games, seed)
+    players = make_players(game, specs)
+    with Progress(games * len(specs) ** 2) as progress:
+        return round_robin(game, players, list(specs), openings, games, seed, progress)
 
 
 def game_player(game, spec: str):
@@ -150,7 +155,9 @@ def analyze(game, spec: str, opponent: str | None, openings: int | None, seed: i
     for other in opponents:
         make_player(game, other)  # a bad spec is refused before any game is played
     openings = openings or table.OPENINGS
-    rows = [table.play(game, player, other, openings, table.RANDOM_PLIES, seed) for other in opponents]
+    with Progress(2 * openings * len(opponents)) as progress:
+        rows = [table.play(game, player, other, openings, table.RANDOM_PLIES, seed, progress=progress)
+                for other in opponents]
     if as_json:
         echo_json({"player": spec, "game": game_ref(game), "openings": openings, "random_plies": table.RANDOM_PLIES,
                    "seed": seed, "opponents": rows})

@@ -16,6 +16,7 @@ from evoplay.framework.stats import wilson_interval
 from evoplay.tictactoe.tournament import MAX_GAMES
 from evoplay.cli import gameplay
 from evoplay.cli.group import cli
+from evoplay.cli.progress import Progress
 from evoplay.cli.checks import BoundedInt, game_option
 from evoplay.arena.game import capability, game_ref
 
@@ -33,8 +34,6 @@ games_option = click.option(
 #: Seeds accepted by every command (numpy's SeedSequence takes any non-negative integer).
 SEED_TYPE = BoundedInt(0, 2**64 - 1)
 seed_option = click.option("--seed", type=SEED_TYPE, default=0, show_default=True, help="Run seed.")
-#: Sampled games (all pairings together) from which a progress bar shows on stderr.
-PROGRESS_GAMES = 10**7
 exact_option = click.option("--exact", is_flag=True, help="Exact probabilities instead of sampled games, for a game "
                             "with an exact analysis (evoplay games says which).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -63,29 +62,6 @@ def _no_exact(exact: bool, game):
 
 
 # ---------------------------------------------------------------- match
-
-
-class _Progress:
-    """A tqdm bar on stderr over ``total`` sampled games, shown only for long runs."""
-
-    def __init__(self, total: int | None):
-        self.total = total or 0
-        self.bar = None
-
-    def __enter__(self):
-        if self.total >= PROGRESS_GAMES:
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=self.total, unit="game", unit_scale=True, leave=False, file=sys.stderr,
-                            mininterval=0.1 if sys.stderr.isatty() else 2.0)
-        return self.update if self.bar is not None else None
-
-    def update(self, n: int):
-        self.bar.update(n)
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.close()
 
 
 def match_results(game, a, b, games: int | None, seed: int, seats: str, progress=None) -> list[dict]:
@@ -150,7 +126,7 @@ def match(player_a, player_b, games, seed, seats, exact, as_json, game_name):
     games = games or capability(game, "match_games")
     a, b = gameplay.game_player(game, player_a), gameplay.game_player(game, player_b)  # mcts too: one game at a time
     games = None if exact else games
-    with _Progress(games and games * len(SEATS[seats])) as progress:
+    with Progress(games and games * len(SEATS[seats])) as progress:
         results = match_results(game, a, b, games, seed, seats, progress)
     if as_json:
         _echo_json({"a": player_a, "b": player_b, "exact": exact, "results": results})
@@ -200,7 +176,7 @@ def tournament(players, games, seed, exact, as_json, game_name):
     else:
         games = games or capability(game, "match_games")
         sampled = None if exact else games
-        with _Progress(sampled and sampled * len(players) ** 2) as progress:
+        with Progress(sampled and sampled * len(players) ** 2) as progress:
             table = round_robin(game, [gameplay.game_player(game, p) for p in players], list(players), [game.initial()],
                                 sampled, seed, progress)
     if as_json:

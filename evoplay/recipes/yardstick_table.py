@@ -50,8 +50,10 @@ def row(opponent: str, win: int, draw: int, loss: int) -> dict:
             "score": (win - loss) / games if games else 0.0, "lo": lo, "hi": hi}
 
 
-def play(game, player, opponent: str, openings: int, random_plies: int, seed: int, max_plies: int | None = None) -> dict:
-    """``player`` against the player ``opponent`` names, ``2 * openings`` games from both seats: its row."""
+def play(game, player, opponent: str, openings: int, random_plies: int, seed: int, max_plies: int | None = None,
+         progress=None) -> dict:
+    """``player`` against the player ``opponent`` names, ``2 * openings`` games from both seats: its row
+    (``progress(1)`` told after each game)."""
     other = make_player(game, opponent)
     counts = {1: 0, 0: 0, -1: 0}
     for g in range(2 * openings):
@@ -60,6 +62,8 @@ def play(game, player, opponent: str, openings: int, random_plies: int, seed: in
         players = (player, other) if mine == 0 else (other, player)
         score = play_game(game, *players, state, keyed_rng(seed, 1, g), max_plies=max_plies)[0]
         counts[score if mine == 0 else -score] += 1
+        if progress is not None:
+            progress(1)
     return row(opponent, counts[1], counts[0], counts[-1])
 
 
