@@ -44,7 +44,9 @@ def test_piece_difference_counts_material_for_the_side_to_move():
 def test_specs():
     p = make_player("piece-difference")
     assert p.spec == "piece-difference:depth=4,king=1.5" and p.deterministic
-    assert make_player(" piece-difference: king = 2 , depth=3 ").spec == "piece-difference:depth=3,king=2"
+    assert make_player(" piece-difference:king=2,depth=3 ").spec == "piece-difference:depth=3,king=2"
+    with pytest.raises(SpecError, match="' king ' has blanks around it"):  # a spec is one word, as options are
+        make_player("piece-difference: king = 2 , depth=3")
     assert make_player("random").spec == "random"
     for bad, words in [
         ("logic", "not a checkers player"),
