@@ -550,3 +550,15 @@ def test_player_files_refuse_weights_that_are_no_numbers_huge_or_extra(env, sour
 def test_analyze_refuses_a_player_of_another_game_for_that_not_for_its_openings(env):
     refused(["analyze", str(ROOT / "results" / "blondie24"), "--game", "tictactoe", "--openings", "1"],
             "plays checkers, not tic-tac-toe")
+
+
+def test_end_of_input_at_the_terminal_ends_a_users_game_cleanly(env):
+    """Ctrl-D at `evoplay game` on a user's game ended with exit 2 and an error blaming the user's
+    file: evoplay's own modules were taken for the user's (its folder was read as evoplay/files/)."""
+    hexapawn = f"{ROOT / 'examples' / 'games' / 'hexapawn.py'}:Hexapawn"
+    code, out, err = run_in_process(["game", "--game", hexapawn])
+    assert code == 0 and out.rstrip().endswith("End of input: game abandoned.") and err == "", (code, err)
+    from evoplay.files.usercode import is_user_file
+
+    assert not is_user_file(str(ROOT / "evoplay" / "arena" / "players.py"))
+    assert is_user_file(str(ROOT / "examples" / "games" / "hexapawn.py"))

@@ -33,8 +33,8 @@ _SOURCES: dict[str, tuple[str, str]] = {}
 #: What user code may raise while it loads that becomes one line: any exception, and
 #: ``sys.exit`` or a KeyboardInterrupt, which would otherwise end evoplay with nothing said.
 LOADING_FAILURES = (Exception, SystemExit, KeyboardInterrupt)
-#: evoplay's own folder: its files are never the user's.
-_EVOPLAY = os.path.dirname(os.path.abspath(__file__)) + os.sep
+#: evoplay's own folder (the package, above this module's ``files/``): its files are never the user's.
+_EVOPLAY = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def is_ref(text: str) -> bool:
