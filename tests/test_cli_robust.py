@@ -562,3 +562,18 @@ def test_end_of_input_at_the_terminal_ends_a_users_game_cleanly(env):
 
     assert not is_user_file(str(ROOT / "evoplay" / "arena" / "players.py"))
     assert is_user_file(str(ROOT / "examples" / "games" / "hexapawn.py"))
+
+
+def test_match_and_tournament_output_reads_right_for_any_game(env):
+    """Every match printed "game i starts from opening i mod 1"; a game without side names
+    "A moves first (first)"; a tournament of player files had rows of about 270 characters."""
+    code, out, err = run_in_process(["match", "random", "random", "--game", "openspiel:clobber", "--games", "1"])
+    assert code == 0 and "openspiel:clobber: every game starts from the initial position" in out
+    assert "A moves first: 1 games, seed 0" in out and "(first)" not in out and "mod 1" not in out
+    champion = str(ROOT / "results" / "blondie24-2001-choices" / "opponent-scores")
+    code, out, err = run_in_process(["tournament", champion, "random", "--game", "checkers", "--games", "1"])
+    assert code == 0 and f"P1 = {champion}\nP2 = random\n" in out, err
+    assert "Row player as Black (moves first) against column player as White:" in out
+    assert max(len(line) for line in out.splitlines() if " = " not in line) < 80  # the legend aside
+    code, out, err = run_in_process(["tournament", "random", "mcts:sims=2", "--game", "openspiel:clobber", "--games", "1"])
+    assert code == 0 and "Row player moving first against column player moving second:" in out

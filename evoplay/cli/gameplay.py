@@ -91,7 +91,9 @@ def match(game, player_a, player_b, games, seed, seats, as_json, seatings, echo_
     if as_json:
         echo_json({"game": name, "a": player_a, "b": player_b, "exact": False, "openings": len(openings), "results": results})
         return
-    click.echo(f"A = {player_a}\nB = {player_b}\n{name}: game i starts from opening i mod {len(openings)}")
+    start = (f"game i starts from opening i mod {len(openings)} (the game's {len(openings)} openings)" if len(openings) > 1
+             else "every game starts from the initial position")
+    click.echo(f"A = {player_a}\nB = {player_b}\n{name}: {start}")
     for result in results:
         click.echo("\n".join(text_lines(result, seed, game.side_names[0])))
 

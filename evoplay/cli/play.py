@@ -85,16 +85,31 @@ def match_results(game, a, b, games: int | None, seed: int, seats: str, progress
     return results
 
 
-def _match_text(result: dict, seed: int, first_side: str = "X") -> list[str]:
+def _named(side: str | None) -> str:
+    """`` (X)`` after "moves first" where the side has a name of its own."""
+    return "" if side in (None, "first") else f" ({side})"
+
+
+def side_words(game) -> tuple[str, str]:
+    """How the two sides are named in a command's output: "as X (moves first)" and "as O",
+    or for a game whose sides have no names of their own, "moving first" and "moving second"."""
+    first, second = game.side_names
+    if (first, second) == ("first", "second"):
+        return "moving first", "moving second"
+    return f"as {first} (moves first)", f"as {second}"
+
+
+def _match_text(result: dict, seed: int, first_side: str | None = "X") -> list[str]:
     first = result["first"].upper()
     rows = (("A wins", result["a_win"]), ("draws", result["draw"]), ("B wins", result["b_win"]))
     n = result["games"]
     if n is None:
-        lines = [f"{first} moves first ({first_side}): exact probabilities"]
+        lines = [f"{first} moves first{_named(first_side)}: exact probabilities"]
         lines += [f"  {name:<7} {p:.5f}  {_pct(p):>6}" for name, p in rows]
     else:
         w = max(6, len(str(n)))
-        lines = [f"{first} moves first ({first_side}): {n} games, seed {seed}", f"  result  {'count':>{w}}       %   95% interval"]
+        lines = [f"{first} moves first{_named(first_side)}: {n} games, seed {seed}",
+                 f"  result  {'count':>{w}}       %   95% interval"]
         for name, p in rows:
             count = round(p * n)
             lo, hi = wilson_interval(count, n)
@@ -148,12 +163,23 @@ def _tournament_grid(table: dict, as_x: bool) -> list[str]:
         else:
             cells[r["o"], r["x"]] = (r["o_win"], r["draw"], r["x_win"])
     specs = table["players"]
+    labels = dict(zip(specs, tournament_labels(specs)))
     text = {k: "/".join(f"{100 * p:.1f}" for p in v) for k, v in cells.items()}
-    width = max([len(s) for s in specs] + [len(t) for t in text.values()]) + 2
-    lines = [" " * width + "".join(f"{s:>{width}}" for s in specs)]
+    width = max([len(s) for s in labels.values()] + [len(t) for t in text.values()]) + 2
+    lines = [" " * width + "".join(f"{labels[s]:>{width}}" for s in specs)]
     for row in specs:
-        lines.append(f"{row:<{width}}" + "".join(f"{text[row, col]:>{width}}" for col in specs))
+        lines.append(f"{labels[row]:<{width}}" + "".join(f"{text[row, col]:>{width}}" for col in specs))
     return lines
+
+
+#: Longest player spec written in a tournament's grid; longer ones (a player file's path) are
+#: written P1, P2, ... there and in full in a legend above, so that a row fits a terminal.
+GRID_LABEL = 16
+
+
+def tournament_labels(specs) -> list[str]:
+    """The players' labels in the grid: their specs, or P1, P2, ... where one is longer than ``GRID_LABEL``."""
+    return list(specs) if all(len(s) <= GRID_LABEL for s in specs) else [f"P{i + 1}" for i in range(len(specs))]
 
 
 @cli.command()
@@ -182,12 +208,15 @@ def tournament(players, games, seed, exact, as_json, game_name):
     if as_json:
         _echo_json(table)
         return
-    first, second = game.side_names
+    first, second = side_words(game)
     how = "exact probabilities" if exact else f"{games} games per pairing, seed {seed}"
     click.echo(f"Round robin, {how}. Cells: win/draw/loss % of the row player.")
-    click.echo(f"Row player as {first} (moves first) against column player as {second}:")
+    labels = tournament_labels(players)
+    if labels != list(players):
+        click.echo("\n".join(f"{label} = {spec}" for label, spec in zip(labels, players)))
+    click.echo(f"Row player {first} against column player {second}:")
     click.echo("\n".join(_tournament_grid(table, as_x=True)))
-    click.echo(f"Row player as {second} against column player as {first}:")
+    click.echo(f"Row player {second} against column player {first}:")
     click.echo("\n".join(_tournament_grid(table, as_x=False)))
 
 
