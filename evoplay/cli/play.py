@@ -90,13 +90,14 @@ def _named(side: str | None) -> str:
     return "" if side in (None, "first") else f" ({side})"
 
 
-def side_words(game) -> tuple[str, str]:
-    """How the two sides are named in a command's output: "as X (moves first)" and "as O",
-    or for a game whose sides have no names of their own, "moving first" and "moving second"."""
+def side_words(game) -> tuple[str, str, str]:
+    """How the sides are named in a command's output: "as X (moves first)", "as O" and "as X",
+    or for a game whose sides have no names of their own, "moving first", "moving second" and
+    "moving first"."""
     first, second = game.side_names
     if (first, second) == ("first", "second"):
-        return "moving first", "moving second"
-    return f"as {first} (moves first)", f"as {second}"
+        return "moving first", "moving second", "moving first"
+    return f"as {first} (moves first)", f"as {second}", f"as {first}"
 
 
 def _match_text(result: dict, seed: int, first_side: str | None = "X") -> list[str]:
@@ -208,7 +209,7 @@ def tournament(players, games, seed, exact, as_json, game_name):
     if as_json:
         _echo_json(table)
         return
-    first, second = side_words(game)
+    first, second, first_again = side_words(game)
     how = "exact probabilities" if exact else f"{games} games per pairing, seed {seed}"
     click.echo(f"Round robin, {how}. Cells: win/draw/loss % of the row player.")
     labels = tournament_labels(players)
@@ -216,7 +217,7 @@ def tournament(players, games, seed, exact, as_json, game_name):
         click.echo("\n".join(f"{label} = {spec}" for label, spec in zip(labels, players)))
     click.echo(f"Row player {first} against column player {second}:")
     click.echo("\n".join(_tournament_grid(table, as_x=True)))
-    click.echo(f"Row player {second} against column player {first}:")
+    click.echo(f"Row player {second} against column player {first_again}:")
     click.echo("\n".join(_tournament_grid(table, as_x=False)))
 
 
