@@ -535,7 +535,7 @@ CHECKERS_CHAMPION = ROOT / "results" / "blondie24" / "champion.json"
 
 @pytest.mark.parametrize("source, edit, message", [
     (FOGEL_CHAMPION, lambda d: d["weights"]["output_bias"].__setitem__(0, True), "'output_bias' are not an array of numbers"),
-    (FOGEL_CHAMPION, lambda d: d["weights"]["hidden_bias"].__setitem__(0, 1e308), "'hidden_bias' hold 1e+308, beyond"),
+    (FOGEL_CHAMPION, lambda d: d["weights"]["hidden_bias"].__setitem__(0, 1e308), "'hidden_bias': 1e+308 is beyond the +-1e+100"),
     (FOGEL_CHAMPION, lambda d: d["weights"].__setitem__("spare", [1.0, 2.0]), "unexpected weights 'spare'"),
     (CHECKERS_CHAMPION, lambda d: d["weights"]["king"].__setitem__(0, False), "'king' are not an array of numbers"),
     (CHECKERS_CHAMPION, lambda d: d["weights"].__setitem__("genome2", [0.5]), "unexpected weights 'genome2'"),

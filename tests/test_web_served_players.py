@@ -54,11 +54,14 @@ def hostile_files(folder: Path) -> dict[str, bool]:
     ):
         network_file(folder / name, game, genome)
         files[name] = ok
-    src = json.loads((ROOT / "results/fogel1993/champion.json").read_text())
-    src["weights"] = {k: (1e308 * np.ones(np.shape(v))).tolist() for k, v in src["weights"].items()}
-    (folder / "fogel-huge.json").write_text(json.dumps(src))
-    resign(folder / "fogel-huge.json")  # tic-tac-toe networks play with any finite weights
-    files["fogel-huge.json"] = True
+    from evoplay.files.playerfile import _digest
+
+    for name, weight, ok in (("fogel-huge.json", 1e308, False), ("fogel-bound.json", MAX_WEIGHT, True)):
+        src = json.loads((ROOT / "results/fogel1993/champion.json").read_text())  # Fogel's networks: the same bound
+        src["weights"] = {k: (weight * np.ones(np.shape(v))).tolist() for k, v in src["weights"].items()}
+        src["sha256"] = _digest(src["kind"], src["architecture"], src["weights"])
+        (folder / name).write_text(json.dumps(src))
+        files[name] = ok
     return files
 
 

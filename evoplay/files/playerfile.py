@@ -225,8 +225,8 @@ def weight_array(weights: dict, name: str, shape: tuple) -> np.ndarray:
         raise PlayerFileError(f"weights {name!r} contain a non-finite number")
     if arr.size and not np.abs(arr).max() <= MAX_WEIGHT:
         worst = float(arr.flat[int(np.argmax(np.abs(arr)))])
-        raise PlayerFileError(f"weights {name!r} hold {worst:.4g}, beyond the +-{MAX_WEIGHT:.0e} a weight may have "
-                              "(so that every evaluation is a finite number)")
+        raise PlayerFileError(f"weights {name!r}: {worst:.4g} is beyond the +-{MAX_WEIGHT:.0e} a network's weight may "
+                              "hold (so that every evaluation is a finite number)")
     return arr
 
 
