@@ -66,8 +66,11 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
     CPUs (default: the CPUs Ray detects, container limits included). ``workers`` only
     sizes embedded Ray: a cluster has the CPUs its nodes brought. A Ray session already
     open in this process (or this being a Ray worker) is reused as it is. Worker output
-    (prints, logs) is shown in the driver. Returns ``describe_cluster()``.
+    (prints, logs) is shown in the driver. Should this process die without ending
+    embedded Ray (SIGKILL, the OOM killer), a watchdog kills what remains of it within a
+    fraction of a second (``driver.Watchdog``). Returns ``describe_cluster()``.
     """
+    global _watchdog
     if ray.is_initialized():
         return describe_cluster()
     address = address or os.environ.get("RAY_ADDRESS") or None
@@ -96,6 +99,19 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
         folder, saved_path = driver.code_folder(), os.environ.get("PYTHONPATH")
         if folder:
             os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [folder, saved_path]))
+        # Every process of the session inherits the watchdog's mark (the workers and agents
+        # through the raylet): should this process die without ending the session, the
+        # watchdog kills them (``driver.Watchdog``: Ray left its agents for 60 s). SPT_NOENV
+        # keeps the mark readable in the agents' /proc/PID/environ: Ray retitles them with
+        # setproctitle, which otherwise clears the part of the environment block it takes
+        # over (Ray sets SPT_NOENV for its workers only, ray-project/ray#15061); a mark was
+        # unreadable in both agents of 2 sessions of 6.
+        _stand_down_watchdog()  # a session ended by ray.shutdown() itself
+        _watchdog = driver.Watchdog()
+        mark_name, mark_token = _watchdog.mark.split("=", 1)
+        marked = {mark_name: mark_token, "SPT_NOENV": os.environ.get("SPT_NOENV") or "1"}
+        saved_marked = {name: os.environ.get(name) for name in marked}
+        os.environ.update(marked)
         try:
             ray.init(
                 address="local",
@@ -108,6 +124,11 @@ def init_ray(address: str | None = None, workers: int | None = None) -> dict:
         except Exception as e:  # a Ray that cannot start here: say so in one line
             raise EvoplayError(f"cannot start Ray on this machine: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from e
         finally:
+            for name, value in saved_marked.items():
+                if value is None:
+                    del os.environ[name]
+                else:
+                    os.environ[name] = value
             auth_log.setLevel(level)
             if folder and saved_path is None:
                 del os.environ["PYTHONPATH"]
@@ -127,6 +148,17 @@ def shutdown_ray():
     """Disconnect from Ray; embedded Ray stops with it."""
     if ray.is_initialized():
         ray.shutdown()
+    _stand_down_watchdog()
+
+
+_watchdog: driver.Watchdog | None = None  # the embedded session's, while it runs
+
+
+def _stand_down_watchdog():
+    global _watchdog
+    if _watchdog is not None:
+        _watchdog.stand_down()
+        _watchdog = None
 
 
 @contextlib.contextmanager
