@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export RAY_USAGE_STATS_ENABLED := 0
+# The docs theme's banner on every build (Material for MkDocs reaches end of life in May 2027): a notice, not a fault.
+export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup run test docs bench bench-study baselines clean
 
