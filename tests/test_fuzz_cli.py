@@ -748,6 +748,48 @@ def gen_checkers_spec(rng, env):
     return f"checkers spec {spec!r}", argv, {"stdin": stdin}
 
 
+#: Specs of every game's players found by a hostile try to run without end, give a traceback or a
+#: false message: a solve of a game too big to solve, depths no machine searches, blanks in values,
+#: numbers beyond their range.
+UNBOUNDED_SPECS = [("checkers", "alpha-beta:depth=0"), ("openspiel:connect_four", "alpha-beta:depth=0"),
+                   ("openspiel:chess", "alpha-beta:depth=0"), ("checkers", "alpha-beta:depth=64"),
+                   ("openspiel:connect_four", "alpha-beta:depth=64"), ("checkers", "alpha-beta:depth=45"),
+                   ("checkers", "openspiel-mcts:seed=2147483648"), ("checkers", "mcts:sims=1000001"),
+                   ("tictactoe", "mcts:sims= 4"), ("checkers", "alpha-beta:depth= 4"), ("tictactoe", "mcts: sims=4"),
+                   ("openspiel:connect_four", "alpha-beta:depth=4 ,"), ("checkers", "piece-difference:king= 2")]
+
+
+@generator
+def gen_unbounded_spec(rng, env):
+    game, spec = rng.choice(UNBOUNDED_SPECS)
+    argv, stdin = ([["match", "--game", game, spec, "random", "--games", "1"],
+                    ["tournament", "--game", game, "random", spec, "--games", "1"],
+                    ["analyze", "--game", game, spec, "--openings", "1"]][rng.randrange(3)], None)
+    if game == "tictactoe" and argv[0] == "analyze":
+        argv = ["analyze", spec]
+    return f"{game} spec {spec!r}", argv, {"stdin": stdin}
+
+
+#: Weights a player file of any kind may not hold, signed again: no number, beyond the bound, an array its kind does not read.
+BAD_WEIGHTS = {
+    "a boolean": lambda w, rng: set_at(w, *first_number_path(w), rng.choice([True, False])),
+    "beyond the bound": lambda w, rng: set_at(w, *first_number_path(w), rng.choice([1e308, -1e101, 5e200])),
+    "an extra array": lambda w, rng: w.__setitem__(rng.choice(["spare", "W9", "genome2", "bias"]), [1.0, 2.0]),
+}
+
+
+@generator
+def gen_bad_weights(rng, env):
+    kind = rng.choice(list(env.docs))
+    what = rng.choice(list(BAD_WEIGHTS))
+    doc = json.loads(json.dumps(env.docs[kind]))
+    BAD_WEIGHTS[what](doc["weights"], rng)
+    path = env.fresh(".json")
+    path.write_text(json.dumps(redigest(doc)))
+    argv = rng.choice([["match", str(path), "random", "--games", "2"], ["resign", str(path)], ["analyze", str(path)]])
+    return f"{kind} weights: {what}", argv, {}
+
+
 def network_doc(rng, game: str) -> dict:
     """A valid Blondie24 network document of ``game`` (small), as plain data."""
     from evoplay.networks.evalnet import n_weights

@@ -51,12 +51,16 @@ PLAYERS = {"checkers": ["piece-difference:depth=1", "random", "net.json"], "tict
 BAD_SPECS = ["", " ", "nobody", "logic:eps=2", "softmax:t=0", "piece-difference:depth=0", "piece-difference:depth=13",
              "piece-difference:king=nan", "human", "../secret.json", "/etc/passwd", "huge.json", "net.json",
              "fogel.json", "run", "run#trial=0,cell=0,elite=0", "missing.json", "x" * 2000, "a\u0000b.json",
-             "sub/../net.json", "mcts:sims=0", "random:x=1"]
+             "sub/../net.json", "mcts:sims=0", "random:x=1",
+             # found by a hostile try of the web API: work without bound, or a 500
+             "alpha-beta:depth=0", "alpha-beta:depth=64", "alpha-beta:depth=40", "openspiel-mcts:sims=1000000",
+             "openspiel-mcts:sims=10001", "mcts:sims=1000000", "mcts:sims= 4", "mcts: sims=4",
+             "openspiel-mcts:seed=2147483648"]
 BAD_FENS = ["", "B", "X:W1:B2", "B:W1,1:B2", "B:W33:B1", "B:W0:B1", "B:W1:B1", "B:WK:B1", "B:W1,2:", ":W1:B2",
             "B:W" + ",".join(map(str, range(1, 33))) + ":B", "B:Wx:B1", "B:W1-5:B9", "W:W10:B" + ",".join(map(str, range(1, 10))),
             "B:W1:B2:extra", "b:w1:b2", "B:W-1:B2", "B:W1e3:B2", "B:W" + "1," * 500 + "1:B2", "XXXXXXXXX", "XO", "X........O"]
 BAD_MOVES = ["", " ", "11-16", "99-1", "11x15", "11-15-19", "1-1", "x", "0", "9", "-1", "4", "11-15", "22x15",
-             "1" * 300, "é", "11 15", None, 3, [], {}, 1.5, True]
+             "1" * 300, "é", "11 15", None, 3, [], {}, 1.5, True, "\u0661", "\uff14", "1\n", "\uff11\uff11-\uff11\uff15"]
 
 
 def damaged_path(rng) -> tuple[str, str]:
