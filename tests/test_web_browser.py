@@ -504,3 +504,76 @@ def test_connect_four_played_by_a_person_then_watched(any_game_server, page, sho
     page.check("#auto")
     page.wait_for_function("document.querySelector('#status').dataset.result !== 'ongoing'", timeout=120_000)
     assert page.inner_text("#status").endswith(".")
+
+
+def play_to_the_end_from_the_move_buttons(page):
+    """As the person, the first legal move's button each turn until the game is over; the final status."""
+    your_turn_or_end = ("document.body.dataset.busy === '' && (document.querySelector('#status').dataset.result !== "
+                        "'ongoing' || document.querySelector('#legal button.legal-move:not([disabled])') !== null)")
+    for _ in range(60):
+        page.wait_for_function(your_turn_or_end, timeout=60_000)
+        if page.eval_on_selector("#status", "s => s.dataset.result") != "ongoing":
+            break
+        page.click("#legal button.legal-move:not([disabled]) >> nth=0")
+    assert page.eval_on_selector("#status", "s => s.dataset.result") != "ongoing", page.inner_text("#status")
+    return page.inner_text("#status")
+
+
+def champions_page_plays(page, url: str, game_in_link: str, results: str):
+    """The run page's table shows the champions' results, and "Play this champion" opens a board
+    with that champion as the first side, played to the end."""
+    page.goto(f"{url}/run?id=0")
+    page.wait_for_selector("#champions tbody tr")
+    table = page.inner_text("#champions")
+    assert "[object Object]" not in table and results in table, table
+    spec = page.get_attribute('#champions tbody tr[data-trial="0"] a.play', "title")
+    page.click('#champions tbody tr[data-trial="0"] a.play')
+    page.wait_for_url(re.compile(rf"/\?game={re.escape(game_in_link)}&first="))
+    page.wait_for_selector("#board")
+    page.wait_for_function("(document.querySelector('fieldset.side[data-index=\"0\"] .spec') || {}).value")
+    assert page.input_value('fieldset.side[data-index="0"] .spec') == spec  # the champion moves first
+    play_to_the_end_from_the_move_buttons(page)
+
+
+def test_an_openspiel_run_served_with_nothing_else_plays_its_champion(page):
+    """The table showed '[object Object],[object Object]', and "Play this champion" failed with
+    "unknown game 'openspiel:...'" unless serve was given --game."""
+    pytest.importorskip("pyspiel")
+    for url in serve("results/blondie24-connect-four"):
+        champions_page_plays(page, url, "openspiel%3Aconnect_four", "random: +0.98 [+0.89, +1.00]")
+
+
+def test_a_moved_run_of_a_users_game_served_with_its_game_plays_its_champion(page, tmp_path):
+    """It opened /?game=<the recorded absolute path> and stuck on "Loading…" (a 404 for the players)."""
+    first = tmp_path / "first"
+    first.mkdir()
+    shutil.copy(ROOT / "examples" / "games" / "hexapawn.py", first / "hexapawn.py")
+    (first / "hx.toml").write_text(
+        'recipe = "blondie24"\nname = "hx"\ntrials = 1\ngenerations = 2\n\n[run]\ncheckpoint_every = 2\n\n'
+        '[game]\nname = "hexapawn.py:Hexapawn"\ndepth = 2\n\n[network]\nhidden = [4]\n\n[population]\nparents = 3\n\n'
+        '[evaluation]\ngames = 2\nboth_seats = true\n\n[yardstick]\nevery = 2\nopenings = 2\nmcts_sims = 5\n')
+    made = subprocess.run([EVOPLAY, "evolve", "hx.toml", "--out", "run", "--workers", "1", "-q"], cwd=first,
+                          capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    here = tmp_path / "second"
+    shutil.move(first, here)  # the run and its game file, moved together
+    reported = subprocess.run([EVOPLAY, "report", "run", "--game", "hexapawn.py:Hexapawn"], cwd=here, capture_output=True,
+                              text=True, timeout=300)
+    assert reported.returncode == 0, reported.stderr
+    alone = subprocess.Popen([EVOPLAY, "serve", "run", "--port", "0", "--quiet"], cwd=here, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        alone.stdout.readline()
+        note = alone.stderr.readline()
+        assert note.startswith("  note: run run names the game ") and "add --game NEW/PLACE/hexapawn.py:Hexapawn" in note
+    finally:
+        alone.terminate()
+        alone.wait(10)
+    proc = subprocess.Popen([EVOPLAY, "serve", "run", "--port", "0", "--quiet", "--game", "hexapawn.py:Hexapawn"], cwd=here,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.match(r"evoplay serve: (http://127\.0\.0\.1:\d+)/", proc.stdout.readline()).group(1)
+        champions_page_plays(page, url, "hexapawn", "random: ")
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -41,10 +41,14 @@ def serve(paths, host, port, open_browser, quiet, games):
     click.echo(f"evoplay serve: {url}  (Ctrl-C stops)")
     for root in roots.roots:
         click.echo(f"  reads {root.kind}: {root.given}")
-    from evoplay.web.boards import SERVED
+    from evoplay.web.boards import SERVED, run_game
 
     for name, ref in SERVED.items():
         click.echo(f"  plays {name}" + (f" ({ref})" if ref != name else ""))
+    for run in roots.runs:  # a run whose game is not played here: its champions cannot be played
+        _, note = run_game(*roots.run_game(run))
+        if note is not None:
+            click.echo(f"  note: run {run.given} {note}", err=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"  note: listening on {host}, not only on this machine", err=True)
     sys.stdout.flush()

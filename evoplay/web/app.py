@@ -107,7 +107,9 @@ def _guarded(handler):
 def make_app(roots: Roots, games=()) -> bottle.Bottle:
     """The web app over ``roots``; ``games`` are the references of the games it plays beyond
     the built-in ones (``evoplay serve --game``), resolved now."""
-    boards.serve_games(games)
+    recorded = [roots.run_game(run) for run in roots.runs]
+    named = list(games) + [ref for ref in boards.run_games_to_serve(recorded) if ref not in games]
+    boards.serve_games(list(dict.fromkeys(named)))
     app = bottle.Bottle()
     app.config["catchall"] = True
     archives = Archives(roots)
@@ -200,7 +202,10 @@ def make_app(roots: Roots, games=()) -> bottle.Bottle:
     @app.get("/api/runs/<index>")
     @_guarded
     def run(index):
-        return _json(roots.run_details(run_index(index)))
+        details = roots.run_details(run_index(index))
+        # the game its champions are played on here, or why they cannot be (a user's game not named)
+        details["game"], details["game_note"] = boards.run_game(*roots.run_game(roots.run(details["id"])))
+        return _json(details)
 
     @app.get("/api/runs/<index>/archive")
     @_guarded

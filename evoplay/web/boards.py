@@ -23,7 +23,7 @@ from evoplay.arena.players import SearchPlayer, quoted
 from evoplay.errors import EvoplayError
 from evoplay.files import usercode
 from evoplay.arena.game import capability, game_ref
-from evoplay.games import BUILTIN_GAMES, GameError, resolve_game
+from evoplay.games import BUILTIN_GAMES, GameError, is_code_ref, resolve_data_game, resolve_game
 from evoplay.arena.search import move_scores, principal_variation
 from evoplay.web.archive import is_elite_spec
 from evoplay.web.pages import WebGame, any_game_page
@@ -60,9 +60,10 @@ def serve_games(refs) -> list[str]:
         name = game_ref(game)
         if name in BUILTIN_GAMES:
             continue
-        slug = name if all(ch.isalnum() or ch in "_-:.(),=" for ch in name) else str(getattr(game, "name", ""))
-        if not slug or not all(ch.isalnum() or ch in "_-:.(),=" for ch in slug) or slug in SERVED or slug in BUILTIN_GAMES:
-            slug = f"game-{i + 1}"
+        # the first of its reference, its name and (a class of a user's file) its class's name that reads as a URL word
+        words = (name, str(getattr(game, "name", "")), name.rpartition(":")[2].lower() if is_code_ref(name) else "")
+        slug = next((w for w in words if w and all(ch.isalnum() or ch in "_-:.(),=" for ch in w)
+                     and w not in SERVED and w not in BUILTIN_GAMES), f"game-{i + 1}")
         SERVED[slug] = game_ref(game)
         try:
             _first_page(slug, ref)
@@ -70,6 +71,27 @@ def serve_games(refs) -> list[str]:
             SERVED.clear()
             raise
     return list(SERVED)
+
+
+def run_game(ref: str, sha256: str | None) -> tuple[str | None, str | None]:
+    """(URL name, None) of the game this server plays for a run's recorded game, or (None,
+    why not): a user's game not named (``--game``) is not loaded, by the rule every command
+    follows (``evoplay.games.resolve_data_game``), and its message says what to add."""
+    try:
+        game = resolve_data_game(ref, sha256)
+    except GameError as e:
+        return None, str(e)
+    name = game_ref(game)
+    if name in BUILTIN_GAMES:
+        return name, None
+    served = [slug for slug, served_ref in SERVED.items() if served_ref == name]
+    return (served[0], None) if served else (None, f"names the game {ref}, which this server does not play: add --game {ref}")
+
+
+def run_games_to_serve(recorded) -> list[str]:
+    """The games of runs (``recorded``: (reference, digest) pairs) a server plays without being
+    told: built-in and OpenSpiel games, which load no user code; a user's game only by --game."""
+    return [ref for ref, _ in recorded if not is_code_ref(ref) and ref not in BUILTIN_GAMES]
 
 
 def _first_page(name: str, ref: str):

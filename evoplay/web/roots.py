@@ -199,19 +199,21 @@ class Roots:
             "summary": summary,
             "analysis": analysis,
             "champions": champions,
-            "game": self._game_of(champions),
             "curve": curve,
         }
 
-    def _game_of(self, champions: list) -> str:
-        """The game a run's champions play, for the links that play them: a player file
-        names its game in its architecture (tic-tac-toe's files, the first kind, do not)."""
-        for c in champions:
+    def run_game(self, root: Root) -> tuple[str, str | None]:
+        """(reference, sha256 of its file where the run recorded one) of the game a run's
+        champions play: a player file names its game in its architecture (tic-tac-toe's
+        files, the first kind, do not)."""
+        for c in self._run_champions(root):
             try:
-                return document_game(read_envelope(self.resolve(c["spec"])))
+                doc = read_envelope(self.resolve(c["spec"]))
             except (ApiError, EvoplayError):
                 continue
-        return LEGACY_GAME
+            digest = doc["architecture"].get("game_sha256")
+            return document_game(doc), digest if isinstance(digest, str) else None
+        return LEGACY_GAME, None
 
     def curve_file(self, index: int) -> Path:
         root = self.run(index)

@@ -1,9 +1,20 @@
 // The run page: a run directory's curve, its champions' analysis and a way to play them.
 "use strict";
 
-// The board page with the player as the first side and a person as the second.
+// The board page with the player as the first side and a person as the second (game: the
+// server's name for the run's game; null where it does not play it, and no link is made).
 function playLink(spec, game) {
-  return `/?game=${encodeURIComponent(game || "tictactoe")}&first=${encodeURIComponent(spec)}&second=human`;
+  return `/?game=${encodeURIComponent(game)}&first=${encodeURIComponent(spec)}&second=human`;
+}
+
+// One of a list of results (a champion's opponents, its duels with earlier champions): who, then
+// the mean score with its interval where it has one, else wins / draws / losses.
+function resultText(r) {
+  const who = r.opponent !== undefined ? `${r.opponent}: ` : r.gen !== undefined ? `generation ${r.gen}: ` : "";
+  const signed = (v) => (v >= 0 ? "+" : "") + v.toFixed(2);
+  if ([r.score, r.lo, r.hi].every((v) => typeof v === "number")) return `${who}${signed(r.score)} [${signed(r.lo)}, ${signed(r.hi)}]`;
+  if ([r.win, r.draw, r.loss].every((v) => typeof v === "number")) return `${who}${r.win} / ${r.draw} / ${r.loss}`;
+  return who + JSON.stringify(r);
 }
 
 function heading(key) {
@@ -16,6 +27,7 @@ function cell(key, value) {
   if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === "number")) {
     return value.map((v) => (100 * v).toFixed(1)).join(" / ");
   }
+  if (Array.isArray(value) && value.every((v) => v && typeof v === "object")) return value.map(resultText).join("; ");
   if (typeof value === "number") {
     if (key.includes("agreement")) return `${(100 * value).toFixed(1)}%`;
     return Number.isInteger(value) ? String(value) : value.toFixed(2);
@@ -55,7 +67,8 @@ function table(run) {
   const keys = rows && rows.length ? Object.keys(rows[0]) : ["trial"];
   const head = el("tr", {});
   for (const k of keys) {
-    const label = heading(k) + (Array.isArray(rows && rows[0][k]) ? " (W / D / L %)" : "");
+    const first = rows && rows[0][k];
+    const label = heading(k) + (Array.isArray(first) && first.every((v) => typeof v === "number") ? " (W / D / L %)" : "");
     head.append(el("th", {scope: "col", text: label}));
   }
   head.append(el("th", {scope: "col", text: ""}));
@@ -68,7 +81,7 @@ function table(run) {
     for (const k of keys) tr.append(el("td", {text: cell(k, r[k]) + (k === "trial" && tr.classList.contains("best") ? " (best)" : "")}));
     const spec = champions.get(r.trial);
     const td = el("td", {});
-    if (spec) td.append(el("a", {class: "button play", href: playLink(spec, run.game), title: spec, text: "Play this champion"}));
+    if (spec && run.game) td.append(el("a", {class: "button play", href: playLink(spec, run.game), title: spec, text: "Play this champion"}));
     tr.append(td);
     body.append(tr);
   }
@@ -94,7 +107,12 @@ async function startRun() {
   document.getElementById("run-name").textContent = `Run ${run.name}`;
   facts(run);
   const best = run.champions.find((c) => c.trial === null);
-  if (best) {
+  if (run.game_note) {
+    const note = document.getElementById("game-note");
+    note.textContent = `The champions cannot be played here: this run ${run.game_note}.`;
+    note.hidden = false;
+  }
+  if (best && run.game) {
     const a = document.getElementById("play-best");
     a.href = playLink(best.spec, run.game);
     a.title = best.spec;
