@@ -20,10 +20,13 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -c "from evoplay.cli.warmup import warm_compiled_code; warm_compiled_code()"
 	touch $(STAMP)
 
-# `make run` (re)makes the reference reproduction: it replaces the run in results/fogel1993.
+# `make run` makes the reference reproduction in a folder of its own (runs/, not committed) and
+# ends by checking it against the committed run: `evoplay diff` prints that they are identical,
+# file by file, or which files differ (and make fails). The committed results stay untouched.
 run: $(STAMP)
-	$(BIN)/evoplay evolve configs/fogel1993.toml --out results/fogel1993 --overwrite
-	$(BIN)/evoplay report results/fogel1993
+	$(BIN)/evoplay evolve configs/fogel1993.toml --out runs/fogel1993 --overwrite
+	$(BIN)/evoplay report runs/fogel1993
+	$(BIN)/evoplay diff runs/fogel1993 results/fogel1993
 
 # The browser test (tests/test_web_browser.py) drives the system's Chromium: installed
 # here with apt-get when run as root (as in CI), else named in one line and skipped.

@@ -399,3 +399,32 @@ def test_a_refused_study_leaves_no_folder_it_made(tmp_path, monkeypatch, no_ray_
         _refused_in_process(evoplay_here, ["study", "s.toml", "--out", str(out), "-q", *BAD_ADDRESS], "jobs API")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "s.toml"]
     assert not any(mine.iterdir())
+
+
+def test_diff_says_whether_two_runs_hold_the_same_results(finished, tmp_path, evoplay_here):
+    """`make run` ends with it: the committed run was what `make run` produced, but nothing checked it."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(finished, copy)
+    (copy / "environment.json").write_text("{}")  # the machine's own files are no results
+    (copy / "costs.json").unlink(missing_ok=True)
+    same = evoplay_here("diff", copy, finished)
+    assert same.returncode == 0 and same.stdout.startswith(f"{copy}: identical to {finished}")
+    logbook = copy / "trials" / "trial_01" / "logbook.csv"
+    logbook.write_text(logbook.read_text().replace(",", ";", 1))
+    (copy / "extra.txt").write_text("x")
+    other = evoplay_here("diff", copy, finished, check=False)
+    assert other.returncode == 1
+    assert other.stdout.splitlines()[1:] == [f"  extra.txt (only in {copy})", "  trials/trial_01/logbook.csv"]
+
+
+def test_the_committed_reference_run_carries_todays_config_keys():
+    """`make run` wrote champion = "score" and league_openings = 10 into the committed config.toml:
+    the committed folder is byte for byte what a run of configs/fogel1993.toml writes."""
+    from evoplay.framework.config import load, to_toml
+
+    root = Path(__file__).resolve().parents[1]
+    assert (root / "results" / "fogel1993" / "config.toml").read_text() == to_toml(load(root / "configs" / "fogel1993.toml"))
+    makefile = (root / "Makefile").read_text()
+    assert "--out runs/fogel1993 --overwrite" in makefile and "evoplay diff runs/fogel1993 results/fogel1993" in makefile

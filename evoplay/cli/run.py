@@ -26,7 +26,8 @@ from evoplay.cli.checks import BoundedInt, PathArg, game_option, name_game
 @click.option("-v", "--verbose", count=True, help="Log what the run does (-vv: debug).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings and errors only.")
 def evolve(config_file, trials, generations, seed, out, address, workers, resume, overwrite, log_detail, verbose, quiet):
-    """Evolve the recipe CONFIG names (TOML; Fogel's 1993 experiment by default) on Ray."""
+    """Evolve the recipe CONFIG names on Ray: a TOML file, or the name of a config that comes
+    with evoplay (fogel1993, blondie24, quick, ...: the files of its configs/ folder)."""
     from tqdm import tqdm
 
     from evoplay.framework import config, runner
@@ -90,6 +91,24 @@ def plot(run_dirs, out, game_name):
     from evoplay.cli import runfiles
 
     runfiles.echo_paths(runfiles.plot(run_dirs, out, name_game(game_name)))
+
+
+@cli.command("diff")
+@click.argument("run_dir", type=PathArg(file_okay=False, exists=True))
+@click.argument("reference", type=PathArg(file_okay=False, exists=True))
+def diff_runs(run_dir, reference):
+    """Whether RUN_DIR holds the same results as REFERENCE, byte for byte: every file but the
+    machine's own (environment.json, costs.json, checkpoints). Prints "identical" (exit 0)
+    or the files that differ (exit 1), as diff does; `make run` ends with it."""
+    from evoplay.framework.rundir import MACHINE_FILES, result_differences
+
+    differ = result_differences(run_dir, reference)
+    if not differ:
+        click.echo(f"{run_dir}: identical to {reference} (every file but {', '.join(MACHINE_FILES[:2])} and checkpoints)")
+        return
+    click.echo(f"{run_dir} differs from {reference} in {len(differ)} file{'s' if len(differ) > 1 else ''}:")
+    click.echo("\n".join(f"  {name}" for name in differ))
+    sys.exit(1)
 
 
 @cli.command()

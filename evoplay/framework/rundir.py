@@ -440,6 +440,30 @@ class RunDir:
         return summary
 
 
+#: What a run directory holds of the machine and the moment it ran on, not of its results:
+#: left out when two runs are compared (``result_differences``).
+MACHINE_FILES = ("environment.json", "costs.json", ".lock", "checkpoints")
+
+
+def result_differences(run, reference) -> list[str]:
+    """The files of two run directories whose bytes differ, or that one holds and the other
+    not, the machine's own (``MACHINE_FILES``) aside: [] when ``run`` reproduces ``reference``."""
+    a, b = Path(run), Path(reference)
+
+    def files(root: Path) -> set[str]:
+        found = set()
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d not in MACHINE_FILES)
+            found |= {os.path.relpath(os.path.join(folder, n), root) for n in names if n not in MACHINE_FILES}
+        return found
+
+    ours, theirs = files(a), files(b)
+    differ = [f"{name} (only in {a})" for name in sorted(ours - theirs)]
+    differ += [f"{name} (only in {b})" for name in sorted(theirs - ours)]
+    differ += [name for name in sorted(ours & theirs) if (a / name).read_bytes() != (b / name).read_bytes()]
+    return differ
+
+
 class Run:
     """A run directory opened for reading (``evoplay.load_run``): config, summary, logbooks, champions.
 
