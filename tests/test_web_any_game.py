@@ -159,3 +159,21 @@ def test_analysis_of_a_solving_player_asks_for_a_depth():
         refused(url, path(name, "analysis"), {"player": "alpha-beta:depth=0"}, fragment="solves to the end of the game")
         assert ok(url, path(name, "analysis"), {"player": "alpha-beta:depth=0", "depth": 2})["depth"] == 2
         assert ok(url, path(name, "ai-move"), {"player": "alpha-beta:depth=0"})["move"]
+
+
+def test_the_human_player_is_offered_as_the_board_lets_a_person_move(tmp_path):
+    """A board that cannot be clicked (cells, but no move_squares) offered "Human (click the board)";
+    a game class without a name was served as game-1."""
+    (tmp_path / "cells_only.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'examples' / 'games')!r})\n"
+        "from connect_four import ConnectFour\n\n\n"
+        "class Unnamed(ConnectFour):\n"
+        "    name = None\n"
+        "    move_squares = None\n")
+    with serving([f"{tmp_path / 'cells_only.py'}:Unnamed", "openspiel:connect_four"]) as url:
+        names = [g["name"] for g in ok(url, "/api/games")["games"]]
+        assert names[2] == "unnamed", names
+        humans = {name: ok(url, path(name, "players"))["builtin"][0] for name in names}
+        assert humans["unnamed"] == {"name": "human", "params": {}, "label": "Human (choose from the legal moves)"}
+        assert humans["checkers"]["label"] == humans["tictactoe"]["label"] == "Human (click the board)"

@@ -117,7 +117,7 @@ def test_breakthrough_played_to_the_end_by_clicks(grid_server, page):
 
 
 def test_hexapawn_a_users_game_played_to_the_end_by_clicks_on_both_sides(grid_server, page):
-    page.goto(f"{grid_server}/?game=game-2&first=human&second=human")
+    page.goto(f"{grid_server}/?game=hexapawn&first=human&second=human")
     page.wait_for_function(MY_TURN_OR_END)
     assert page.inner_text("#game option:checked") == "Hexapawn"
     shown = board(page)

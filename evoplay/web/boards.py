@@ -356,7 +356,7 @@ def _cached(name, kind, source, stamp):
 def players(game, adapter: WebGame, roots: Roots) -> dict:
     """The built-in players of a game with their parameters (and the sliders the page draws
     for some), the player files served, who plays when the page opens, the analysis player."""
-    listed = [{"name": HUMAN, "params": {}}]
+    listed = [{"name": HUMAN, "params": {}, "label": f"Human ({human_moves(game, adapter)})"}]
     for name, (factory, schema) in adapter.registry.items():
         defaults = {k: p.default for k, p in inspect.signature(factory).parameters.items()}
         entry = {"name": name,
@@ -367,6 +367,14 @@ def players(game, adapter: WebGame, roots: Roots) -> dict:
     return {"game": game.name, "sides": list(game.side_names), "builtin": listed, "files": roots.player_files(),
             "defaults": list(adapter.default_players), "analyst": adapter.analyst,
             "facts": adapter.facts is not None, "elites": adapter.from_elite is not None}
+
+
+def human_moves(game, adapter: WebGame) -> str:
+    """How a person moves on this game's board: by clicks where the board is drawn and a move
+    reads as squares (the legal moves of the initial position tell), else from the list."""
+    state = game.initial()
+    clickable = bool(adapter.cells(state)) and any(adapter.squares(state, m) for m in game.legal_moves(state))
+    return "click the board" if clickable else "choose from the legal moves"
 
 
 def check_seed(seed):

@@ -10,7 +10,6 @@ const params = new URLSearchParams(location.search);
 const GAME = params.get("game") || "tictactoe";
 const base = `/api/games/${encodeURIComponent(GAME)}`;
 const BUILTIN_LABELS = {
-  "human": "Human (click the board)",
   "logic": "logic (Fogel's rule player)",
   "minimax": "minimax (perfect play)",
   "softmax": "softmax-minimax",
@@ -87,7 +86,7 @@ function buildSide(i) {
   const ui = {box, kind: box.querySelector(".kind"), spec: box.querySelector(".spec"), blocks: {}, sliders: {}};
   ui.spec.setAttribute("aria-label", `${side} player spec`);
   const builtins = el("optgroup", {label: "Built-in"});
-  for (const b of S.meta.builtin) builtins.append(el("option", {value: b.name, text: BUILTIN_LABELS[b.name] || b.name}));
+  for (const b of S.meta.builtin) builtins.append(el("option", {value: b.name, text: b.label || BUILTIN_LABELS[b.name] || b.name}));
   ui.kind.append(builtins);
   if (S.meta.files.length) {
     const files = el("optgroup", {label: "Player files"});
@@ -410,7 +409,7 @@ function render() {
   const m = mover();
   if (info.result === "ongoing") {
     const clicked = info.cells.length ? info.legal.filter((mv) => mv.path.length > 0) : [];
-    const how = clicked.length === 0 ? "choose a move below"
+    const how = clicked.length === 0 ? "choose one of the legal moves"
       : clicked.every((mv) => mv.path.length === 1) ? "click a square" : "click a piece, then its landing squares";
     status.textContent = `${info.to_move} to move: ${who(S.specs[m])}` + (human ? ` (${how})` : "");
     status.dataset.result = "ongoing";
