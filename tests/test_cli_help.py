@@ -148,3 +148,19 @@ def test_a_message_names_a_game_with_the_article_it_is_read_with():
     pytest.importorskip("pyspiel")
     with pytest.raises(SpecError, match=r"^unknown player 'logic': not an openspiel:tic_tac_toe player \(known: "):
         make_player(resolve_game("openspiel:tic_tac_toe"), "logic")
+
+
+@pytest.mark.parametrize("ref", ["tictactoe", "checkers", "openspiel:connect_four"])
+def test_every_listed_player_says_what_it_is(ref):
+    """`evoplay players --game checkers` listed openspiel-mcts with no description."""
+    from evoplay.cli.catalog import player_catalog
+
+    listed = player_catalog(resolve_game(ref))
+    assert all(entry["about"] for entry in listed["every_game"] + listed["own"]), listed
+
+
+def test_every_option_of_every_command_is_described():
+    """`game --help` left --first undescribed."""
+    bare = [f"{name} {param.opts[0]}" for name, command in cli.commands.items() for param in command.params
+            if isinstance(param, click.Option) and not param.help and param.opts[0] not in ("--help",)]
+    assert bare == []

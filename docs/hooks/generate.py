@@ -277,7 +277,7 @@ def run_facts(name: str) -> dict:
     if a is not None and a.get("game") == "checkers":  # the champion's games against piece difference (no exact analysis)
         best = next(c for c in a["champions"] if c["trial"] == s["best_trial"])
         facts.update({f"champ_{k}": best[k] for k in ("games", "win", "draw", "loss", "score", "lo", "hi")})
-    elif a is not None:
+    elif a is not None and all("expected_payoff_32_vs_logic" in c for c in a["champions"]):  # exact (tic-tac-toe)
         pays = [c["expected_payoff_32_vs_logic"] for c in a["champions"]]
         best = max(a["champions"], key=lambda c: c["expected_payoff_32_vs_logic"])
         facts.update({
@@ -454,8 +454,10 @@ def run_page(name: str) -> tuple[str, list[str]]:
             from evoplay.recipes.blondie24 import report as checkers_report
 
             text = checkers_report.markdown(analysis)
-        else:
+        elif "references" in analysis:  # tic-tac-toe's exact analysis
             text = report.markdown(analysis)
+        else:  # any other game's champions against random and mcts: the report's own page
+            text = (d / "analysis.md").read_text()
         lines += ["## Champions", "", _demote(text, 2).split("\n", 1)[1].strip(), ""]
         if "unbeatable_o" in f:
             lines += [f"Unbeatable as O: {f['unbeatable_o']} of {f['champions']}; from both seats: "

@@ -109,6 +109,7 @@ class SpielMCTSPlayer:
 
 
 def make_player(game, sims: int = 1000, c: float = 2.0, rollouts: int = 1, solve: int = 1, seed: int = 0):
+    """OpenSpiel's own MCTSBot (C++, random rollouts): sims simulations a move, exploration constant c, rollouts random games per leaf, solve=1 to back up proven outcomes, seed for its streams (needs open_spiel)."""
     return SpielMCTSPlayer(game, sims, c, rollouts, solve, seed)
 
 

@@ -286,7 +286,8 @@ def analyze(player, opponent, openings, seed, as_json, game_name):
 @cli.command()
 @click.option("--vs", "vs", default=None, help="The computer player, any player spec (evoplay players lists them) "
               "[default: the game's own, which evoplay games lists; mcts:sims=1000 where it declares none].")
-@click.option("--first", type=click.Choice(["human", "ai"]), default="human", show_default=True)
+@click.option("--first", type=click.Choice(["human", "ai"]), default="human", show_default=True,
+              help="Who moves first: you (human) or the computer player (ai).")
 @click.option("--seed", type=SEED_TYPE, default=None, help="Seed of the computer's moves.")
 @game_option()
 def game(vs, first, seed, game_name):

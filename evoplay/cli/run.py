@@ -117,7 +117,8 @@ def diff_runs(run_dir, reference):
 @click.option("--out", type=PathArg(dir_okay=False), help="Player file to write (default champion.json here).")
 @game_option()
 def export(run_dir, trial, out, game_name):
-    """Export a champion network as a player file for match, analyze and game."""
+    """Export a champion network as a player file: a player for match, tournament, analyze,
+    game and serve, of the run's game."""
     from evoplay.cli import runfiles
 
     click.echo(runfiles.export(run_dir, trial, out, name_game(game_name)))
