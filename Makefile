@@ -11,14 +11,19 @@ export NO_MKDOCS_2_WARNING := 1
 
 setup: $(STAMP)
 
+# Each step says what it does and about how long it takes (measured on the 2-core machine).
 $(STAMP): pyproject.toml requirements.lock
+	@echo "make setup: creating $(VENV) (seconds)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	@echo "make setup: installing the pinned packages of requirements.lock (Ray, numba, OpenSpiel, ...: about 1-3 minutes)"
 	$(BIN)/pip install --quiet -r requirements.lock
+	@echo "make setup: installing evoplay itself, editable (seconds)"
 	$(BIN)/pip install --quiet --no-deps -e .
-	@# Fill numba's cache now, so that no run and no Ray worker pays compile time.
+	@echo "make setup: compiling evoplay's kernels into numba's cache, so that no run pays it (under a minute)"
 	$(BIN)/python -c "from evoplay.cli.warmup import warm_compiled_code; warm_compiled_code()"
 	touch $(STAMP)
+	@echo "make setup: done ($(BIN)/evoplay)"
 
 # `make run` makes the reference reproduction in a folder of its own (runs/, not committed) and
 # ends by checking it against the committed run: `evoplay diff` prints that they are identical,
