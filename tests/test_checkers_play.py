@@ -185,3 +185,13 @@ def test_random_player_distribution():
     state = rules.initial()
     dist = make_player("random").distribution(state)
     assert [m for m, _ in dist] == rules.legal_moves(state) and all(p == 1 / 7 for _, p in dist)
+
+
+def test_the_terminal_says_which_pieces_are_yours():
+    """The terminal board never said which pieces were the person's."""
+    from evoplay.arena.players import side_with_pieces
+    from evoplay.checkers import rules
+
+    assert side_with_pieces(CHECKERS, CHECKERS.initial(), 0) == "Black (b)"
+    kings = rules.from_fen("W:WK10,22:BK5,9")
+    assert side_with_pieces(CHECKERS, kings, 0) == "Black (B and b)" and side_with_pieces(CHECKERS, kings, 1) == "White (W and w)"

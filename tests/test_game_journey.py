@@ -323,7 +323,8 @@ def play_at_the_terminal(argv, cwd) -> str:
 
 def test_a_game_at_the_terminal_against_a_moved_runs_champion_and_a_breakthrough_champion(here, breakthrough):
     text = play_at_the_terminal(["game", "--vs", "run/champion.json", "--game", REF, "--first", "human", "--seed", "3"], here)
-    assert text.startswith("You play White against run/champion.json.")
+    assert text.startswith("You play White (W) against run/champion.json.")  # which pieces are yours
+    assert "Your move (White (W)), e.g. " in text
     assert text.rstrip().endswith(("You win!", "run/champion.json wins.")) and "run/champion.json plays " in text
     text = play_at_the_terminal(["game", "--vs", "run", "--first", "ai", "--seed", "3"], breakthrough)
     assert "against run." in text.splitlines()[0] and text.rstrip().endswith(("You win!", "run wins."))

@@ -14,6 +14,7 @@ import numpy as np
 
 from evoplay.errors import EvoplayError, SpecError
 from evoplay.files.plainnum import parse_float, parse_int
+from evoplay.arena.game import capability
 from evoplay.arena.search import search
 
 
@@ -79,7 +80,7 @@ class TerminalHuman:
 
     def choose(self, state, rng):
         g = self.game
-        side = g.side_names[g.to_move(state)]
+        side = side_with_pieces(g, state, g.to_move(state))
         hint = getattr(g, "move_prompt", None) or f"e.g. {g.move_text(state, g.legal_moves(state)[0])}"
         self.write("\n" + g.render(state, numbers=True))
         for _ in range(self.max_bad):
@@ -89,6 +90,18 @@ class TerminalHuman:
             except ValueError as e:
                 self.write(str(e))
         raise GaveUp(f"{self.max_bad} answers in a row named no legal move; game abandoned")
+
+
+def side_with_pieces(game, state, side: int) -> str:
+    """A side's name, with the texts its pieces have on the board where the game says whose
+    piece is where (``cells`` and ``owners``) and they are not the name itself: "Black (b)",
+    "White (W)", but "X"."""
+    name = game.side_names[side]
+    cells, owners = capability(game, "cells"), capability(game, "owners")
+    if cells is None or owners is None:
+        return name
+    pieces = sorted({str(text) for text, whose in zip(cells(state), owners(state)) if whose == side and text})
+    return name if not pieces or pieces == [name] else f"{name} ({' and '.join(pieces)})"
 
 
 #: Words that begin with a vowel letter but a consonant sound: "a user's game", "a one-ply search".

@@ -137,5 +137,9 @@ class Checkers:
                 out.append(rules.SYMBOLS[rules.BLACK if state.black >> s & 1 else rules.WHITE, bool(state.kings >> s & 1)] if on else "")
         return out
 
+    def owners(self, state) -> list:
+        """Whose piece is on each square of ``cells``: 0 Black's (men and kings), 1 White's, None empty."""
+        return [None if not text else 0 if text.lower() == "b" else 1 for text in self.cells(state)]
+
 
 CHECKERS = Checkers()

@@ -16,7 +16,7 @@ import click
 import numpy as np
 
 from evoplay.arena.match import MAX_GAMES, pair_result, play_game, round_robin
-from evoplay.arena.players import TerminalHuman
+from evoplay.arena.players import TerminalHuman, side_with_pieces
 from evoplay.cli.progress import Progress
 from evoplay.arena.specs import is_path, make_player
 from evoplay.errors import EvoplayError, SpecError
@@ -126,7 +126,7 @@ def play(game, vs, first, seed):
     human = TerminalHuman(game, write=click.echo)
     players = (human, ai) if first == "human" else (ai, human)
     mine = 0 if first == "human" else 1
-    click.echo(f"You play {game.side_names[mine]} against {vs}. Ctrl-D or Ctrl-C quits.")
+    click.echo(f"You play {side_with_pieces(game, game.initial(), mine)} against {vs}. Ctrl-D or Ctrl-C quits.")
 
     def announce(state, move):
         if players[game.to_move(state)] is ai:
