@@ -158,16 +158,17 @@ class Countdown:
         return moves + ([-1] if self.loop and state[0] == self.n - 2 else [])
 
     def apply(self, state, move):
-        return (state[0] - move, 1 - state[1])
+        stones, mover = state
+        return stones - move, 1 - mover
 
     def result(self, state):
-        return -1 if state[0] == 0 else None
+        stones, _ = state
+        return None if stones else -1  # who cannot take has lost
 
-    def key(self, state):
-        return state
+    key = staticmethod(tuple)
 
     def views(self, states):
-        return np.array([[s[0]] for s in states], dtype=np.int8)
+        return np.array([s[:1] for s in states], dtype=np.int8)
 
     def is_capture(self, state, move):
         return False
