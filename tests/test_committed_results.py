@@ -65,3 +65,20 @@ def test_the_committed_connect_four_champion_beats_random_from_both_seats_as_com
     made = json.loads(out.stdout)
     assert made == json.loads((CONNECT_FOUR / "match-random.json").read_text())
     assert all(r["a_win"] >= 0.95 for r in made["results"])
+
+
+def test_every_committed_run_carries_todays_config_keys():
+    """A run of today writes every key of its recipe's schema; the committed folders lacked the keys
+    added since they were made (champion, league_openings, ...). The runs that keep checkpoints keep
+    the config their checkpoints were signed under (a checkpoint names the keys of its config.toml)."""
+    from evoplay.framework.config import load, to_toml
+
+    root = Path(__file__).resolve().parents[1] / "results"
+    kept, stale = [], []
+    for path in sorted(root.glob("**/config.toml")):
+        if (path.parent / "checkpoints").is_dir():
+            kept.append(path.parent.name)
+        elif path.read_text() != to_toml(load(path)):
+            stale.append(str(path.relative_to(root)))
+    assert stale == []
+    assert kept == ["blondie24", "blondie24-2001", "blondie24-2001-seed2002"]
