@@ -127,7 +127,7 @@ def test_hexapawn_conforms_to_the_game_interface():
 @pytest.mark.parametrize("ref", ["checkers", CONNECT_FOUR, "openspiel:connect_four"])
 def test_solving_a_game_too_big_to_solve_is_refused_when_the_player_is_made(ref):
     """It ended in a RecursionError on checkers and ran without end on Connect Four."""
-    with pytest.raises(SpecError, match=r"alpha-beta:depth=0 on .*too big to solve within 2,000,000 positions"):
+    with pytest.raises(SpecError, match=r"alpha-beta:depth=full on .*too big to solve within 2,000,000 positions"):
         make_player(resolve_game(ref), "alpha-beta:depth=0")
 
 
@@ -189,3 +189,13 @@ def test_a_game_whose_positions_repeat_is_refused_by_the_solver():
     player = AlphaBetaPlayer(Countdown(300, loop=True), depth=0)
     with pytest.raises(Exception, match="solves games whose positions never repeat"):
         player._solver.value(player.game.initial())
+
+
+def test_a_solve_is_asked_for_with_the_word_full():
+    """`alpha-beta:depth=0` meaning "to the end of the game" was a surprise: the depth reads `full`
+    (0, as specs took it first, reads the same), and a made player writes `full`."""
+    game = resolve_game(HEXAPAWN)
+    assert make_player(game, "alpha-beta:depth=full").spec == make_player(game, "alpha-beta:depth=0").spec == "alpha-beta:depth=full"
+    assert make_player(game, "alpha-beta:depth=full")._solver is not None
+    with pytest.raises(SpecError, match="depth must be a number of plies or 'full', got 'Full'"):
+        make_player(game, "alpha-beta:depth=Full")

@@ -113,7 +113,7 @@ def test_the_player_panel_offers_only_the_games_own_players():
         hp = named(url, "Hexapawn")
         listed = ok(url, path(hp, "players"))
         assert [b["name"] for b in listed["builtin"]] == ["human", "random", "mcts", "alpha-beta"]
-        assert listed["defaults"] == ["human", "alpha-beta:depth=0"] and not listed["elites"]
+        assert listed["defaults"] == ["human", "alpha-beta:depth=full"] and not listed["elites"]
         for entry in listed["builtin"][1:]:
             assert ok(url, path(hp, "ai-move"), {"player": entry["name"], "seed": 1})["moves"]
         bound = boards.MAX_ANALYSIS_DEPTH

@@ -208,7 +208,7 @@ def test_number_spec_parameters_are_plain_ascii_decimals(spec, game):
 def test_blanks_inside_a_spec_are_refused_as_in_options():
     refused(["match", "mcts:sims= 4", "random", "--games", "1"], "player mcts: sims must be an integer, got ' 4'")
     refused(["match", "--game", "checkers", "alpha-beta:depth= 4", "random", "--games", "1"],
-            "player alpha-beta: depth must be an integer, got ' 4'")
+            "player alpha-beta: depth must be a number of plies or 'full', got ' 4'")
     refused(["match", "mcts: sims=4", "random", "--games", "1"],
             "player mcts: parameter ' sims' has blanks around it: write mcts:sims=...")
     refused(["match", "logic:develop= own", "random", "--games", "1"], "logic develop")

@@ -93,10 +93,10 @@ def test_evoplay_players_lists_every_games_players_with_their_parameters():
     lines = out.splitlines()
     assert lines[0] == "Every game's players (NAME or NAME:key=value,...; shown with every parameter at its default):"
     assert "  mcts:sims=1000,c=2,solve=1" in lines and "      sims in [1, 1000000]; c in [0, 100]; solve in [0, 1]" in lines
-    assert "  alpha-beta:depth=4" in lines and "      depth in [0, 64]" in lines
+    assert "  alpha-beta:depth=4" in lines and "      depth in [1, 64], or full (to the end of the game)" in lines
     about = lines[lines.index("  mcts:sims=1000,c=2,solve=1") + 1]
     assert "sims simulations per move, exploration constant c, and with solve=1 proven wins and losses" in about
-    assert "depth=0 solves a small game to its end" in lines[lines.index("  alpha-beta:depth=4") + 1]
+    assert "depth=full solves a small game to its end" in lines[lines.index("  alpha-beta:depth=4") + 1]
     assert lines[-2:] == ["A game's own players: evoplay players --game REF.",
                           "Player files: PATH.json (a player file names its game), or RUN_DIR for a run's champion; "
                           "human: you, at the terminal (evoplay game)."]

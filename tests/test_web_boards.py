@@ -199,7 +199,7 @@ def test_players_lists_the_games_builtins(site):
     got = ok(url, f"{G}/players")
     assert [b["name"] for b in got["builtin"]] == ["human", "random", "mcts", "alpha-beta", "piece-difference",
                                                    "openspiel-mcts"]  # every game's, then its own
-    assert got["builtin"][3]["params"] == {"depth": {"type": "int", "default": 4}}
+    assert got["builtin"][3]["params"] == {"depth": {"type": "plies_or_full", "default": 4}}  # plies, or full
     assert got["builtin"][4]["params"] == {"depth": {"type": "int", "default": 4}, "king": {"type": "float", "default": 1.5}}
     assert got["builtin"][5]["params"] == {"sims": {"type": "int", "default": 1000}, "c": {"type": "float", "default": 2.0},
                                            "rollouts": {"type": "int", "default": 1}, "solve": {"type": "int", "default": 1},
@@ -378,7 +378,7 @@ def test_every_player_a_request_names_is_bounded(site):
         refused(url, f"{G}/ai-move", {"moves": ["11-15"], "player": f"openspiel-mcts:sims={sims}"},
                 fragment=f"player: openspiel-mcts:sims={sims} is over this server's bound of {MAX_SIMS} simulations")
     refused(url, f"{G}/ai-move", {"moves": ["11-15"], "player": "alpha-beta:depth=0"},
-            fragment="alpha-beta:depth=0 on checkers: the game tree below this position has more than")
+            fragment="alpha-beta:depth=full on checkers: the game tree below this position has more than")
     refused(url, f"{G}/analysis", {"players": ["human", "alpha-beta:depth=0"]}, fragment="too big to solve")
 
 

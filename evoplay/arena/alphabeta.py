@@ -3,7 +3,7 @@
 
 It searches ``depth`` plies with the game's declared heuristic (``heuristic``: the side to
 move's score of a batch of views) at unfinished leaves, or 0 there where the game declares
-none; with ``depth=0`` it solves the game from the position to its end (small games only:
+none; with ``depth=full`` (or ``0``) it solves the game from the position to its end (small games only:
 a game whose tree is too big is refused when the player is made, ``evoplay.arena.effort``,
 and a position with more than ``MAX_SOLVED`` distinct positions below it when it moves; so
 is a depth whose smallest alpha-beta tree no machine searches in a day). Finished
@@ -24,13 +24,38 @@ from evoplay.arena.game import capability, game_ref, ply_limit
 from evoplay.arena.players import format_spec, in_range
 from evoplay.arena.search import WIN, move_scores, terminal_score
 from evoplay.errors import EvoplayError, SpecError
+from evoplay.files.plainnum import parse_int
 
-#: Deepest search by depth; ``depth=0`` solves to the end.
+#: Deepest search by depth; ``depth=full`` solves to the end.
 MAX_DEPTH = 64
 #: Most distinct positions a solve may visit before it is refused (tic-tac-toe has 5,478).
 MAX_SOLVED = 2_000_000
 
-SCHEMA = {"depth": (int, in_range("alpha-beta depth", 0, MAX_DEPTH))}
+#: The depth that asks for a solve to the end of the game: a word, not a number (``0``, which
+#: specs took first, is read the same; a made player writes ``full``).
+FULL = "full"
+
+
+def plies_or_full(text: str) -> int:
+    """A depth as a spec writes it: plies as a plain decimal, or ``full`` (0 in the player)."""
+    return 0 if text == FULL else parse_int(text)
+
+
+plies_or_full.words = "a number of plies or 'full'"  # what a spec's message says it must be
+
+
+def _depth_check():
+    check = in_range("alpha-beta depth", 0, MAX_DEPTH)
+    check.allowed = f"in [1, {MAX_DEPTH}], or {FULL} (to the end of the game)"  # what `evoplay players` says
+    return check
+
+
+SCHEMA = {"depth": (plies_or_full, _depth_check())}
+
+
+def depth_text(depth: int):
+    """The depth as a spec writes it: its plies, or ``full``."""
+    return FULL if depth == 0 else depth
 
 
 def null_heuristic(views: np.ndarray) -> np.ndarray:
@@ -71,7 +96,7 @@ class Solver:
     def _frame(self, state, key, line: set) -> list:
         """A position opened on the stack: [state, key, its moves to go, best value so far, sign of the child open]."""
         if len(self.values) + len(line) >= self.max_positions:
-            raise EvoplayError(f"alpha-beta:depth=0 solves small games only: more than {self.max_positions:,} "
+            raise EvoplayError(f"alpha-beta:depth=full solves small games only: more than {self.max_positions:,} "
                                "positions below this one (give a depth)")
         line.add(key)
         return [state, key, iter(self.game.legal_moves(state)), -math.inf, 0.0]
@@ -94,7 +119,7 @@ class Solver:
                     frame[3] = max(frame[3], further(sign * self.values[kid_key]))
                     continue
                 if kid_key in line:
-                    raise EvoplayError(f"alpha-beta:depth=0 solves games whose positions never repeat; {game_ref(g)} "
+                    raise EvoplayError(f"alpha-beta:depth=full solves games whose positions never repeat; {game_ref(g)} "
                                        "came back to a position on the line leading to it (give a depth)")
                 frame[4] = sign
                 stack.append(self._frame(kid, kid_key, line))
@@ -135,7 +160,7 @@ def effort_refusal(game, depth: int) -> str | None:
 
 class AlphaBetaPlayer:
     """The best moves by alpha-beta to ``depth`` plies, the game's heuristic at unfinished leaves
-    (0 where it declares none), ties drawn at random; ``depth=0`` solves a small game to its end.
+    (0 where it declares none), ties drawn at random; ``depth=full`` solves a small game to its end.
 
     ``alpha-beta:depth=D`` on every game (the module doc has the details)."""
 
@@ -145,8 +170,8 @@ class AlphaBetaPlayer:
         self.game, self.depth = game, depth
         self.heuristic = self.evaluate = capability(game, "heuristic") or null_heuristic  # ``evaluate``: what a search player's is
         self.quiescence = False
-        self.spec = format_spec("alpha-beta", {"depth": depth})
-        refusal = effort_refusal(game, depth)
+        self.spec = format_spec("alpha-beta", {"depth": depth_text(depth)})
+        refusal = effort_refusal(game, depth)  # depth 0: full
         if refusal is not None:
             raise SpecError(f"{self.spec} on {game_ref(game)}: {refusal}")
         self._solver = Solver(game) if depth == 0 else None

@@ -156,8 +156,8 @@ def parse_spec(spec: str, registry: dict, game_name: str, also: tuple = ("human"
         try:
             typed = _typed(kind, value)
         except ValueError:
-            raise SpecError(f"player {name}: {key} must be {'an integer' if kind is int else 'a number'}, "
-                            f"got {quoted(value)}") from None
+            words = getattr(kind, "words", None) or ("an integer" if kind is int else "a number")
+            raise SpecError(f"player {name}: {key} must be {words}, got {quoted(value)}") from None
         if kind is float and not np.isfinite(typed):
             raise SpecError(f"player {name}: {key} must be finite, got {quoted(value)}")
         params[key] = check(typed)

@@ -6,7 +6,7 @@ square or captures diagonally forward. A side wins by reaching the far row, by c
 every enemy pawn, or when the side to move has no move. With perfect play the second side
 wins.
 
-    evoplay match alpha-beta:depth=0 random --game examples/games/hexapawn.py:Hexapawn
+    evoplay match alpha-beta:depth=full random --game examples/games/hexapawn.py:Hexapawn
 """
 
 import numpy as np
@@ -22,7 +22,7 @@ class Hexapawn(BaseGame):
     board_shape = (3, 3)
     #: The board page's labels: rows 3 (top) to 1, columns a-c, as ``move_text`` writes squares.
     coordinates = (("3", "2", "1"), tuple(FILES))
-    default_opponent = "alpha-beta:depth=0"
+    default_opponent = "alpha-beta:depth=full"
 
     def initial(self):
         # cells row by row from the top: -1 the second side's pawns, +1 the first side's
