@@ -245,10 +245,8 @@ def config_warning(root, error: EvoplayError) -> None:
     """One line on stderr: the run's config does not load, so no recipe figures or reports."""
     import logging
 
-    moved = " (a game file of your own that moved with the run is named at its new place with --game)" if (
-        "'game.name'" in str(error)) else ""
-    logging.getLogger("evoplay.cli").warning("run %s: its config does not load (%s); no recipe figures or reports%s",
-                                             RunDir(root).root, error, moved)
+    logging.getLogger("evoplay.cli").warning("run %s: its config does not load (%s); no recipe figures or reports",
+                                             RunDir(root).root, error)  # a game not named says what to add
 
 
 def export(run_dir, trial=None, out=None, named=None) -> str:
