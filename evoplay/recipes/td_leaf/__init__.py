@@ -1,0 +1,1 @@
+"""TDLeaf(lambda): evaluation networks trained by temporal differences through the search."""

@@ -1,0 +1,140 @@
+"""TDLeaf(lambda) (Baxter, Tridgell and Weaver, 1998) for the evaluation networks evolution
+evolves: a network plays itself with the alpha-beta search it is judged with, and learns
+from the leaves of the principal variations.
+
+At each position x_t of a game the search finds its principal variation; its leaf l_t is
+the position the search's value comes from, so J_t = J(l_t, w) is the network's output
+there (the game's result where the line ends the game), all seen from the side that
+moves first. With d_t = J_{t+1} - J_t and J_N the game's result, one game moves the weights by
+
+    alpha * sum_t grad J(l_t, w) * sum_{j >= t} lambda^(j - t) d_j,
+
+the eligibility traces summed backwards (e_t = d_t + lambda e_{t+1}) and the products added
+position by position in the game's order: no BLAS, no reassociated sum, so an update is
+the same bits on every CPU and, summed over games in a fixed order, on 1 or N workers.
+Self-play explores through random openings (``random_plies`` uniform moves first) and a
+share ``explore`` of uniformly random moves, drawn from the game's own stream.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from evoplay.arena.game import ply_limit
+from evoplay.arena.match import random_opening
+from evoplay.arena.search import principal_variation
+from evoplay.networks.evalnet import Evaluator
+from evoplay.networks.gradient import value_and_gradient
+
+
+class Net(NamedTuple):
+    """An evaluation network: its genome, layer sizes and king value K (held fixed)."""
+
+    genome: np.ndarray
+    sizes: tuple
+    king: float
+
+
+class Game(NamedTuple):
+    """What TDLeaf learns from one self-play game: J_t and grad J_t at each searched position
+    (from the first side's view), the result for the first side, the plies played."""
+
+    values: list
+    grads: list
+    result: float
+    plies: int
+
+
+def traces(values, result: float, lam: float) -> list[float]:
+    """e_t = sum_{j >= t} lambda^(j - t) (J_{j+1} - J_j), J_N = ``result``: each position's
+    share of the error ahead of it, summed backwards."""
+    out, e = [0.0] * len(values), 0.0
+    for t in range(len(values) - 1, -1, -1):
+        ahead = result if t == len(values) - 1 else values[t + 1]
+        e = (ahead - values[t]) + lam * e
+        out[t] = e
+    return out
+
+
+def update(game: Game, lam: float, size: int) -> np.ndarray:
+    """The direction one game moves the weights: sum_t e_t grad J_t, in the game's order."""
+    step = np.zeros(size)
+    for e, grad in zip(traces(game.values, game.result, lam), game.grads):
+        if grad is not None:
+            step += e * grad
+    return step
+
+
+def leaf_value(game, net: Net, leaf) -> tuple[float, np.ndarray | None]:
+    """(J, grad J) at a principal variation's leaf, from the first side's view: the game's
+    result where it is over there (no gradient), else the network's output for the side to
+    move, its sign turned for the first side."""
+    result = game.result(leaf)
+    sign = 1.0 if game.to_move(leaf) == 0 else -1.0
+    if result is not None:
+        return sign * float(result), None
+    value, grad = value_and_gradient(game.views([leaf])[0], net.genome, net.sizes, net.king)
+    return sign * value, sign * grad
+
+
+def self_play(game, net: Net, depth: int, rng: np.random.Generator, random_plies: int = 0,
+              explore: float = 0.0) -> Game:
+    """One game of the network against itself from a random opening; what TDLeaf learns from it."""
+    evaluate = Evaluator(net.genome, net.sizes, net.king)
+    state = random_opening(game, rng, random_plies)
+    values, grads, plies = [], [], 0
+    limit = ply_limit(game)
+    while game.result(state) is None and plies < limit:
+        line = principal_variation(game, state, depth, evaluate)
+        leaf = state
+        for move in line:
+            leaf = game.apply(leaf, move)
+        value, grad = leaf_value(game, net, leaf)
+        values.append(value)
+        grads.append(grad)
+        if explore > 0 and rng.random() < explore:
+            moves = game.legal_moves(state)
+            move = moves[int(rng.integers(len(moves)))]
+        else:
+            move = line[0]
+        state = game.apply(state, move)
+        plies += 1
+    r = game.result(state)
+    result = 0.0 if r is None else float(r) * (1.0 if game.to_move(state) == 0 else -1.0)
+    return Game(values, grads, result + 0.0, plies)  # + 0.0: no -0.0
+
+
+def game_stream(seed: int, index: int) -> np.random.Generator:
+    """The stream of training game ``index``: keyed by the run's seed and the game's number,
+    never by the worker that plays it."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
+
+
+def play_batch(args) -> list[np.ndarray]:
+    """``map`` unit of work: (game, net, depth, lam, seed, indices, random_plies, explore) ->
+    each game's update direction, in ``indices``' order."""
+    game, net, depth, lam, seed, indices, random_plies, explore = args
+    return [update(self_play(game, net, depth, game_stream(seed, i), random_plies, explore), lam, len(net.genome))
+            for i in indices]
+
+
+def train(game, net: Net, games: int, depth: int, alpha: float, lam: float, seed: int, batch: int = 8,
+          random_plies: int = 2, explore: float = 0.0, map=map, chunks: int = 1) -> Net:
+    """``games`` self-play games, ``batch`` at a time with the same weights (synchronous
+    updates: the batch's games may be played anywhere, ``map`` over ``chunks`` pieces), each
+    batch's directions summed in game order and applied as ``alpha`` times their sum."""
+    genome = np.array(net.genome, dtype=np.float64)
+    for start in range(0, games, batch):
+        current = Net(genome.copy(), net.sizes, net.king)
+        indices = list(range(start, min(start + batch, games)))
+        pieces = [indices[k::chunks] for k in range(chunks)]
+        directions = dict(zip([i for p in pieces for i in p],
+                              [d for out in map(play_batch, [(game, current, depth, lam, seed, p, random_plies, explore)
+                                                            for p in pieces]) for d in out]))
+        step = np.zeros(len(genome))
+        for i in indices:  # in game order, wherever each was played
+            step += directions[i]
+        genome += alpha * step
+    return Net(genome, net.sizes, net.king)
