@@ -88,3 +88,16 @@ def test_self_play_learns_to_beat_random_by_tic_tac_toes_exact_analysis():
     before = both_seats(net)
     after = both_seats(train(game, net, 200, 2, 0.02, 0.7, seed=0, batch=10, random_plies=1, explore=0.1))
     assert round(before, 2) == 0.68 and after > 1.3
+
+
+def test_games_fanned_out_on_ray_workers_give_the_same_bytes(ray_here):
+    """Synchronous updates: a batch's games played as Ray tasks, in two chunks, move the weights
+    exactly as when played here one after another."""
+    from evoplay.framework.distributed import RayMap
+
+    game = resolve_game("tictactoe")
+    sizes = (9, 6, 1)
+    net = Net(np.random.default_rng(4).normal(0, 0.3, n_weights(sizes)), sizes, 1.0)
+    here = train(game, net, 16, 2, 0.05, 0.7, seed=9, batch=8, explore=0.1)
+    on_ray = train(game, net, 16, 2, 0.05, 0.7, seed=9, batch=8, explore=0.1, map=RayMap(), chunks=2)
+    assert np.array_equal(here.genome, on_ray.genome)

@@ -22,9 +22,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from evoplay.arena.game import ply_limit
+from evoplay.arena.game import game_ref, ply_limit
 from evoplay.arena.match import random_opening
 from evoplay.arena.search import principal_variation
+from evoplay.games import resolve_game
 from evoplay.networks.evalnet import Evaluator
 from evoplay.networks.gradient import value_and_gradient
 
@@ -113,9 +114,10 @@ def game_stream(seed: int, index: int) -> np.random.Generator:
 
 
 def play_batch(args) -> list[np.ndarray]:
-    """``map`` unit of work: (game, net, depth, lam, seed, indices, random_plies, explore) ->
-    each game's update direction, in ``indices``' order."""
-    game, net, depth, lam, seed, indices, random_plies, explore = args
+    """``map`` unit of work (a Ray task): (game reference, net, depth, lam, seed, indices,
+    random_plies, explore) -> each game's update direction, in ``indices``' order."""
+    ref, net, depth, lam, seed, indices, random_plies, explore = args
+    game = resolve_game(ref)
     return [update(self_play(game, net, depth, game_stream(seed, i), random_plies, explore), lam, len(net.genome))
             for i in indices]
 
@@ -131,7 +133,7 @@ def train(game, net: Net, games: int, depth: int, alpha: float, lam: float, seed
         indices = list(range(start, min(start + batch, games)))
         pieces = [indices[k::chunks] for k in range(chunks)]
         directions = dict(zip([i for p in pieces for i in p],
-                              [d for out in map(play_batch, [(game, current, depth, lam, seed, p, random_plies, explore)
+                              [d for out in map(play_batch, [(game_ref(game), current, depth, lam, seed, p, random_plies, explore)
                                                             for p in pieces]) for d in out]))
         step = np.zeros(len(genome))
         for i in indices:  # in game order, wherever each was played
