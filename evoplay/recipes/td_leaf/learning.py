@@ -81,12 +81,13 @@ def leaf_value(game, net: Net, leaf) -> tuple[float, np.ndarray | None]:
 
 
 def self_play(game, net: Net, depth: int, rng: np.random.Generator, random_plies: int = 0,
-              explore: float = 0.0) -> Game:
-    """One game of the network against itself from a random opening; what TDLeaf learns from it."""
+              explore: float = 0.0, max_plies: int | None = None) -> Game:
+    """One game of the network against itself from a random opening, drawn after ``max_plies``
+    plies (or the game's own limit, ``ply_limit``, where smaller); what TDLeaf learns from it."""
     evaluate = Evaluator(net.genome, net.sizes, net.king)
     state = random_opening(game, rng, random_plies)
     values, grads, plies = [], [], 0
-    limit = ply_limit(game)
+    limit = ply_limit(game) if max_plies is None else min(max_plies, ply_limit(game))
     while game.result(state) is None and plies < limit:
         line = principal_variation(game, state, depth, evaluate)
         leaf = state
@@ -115,11 +116,11 @@ def game_stream(seed: int, index: int) -> np.random.Generator:
 
 def play_batch(args) -> list[np.ndarray]:
     """``map`` unit of work (a Ray task): (game reference, net, depth, lam, seed, indices,
-    random_plies, explore) -> each game's update direction, in ``indices``' order."""
-    ref, net, depth, lam, seed, indices, random_plies, explore = args
+    random_plies, explore[, max_plies]) -> each game's update direction, in ``indices``' order."""
+    ref, net, depth, lam, seed, indices, random_plies, explore, *most = args
     game = resolve_game(ref)
-    return [update(self_play(game, net, depth, game_stream(seed, i), random_plies, explore), lam, len(net.genome))
-            for i in indices]
+    return [update(self_play(game, net, depth, game_stream(seed, i), random_plies, explore, *most), lam,
+                   len(net.genome)) for i in indices]
 
 
 def train(game, net: Net, games: int, depth: int, alpha: float, lam: float, seed: int, batch: int = 8,

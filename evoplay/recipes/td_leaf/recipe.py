@@ -1,0 +1,174 @@
+"""TDLeaf(lambda) as a recipe (``recipe = "td-leaf"``): one evaluation network per trial,
+trained by self-play through the search, with everything the runner gives every recipe
+(trials on Ray, checkpoints and ``--resume`` to identical bytes, curves, studies).
+
+A generation is one synchronous batch of ``training.games`` self-play games, all played
+with the generation's weights (``learning.train``'s step): the games fan out through
+``toolbox.map`` in ``ctx.chunks`` consecutive ranges, each game drawing from its own
+stream keyed by the generation's seed and its number, and their update directions are
+summed in game order before ``training.alpha`` times the sum moves the weights; so a run
+is the same bytes on 1 or N workers. The network and its search are Blondie24's (the same
+``game`` and ``network`` sections: depth, hidden layers, the 2001 spatial layer), its king
+value K fixed (``network.king``), so a trained network plays exactly as an evolved one of
+the same architecture would, and its champion is the same kind of player file.
+
+The curve is the network's strength against a yardstick training never sees, Blondie24's
+(``yardstick`` section): on tic-tac-toe its exact expected payoff per 32 games against
+``logic``; on checkers its mean score against piece difference at the same depth over the
+ballots from both colours; on any other game its mean score against random and mcts from
+random openings; by games every ``yardstick.every`` generations, the first and the last.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from deap import base
+
+from evoplay.errors import ConfigError
+from evoplay.framework import config as configs
+from evoplay.framework.recipe import Context, Recipe
+from evoplay.framework.streams import INIT
+from evoplay.arena.game import capability
+from evoplay.games import game_digest, resolve_game
+from evoplay.networks.evalnet import n_weights
+from evoplay.recipes.blondie24 import yardstick
+from evoplay.recipes.blondie24.playerfile import network_document
+from evoplay.recipes.blondie24.recipe import Blondie24Recipe
+from evoplay.recipes.blondie24.schema import SCHEMA as BLONDIE24, layer_sizes
+from evoplay.recipes.td_leaf.learning import Net, play_batch
+
+#: Stream purpose of a generation's game seed (after the framework's INIT..VARIATE and the yardstick's 7).
+GAMES = 9
+
+SCHEMA = {
+    "game": {k: BLONDIE24["game"][k] for k in ("name", "depth", "max_plies")},
+    "network": {
+        **{k: BLONDIE24["network"][k] for k in ("hidden", "spatial", "init_scale")},
+        "king": (float, 2.0, configs.in_range(0.0, 100.0)),
+    },
+    "training": {
+        "games": (int, 16, configs.in_range(1, 100_000)),
+        "alpha": (float, 0.01, configs.in_range(0.0, 1e3)),
+        "lambda": (float, 0.7, configs.in_range(0.0, 1.0)),
+        "random_plies": (int, 2, configs.in_range(0, 50)),
+        "explore": (float, 0.0, configs.in_range(0.0, 1.0)),
+    },
+    "yardstick": BLONDIE24["yardstick"],
+}
+
+
+def strength(yard: dict) -> float:
+    """The yardstick's one figure: the exact payoff per 32 games against logic (tic-tac-toe), the
+    mean score against piece difference (checkers), or the mean of the scores against random and mcts."""
+    if "yard_logic32" in yard:
+        return float(yard["yard_logic32"])
+    if "yard_score" in yard:
+        return float(yard["yard_score"])
+    return (float(yard["yard_random_score"]) + float(yard["yard_mcts_score"])) / 2
+
+
+class TDLeafRecipe(Recipe):
+    """An evaluation network at the leaves of alpha-beta, trained by TDLeaf(lambda) self-play."""
+
+    name = "td-leaf"
+    default_name = "td-leaf"
+    schema = SCHEMA
+    fitness_name = "strength"
+    report_files = Blondie24Recipe.report_files
+
+    def __init__(self, cfg: dict):
+        super().__init__(cfg)
+        self.game = cfg["game"]["name"]
+        self.depth = cfg["game"]["depth"]
+        self.sizes = layer_sizes(cfg)
+        self.n_weights = n_weights(self.sizes)
+        self.king = cfg["network"]["king"]
+        self.toolbox = base.Toolbox()
+        self.toolbox.register("map", map)
+
+    #: Deepest self-play search: the principal variations are found by the search in Python.
+    MAX_DEPTH = 6
+
+    @classmethod
+    def check(cls, cfg: dict):
+        if cfg["game"]["depth"] > cls.MAX_DEPTH:
+            raise ConfigError(f"config key 'game.depth' must be at most {cls.MAX_DEPTH} for td-leaf: its self-play "
+                              "finds each principal variation with the search in Python")
+
+    # -- the network's opponents and judges, as Blondie24's: they read cfg["game"]["quiescence"]
+    @property
+    def cfg_for_yardstick(self) -> dict:
+        return {**self.cfg, "game": {**self.cfg["game"], "quiescence": False}}
+
+    def generation_work(self) -> float:
+        return float(self.cfg["training"]["games"] * capability(resolve_game(self.game), "work_per_game"))
+
+    def run_facts(self) -> dict:
+        digest = game_digest(self.game)
+        c = self.cfg
+        return {"game": self.game, **({"game_sha256": digest} if digest else {}), "depth": self.depth,
+                "weights": self.n_weights, "games_played": c[""]["trials"] * c[""]["generations"] * c["training"]["games"]}
+
+    # -- a trial
+    def start(self, ctx: Context) -> dict:
+        scale = self.cfg["network"]["init_scale"]
+        return {"genome": ctx.stream(INIT).uniform(-scale, scale, self.n_weights), "yard": {}}
+
+    def step(self, state: dict, ctx: Context) -> dict:
+        self.toolbox.register("map", ctx.map)
+        t = self.cfg["training"]
+        seed = int(ctx.stream(GAMES).integers(2**63))
+        net = Net(state["genome"], self.sizes, self.king)
+        jobs = [(self.game, net, self.depth, t["lambda"], seed, list(range(a, b)), t["random_plies"], t["explore"],
+                 self.cfg["game"]["max_plies"]) for a, b in ctx.bounds(t["games"])]
+        step = np.zeros(self.n_weights)
+        for directions in self.toolbox.map(play_batch, jobs):
+            for direction in directions:  # in game order: the chunks come back in order
+                step += direction
+        state["genome"] = state["genome"] + t["alpha"] * step
+        best = Net(state["genome"], self.sizes, self.king)
+        view = _Judged(self)
+        state["yard"] = yardstick.measure(view, best, ctx, state["yard"])
+        figure = strength(state["yard"])
+        return {"gen": ctx.generation, "max": figure, "mean": figure, "min": figure,
+                "step_size": t["alpha"] * math.sqrt(math.fsum(x * x for x in step)), **state["yard"]}
+
+    # -- plain data
+    def to_data(self, state: dict) -> dict:
+        return {"genome": [float(x) for x in state["genome"]], "yard": dict(state["yard"])}
+
+    def from_data(self, data: dict) -> dict:
+        return {"genome": np.array(data["genome"], dtype=np.float64), "yard": dict(data["yard"])}
+
+    def finish(self, state: dict, trial: int, logbook: list[dict]) -> tuple[dict, dict]:
+        net = Net(state["genome"], self.sizes, self.king)
+        c = self.cfg
+        provenance = {"config": c[""]["name"], "seed": c[""]["seed"], "trial": trial, "generation": logbook[-1]["gen"],
+                      "method": "td-leaf", "games": logbook[-1]["gen"] * c["training"]["games"],
+                      "alpha": c["training"]["alpha"], "lambda": c["training"]["lambda"]}
+        facts = {**yardstick.champion_facts(_Judged(self), net),
+                 **({"champion_" + k.removeprefix("yard_"): v for k, v in state["yard"].items()}
+                    if yardstick.by_matches(self) else {}),
+                 "final_max": logbook[-1]["max"], "final_mean": logbook[-1]["mean"]}
+        return network_document(self.game, self.sizes, self.depth, net.genome, net.king, provenance), facts
+
+    # a champion is a Blondie24 network file: reported, analysed and dueled as one
+    def report(self, run_dir) -> list[str]:
+        return Blondie24Recipe.report(_Judged(self), run_dir)
+
+    def champion_analysis(self, champion: dict) -> dict:
+        return Blondie24Recipe.champion_analysis(self, champion)
+
+    def duel(self, first: dict, second: dict, openings: int, seed: int) -> dict:
+        return Blondie24Recipe.duel(self, first, second, openings, seed)
+
+
+class _Judged:
+    """The recipe as Blondie24's yardstick reads one: its game, sizes, depth, map and a config
+    whose search extends no captures (a trained network searches a fixed depth)."""
+
+    def __init__(self, recipe: TDLeafRecipe):
+        self.game, self.sizes, self.depth, self.toolbox = recipe.game, recipe.sizes, recipe.depth, recipe.toolbox
+        self.cfg = recipe.cfg_for_yardstick
