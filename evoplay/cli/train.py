@@ -51,6 +51,10 @@ def train(kind, games, seed, out, progress, **opts):
 
     ga-value-net evaluates in this process unless --address, --workers or RAY_ADDRESS
     asks for Ray: a whole generation costs milliseconds, less than Ray's start-up.
+
+    The gradient players of every game, evaluation networks trained by TDLeaf(lambda)
+    self-play, train as a recipe, with its trials, checkpoints and curves: evoplay evolve
+    CONFIG with recipe = "td-leaf" (configs/td-leaf-ttt.toml).
     """
     from evoplay.published.baselines import trainer
     from evoplay.tictactoe.trained.common import write
