@@ -74,13 +74,12 @@ from evoplay.framework.streams import INIT, MUTATE, SELECT
 from evoplay.arena.game import capability
 from evoplay.games import game_digest, resolve_game
 from evoplay.recipes.blondie24 import yardstick
-from evoplay.networks.evalnet import n_weights
 from evoplay.recipes.blondie24.operators import (Net, draw_archive, draw_openings, draw_opponents, init_population,
                                                  material_network, mut_selfadaptive, sel_best)
 from evoplay.recipes.blondie24.play import play_chunk
 from evoplay.recipes.blondie24.league import words
 from evoplay.recipes.blondie24.playerfile import network_document
-from evoplay.recipes.blondie24.schema import SCHEMA, check_config, layer_sizes
+from evoplay.recipes.blondie24.schema import SCHEMA, check_config, searched_network
 from evoplay.recipes.blondie24.scoring import anchor_games, archive_games, credited, hall_games, points_of
 from evoplay.recipes.blondie24.state import B24State, json_copy, state_from_data, state_to_data
 
@@ -101,10 +100,7 @@ class Blondie24Recipe(Recipe):
 
     def __init__(self, cfg: dict):
         super().__init__(cfg)
-        self.game = cfg["game"]["name"]
-        self.depth = cfg["game"]["depth"]
-        self.sizes = layer_sizes(cfg)
-        self.n_weights = n_weights(self.sizes)
+        self.game, self.depth, self.sizes, self.n_weights = searched_network(cfg)
         net, mut, ev = cfg["network"], cfg["mutation"], cfg["evaluation"]
         self.king_range = (net["king_min"], net["king_max"])
         self.points = (ev["points_win"], ev["points_draw"], ev["points_loss"])

@@ -107,6 +107,15 @@ def layer_sizes(cfg: dict) -> tuple:
     return (inputs, *cfg["network"]["hidden"], 1)
 
 
+def searched_network(cfg: dict) -> tuple[str, int, tuple, int]:
+    """(game reference, search depth, layer sizes, weights) of a config's networks: what a recipe
+    whose networks play at the leaves of the search (``blondie24``, ``td-leaf``) reads of its config."""
+    from evoplay.networks.evalnet import n_weights
+
+    sizes = layer_sizes(cfg)
+    return cfg["game"]["name"], cfg["game"]["depth"], sizes, n_weights(sizes)
+
+
 def check_config(cfg: dict):
     """The checks across keys of a resolved config (``Blondie24Recipe.check``)."""
     net = cfg["network"]

@@ -32,11 +32,10 @@ from evoplay.framework.recipe import Context, Recipe
 from evoplay.framework.streams import INIT
 from evoplay.arena.game import capability
 from evoplay.games import game_digest, resolve_game
-from evoplay.networks.evalnet import n_weights
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.recipes.blondie24.playerfile import network_document
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
-from evoplay.recipes.blondie24.schema import SCHEMA as BLONDIE24, layer_sizes
+from evoplay.recipes.blondie24.schema import SCHEMA as BLONDIE24, searched_network
 from evoplay.recipes.td_leaf.learning import Net, play_batch
 
 #: Stream purpose of a generation's game seed (after the framework's INIT..VARIATE and the yardstick's 7).
@@ -80,10 +79,7 @@ class TDLeafRecipe(Recipe):
 
     def __init__(self, cfg: dict):
         super().__init__(cfg)
-        self.game = cfg["game"]["name"]
-        self.depth = cfg["game"]["depth"]
-        self.sizes = layer_sizes(cfg)
-        self.n_weights = n_weights(self.sizes)
+        self.game, self.depth, self.sizes, self.n_weights = searched_network(cfg)
         self.king = cfg["network"]["king"]
         self.toolbox = base.Toolbox()
         self.toolbox.register("map", map)
