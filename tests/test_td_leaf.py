@@ -161,3 +161,16 @@ def test_td_leaf_trains_networks_of_checkers_and_of_an_openspiel_game(tmp_path):
         evoplay("evolve", tmp_path / "g.toml", "--out", tmp_path / game.replace(":", "-"), "--workers", "1", "--quiet")
         logbook = (tmp_path / game.replace(":", "-") / "trials" / "trial_00" / "logbook.csv").read_text().splitlines()
         assert judged in logbook[0].split(",") and len(logbook) == 3
+
+
+@pytest.mark.parametrize("sizes", [(32, 40, 10, 1), SPATIAL_SIZES])
+def test_checkers_principal_lines_come_from_the_compiled_search_and_equal_the_generic_ones(sizes):
+    from evoplay.arena.search import principal_variation
+    from evoplay.networks.evalnet import Evaluator
+    from evoplay.recipes.td_leaf.learning import principal_line
+
+    game = resolve_game("checkers")
+    net = Net(np.random.default_rng(0).normal(0, 0.2, n_weights(sizes)), sizes, 2.0)
+    evaluate = Evaluator(net.genome, sizes, 2.0)
+    for state in play_out(game, game.initial(), np.random.default_rng(3))[2:40:6]:
+        assert principal_line(game, net, state, 3, None) == principal_variation(game, state, 3, evaluate)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from evoplay.arena.game import game_ref, ply_limit
+from evoplay.arena.game import capability, game_ref, ply_limit
 from evoplay.arena.match import random_opening
 from evoplay.arena.search import principal_variation
 from evoplay.games import resolve_game
@@ -80,16 +80,34 @@ def leaf_value(game, net: Net, leaf) -> tuple[float, np.ndarray | None]:
     return sign * value, sign * grad
 
 
+def principal_line(game, net: Net, state, depth: int, evaluate) -> list:
+    """The moves the search expects from ``state`` to its horizon (``principal_variation``):
+    in the game's compiled network search where it has one (checkers': the generic search's
+    move at every depth, some 25 times faster), else in the generic search with ``evaluate``."""
+    compiled = capability(game, "network_search")
+    if compiled is None:
+        return principal_variation(game, state, depth, evaluate)
+    line = []
+    for d in range(depth, 0, -1):
+        if game.result(state) is not None:
+            break
+        move = compiled(state, d, net.genome, net.sizes, net.king, False).move
+        line.append(move)
+        state = game.apply(state, move)
+    return line
+
+
 def self_play(game, net: Net, depth: int, rng: np.random.Generator, random_plies: int = 0,
               explore: float = 0.0, max_plies: int | None = None) -> Game:
     """One game of the network against itself from a random opening, drawn after ``max_plies``
     plies (or the game's own limit, ``ply_limit``, where smaller); what TDLeaf learns from it."""
-    evaluate = Evaluator(net.genome, net.sizes, net.king)
+    # the generic search's evaluator, for a game without a compiled network search
+    evaluate = Evaluator(net.genome, net.sizes, net.king) if capability(game, "network_search") is None else None
     state = random_opening(game, rng, random_plies)
     values, grads, plies = [], [], 0
     limit = ply_limit(game) if max_plies is None else min(max_plies, ply_limit(game))
     while game.result(state) is None and plies < limit:
-        line = principal_variation(game, state, depth, evaluate)
+        line = principal_line(game, net, state, depth, evaluate)
         leaf = state
         for move in line:
             leaf = game.apply(leaf, move)

@@ -84,14 +84,16 @@ class TDLeafRecipe(Recipe):
         self.toolbox = base.Toolbox()
         self.toolbox.register("map", map)
 
-    #: Deepest self-play search: the principal variations are found by the search in Python.
-    MAX_DEPTH = 6
+    #: Deepest self-play search of a game without a compiled network search: its principal
+    #: variations are found by the search in Python (checkers' compiled one goes to 12, as Blondie24's).
+    MAX_PYTHON_DEPTH = 6
 
     @classmethod
     def check(cls, cfg: dict):
-        if cfg["game"]["depth"] > cls.MAX_DEPTH:
-            raise ConfigError(f"config key 'game.depth' must be at most {cls.MAX_DEPTH} for td-leaf: its self-play "
-                              "finds each principal variation with the search in Python")
+        compiled = capability(resolve_game(cfg["game"]["name"]), "network_search") is not None
+        if not compiled and cfg["game"]["depth"] > cls.MAX_PYTHON_DEPTH:
+            raise ConfigError(f"config key 'game.depth' must be at most {cls.MAX_PYTHON_DEPTH} for td-leaf on a game "
+                              "without a compiled network search: its self-play searches in Python")
 
     # -- the network's opponents and judges, as Blondie24's: they read cfg["game"]["quiescence"]
     @property
