@@ -174,3 +174,15 @@ def test_checkers_principal_lines_come_from_the_compiled_search_and_equal_the_ge
     evaluate = Evaluator(net.genome, sizes, 2.0)
     for state in play_out(game, game.initial(), np.random.default_rng(3))[2:40:6]:
         assert principal_line(game, net, state, 3, None) == principal_variation(game, state, 3, evaluate)
+
+
+def test_a_network_is_trained_with_the_king_value_it_plays_with():
+    """K scales a view's +-2 only where the game's views hold kings (checkers); elsewhere a 2 enters as
+    2, as the champion's player file plays (``net_player``): training with K there trained another network."""
+    from evoplay.framework.config import load
+    from evoplay.recipes.blondie24.play import NO_KINGS
+    from evoplay.recipes.td_leaf.recipe import TDLeafRecipe
+
+    cfg = load(ROOT / "configs" / "td-leaf-ttt.toml")
+    assert cfg["network"]["king"] == 1.0 and TDLeafRecipe(cfg).king == NO_KINGS
+    assert TDLeafRecipe(load(ROOT / "configs" / "td-leaf-checkers.toml")).king == 2.0

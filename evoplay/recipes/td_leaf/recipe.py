@@ -33,6 +33,7 @@ from evoplay.framework.streams import INIT
 from evoplay.arena.game import capability
 from evoplay.games import game_digest, resolve_game
 from evoplay.recipes.blondie24 import yardstick
+from evoplay.recipes.blondie24.play import NO_KINGS
 from evoplay.recipes.blondie24.playerfile import network_document
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
 from evoplay.recipes.blondie24.schema import SCHEMA as BLONDIE24, searched_network
@@ -80,7 +81,9 @@ class TDLeafRecipe(Recipe):
     def __init__(self, cfg: dict):
         super().__init__(cfg)
         self.game, self.depth, self.sizes, self.n_weights = searched_network(cfg)
-        self.king = cfg["network"]["king"]
+        # K where the game's views hold kings as +-2 (checkers); elsewhere a 2 enters as 2, as the
+        # network plays as a player file (``blondie24.play.net_player``): trained as it will play
+        self.king = cfg["network"]["king"] if capability(resolve_game(self.game), "king_inputs") else NO_KINGS
         self.toolbox = base.Toolbox()
         self.toolbox.register("map", map)
 
