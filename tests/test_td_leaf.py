@@ -10,7 +10,7 @@ from evoplay.arena.game import play_out
 from evoplay.games import resolve_game
 from evoplay.networks.evalnet import SPATIAL_SIZES, forward, n_weights
 from evoplay.networks.gradient import value_and_gradient
-from evoplay.recipes.td_leaf.learning import Game, Net, leaf_value, traces, train, update
+from evoplay.recipes.td_leaf.learning import Net, PlayedGame, leaf_value, traces, train, update
 
 
 @pytest.mark.parametrize("sizes", [(32, 40, 10, 1), SPATIAL_SIZES, (32, 5, 1)])
@@ -40,7 +40,7 @@ def test_traces_sum_the_differences_ahead_by_hand():
 
 def test_an_update_is_each_positions_gradient_times_its_trace():
     grads = [np.array([1.0, 0.0]), None, np.array([0.5, 2.0])]  # the middle leaf ended the game: no gradient
-    game = Game([0.1, 0.2, 0.4], grads, -1.0, 3)
+    game = PlayedGame([0.1, 0.2, 0.4], grads, -1.0, 3)
     e = traces(game.values, game.result, 0.7)
     assert np.array_equal(update(game, 0.7, 2), e[0] * grads[0] + e[2] * grads[2])
 
@@ -173,7 +173,7 @@ def test_checkers_principal_lines_come_from_the_compiled_search_and_equal_the_ge
     net = Net(np.random.default_rng(0).normal(0, 0.2, n_weights(sizes)), sizes, 2.0)
     evaluate = Evaluator(net.genome, sizes, 2.0)
     for state in play_out(game, game.initial(), np.random.default_rng(3))[2:40:6]:
-        assert principal_line(game, net, state, 3, None) == principal_variation(game, state, 3, evaluate)
+        assert principal_line(game, net, state, 3, None)[0] == principal_variation(game, state, 3, evaluate)
 
 
 def test_a_network_is_trained_with_the_king_value_it_plays_with():

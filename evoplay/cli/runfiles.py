@@ -162,7 +162,7 @@ def check_game_file(run_dir, named=None) -> None:
         summary = read_summary(run_dir)
     except EvoplayError:
         return  # a damaged run: plot says what it can
-    if named is not None or isinstance(summary.get("game"), str) and summary.get("game_sha256"):
+    if named is not None or (isinstance(summary.get("game"), str) and summary.get("game_sha256")):
         try:
             run_game(run_dir, summary, named)
         except EvoplayError:

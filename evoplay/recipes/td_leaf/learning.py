@@ -38,7 +38,7 @@ class Net(NamedTuple):
     king: float
 
 
-class Game(NamedTuple):
+class PlayedGame(NamedTuple):
     """What TDLeaf learns from one self-play game: J_t and grad J_t at each searched position
     (from the first side's view), the result for the first side, the plies played."""
 
@@ -59,7 +59,7 @@ def traces(values, result: float, lam: float) -> list[float]:
     return out
 
 
-def update(game: Game, lam: float, size: int) -> np.ndarray:
+def update(game: PlayedGame, lam: float, size: int) -> np.ndarray:
     """The direction one game moves the weights: sum_t e_t grad J_t, in the game's order."""
     step = np.zeros(size)
     for e, grad in zip(traces(game.values, game.result, lam), game.grads):
@@ -80,13 +80,17 @@ def leaf_value(game, net: Net, leaf) -> tuple[float, np.ndarray | None]:
     return sign * value, sign * grad
 
 
-def principal_line(game, net: Net, state, depth: int, evaluate) -> list:
-    """The moves the search expects from ``state`` to its horizon (``principal_variation``):
-    in the game's compiled network search where it has one (checkers': the generic search's
-    move at every depth, some 25 times faster), else in the generic search with ``evaluate``."""
+def principal_line(game, net: Net, state, depth: int, evaluate) -> tuple[list, object]:
+    """(the moves the search expects from ``state`` to its horizon, the position they lead to)
+    (``principal_variation``): in the game's compiled network search where it has one
+    (checkers': the generic search's move at every depth, some 25 times faster), else in the
+    generic search with ``evaluate``."""
     compiled = capability(game, "network_search")
     if compiled is None:
-        return principal_variation(game, state, depth, evaluate)
+        line = principal_variation(game, state, depth, evaluate)
+        for move in line:
+            state = game.apply(state, move)
+        return line, state
     line = []
     for d in range(depth, 0, -1):
         if game.result(state) is not None:
@@ -94,11 +98,11 @@ def principal_line(game, net: Net, state, depth: int, evaluate) -> list:
         move = compiled(state, d, net.genome, net.sizes, net.king, False).move
         line.append(move)
         state = game.apply(state, move)
-    return line
+    return line, state
 
 
 def self_play(game, net: Net, depth: int, rng: np.random.Generator, random_plies: int = 0,
-              explore: float = 0.0, max_plies: int | None = None) -> Game:
+              explore: float = 0.0, max_plies: int | None = None) -> PlayedGame:
     """One game of the network against itself from a random opening, drawn after ``max_plies``
     plies (or the game's own limit, ``ply_limit``, where smaller); what TDLeaf learns from it."""
     # the generic search's evaluator, for a game without a compiled network search
@@ -107,10 +111,7 @@ def self_play(game, net: Net, depth: int, rng: np.random.Generator, random_plies
     values, grads, plies = [], [], 0
     limit = ply_limit(game) if max_plies is None else min(max_plies, ply_limit(game))
     while game.result(state) is None and plies < limit:
-        line = principal_line(game, net, state, depth, evaluate)
-        leaf = state
-        for move in line:
-            leaf = game.apply(leaf, move)
+        line, leaf = principal_line(game, net, state, depth, evaluate)
         value, grad = leaf_value(game, net, leaf)
         values.append(value)
         grads.append(grad)
@@ -123,7 +124,7 @@ def self_play(game, net: Net, depth: int, rng: np.random.Generator, random_plies
         plies += 1
     r = game.result(state)
     result = 0.0 if r is None else float(r) * (1.0 if game.to_move(state) == 0 else -1.0)
-    return Game(values, grads, result + 0.0, plies)  # + 0.0: no -0.0
+    return PlayedGame(values, grads, result + 0.0, plies)  # + 0.0: no -0.0
 
 
 def game_stream(seed: int, index: int) -> np.random.Generator:
@@ -134,28 +135,36 @@ def game_stream(seed: int, index: int) -> np.random.Generator:
 
 def play_batch(args) -> list[np.ndarray]:
     """``map`` unit of work (a Ray task): (game reference, net, depth, lam, seed, indices,
-    random_plies, explore[, max_plies]) -> each game's update direction, in ``indices``' order."""
-    ref, net, depth, lam, seed, indices, random_plies, explore, *most = args
+    random_plies, explore, max_plies or None) -> each game's update direction, in ``indices``' order."""
+    ref, net, depth, lam, seed, indices, random_plies, explore, max_plies = args
     game = resolve_game(ref)
-    return [update(self_play(game, net, depth, game_stream(seed, i), random_plies, explore, *most), lam,
+    return [update(self_play(game, net, depth, game_stream(seed, i), random_plies, explore, max_plies), lam,
                    len(net.genome)) for i in indices]
+
+
+def batch_step(ref: str, net: Net, depth: int, lam: float, seed: int, ranges: list, random_plies: int,
+               explore: float, max_plies: int | None = None, map=map) -> np.ndarray:
+    """The summed update direction of the games in ``ranges`` (consecutive (first, last) ranges of
+    game numbers), all played with ``net``: one ``map`` task a range, wherever it runs, the
+    directions summed in game order (the ranges come back in order)."""
+    jobs = [(ref, net, depth, lam, seed, list(range(a, b)), random_plies, explore, max_plies) for a, b in ranges]
+    step = np.zeros(len(net.genome))
+    for directions in map(play_batch, jobs):
+        for direction in directions:
+            step += direction
+    return step
 
 
 def train(game, net: Net, games: int, depth: int, alpha: float, lam: float, seed: int, batch: int = 8,
           random_plies: int = 2, explore: float = 0.0, map=map, chunks: int = 1) -> Net:
     """``games`` self-play games, ``batch`` at a time with the same weights (synchronous
-    updates: the batch's games may be played anywhere, ``map`` over ``chunks`` pieces), each
+    updates: the batch's games may be played anywhere, ``map`` over ``chunks`` ranges), each
     batch's directions summed in game order and applied as ``alpha`` times their sum."""
     genome = np.array(net.genome, dtype=np.float64)
     for start in range(0, games, batch):
-        current = Net(genome.copy(), net.sizes, net.king)
-        indices = list(range(start, min(start + batch, games)))
-        pieces = [indices[k::chunks] for k in range(chunks)]
-        directions = dict(zip([i for p in pieces for i in p],
-                              [d for out in map(play_batch, [(game_ref(game), current, depth, lam, seed, p, random_plies, explore)
-                                                            for p in pieces]) for d in out]))
-        step = np.zeros(len(genome))
-        for i in indices:  # in game order, wherever each was played
-            step += directions[i]
-        genome += alpha * step
+        stop = min(start + batch, games)
+        cuts = np.linspace(start, stop, min(chunks, stop - start) + 1).astype(int)
+        ranges = [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:])]
+        genome += alpha * batch_step(game_ref(game), Net(genome.copy(), net.sizes, net.king), depth, lam, seed, ranges,
+                                     random_plies, explore, map=map)
     return Net(genome, net.sizes, net.king)

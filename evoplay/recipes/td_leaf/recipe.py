@@ -37,7 +37,7 @@ from evoplay.recipes.blondie24.play import NO_KINGS
 from evoplay.recipes.blondie24.playerfile import network_document
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
 from evoplay.recipes.blondie24.schema import SCHEMA as BLONDIE24, searched_network
-from evoplay.recipes.td_leaf.learning import Net, play_batch
+from evoplay.recipes.td_leaf.learning import Net, batch_step
 
 #: Stream purpose of a generation's game seed (after the framework's INIT..VARIATE and the yardstick's 7).
 GAMES = 9
@@ -98,11 +98,6 @@ class TDLeafRecipe(Recipe):
             raise ConfigError(f"config key 'game.depth' must be at most {cls.MAX_PYTHON_DEPTH} for td-leaf on a game "
                               "without a compiled network search: its self-play searches in Python")
 
-    # -- the network's opponents and judges, as Blondie24's: they read cfg["game"]["quiescence"]
-    @property
-    def cfg_for_yardstick(self) -> dict:
-        return {**self.cfg, "game": {**self.cfg["game"], "quiescence": False}}
-
     def generation_work(self) -> float:
         return float(self.cfg["training"]["games"] * capability(resolve_game(self.game), "work_per_game"))
 
@@ -122,12 +117,8 @@ class TDLeafRecipe(Recipe):
         t = self.cfg["training"]
         seed = int(ctx.stream(GAMES).integers(2**63))
         net = Net(state["genome"], self.sizes, self.king)
-        jobs = [(self.game, net, self.depth, t["lambda"], seed, list(range(a, b)), t["random_plies"], t["explore"],
-                 self.cfg["game"]["max_plies"]) for a, b in ctx.bounds(t["games"])]
-        step = np.zeros(self.n_weights)
-        for directions in self.toolbox.map(play_batch, jobs):
-            for direction in directions:  # in game order: the chunks come back in order
-                step += direction
+        step = batch_step(self.game, net, self.depth, t["lambda"], seed, ctx.bounds(t["games"]), t["random_plies"],
+                          t["explore"], self.cfg["game"]["max_plies"], self.toolbox.map)
         state["genome"] = state["genome"] + t["alpha"] * step
         best = Net(state["genome"], self.sizes, self.king)
         view = _Judged(self)
@@ -172,4 +163,4 @@ class _Judged:
 
     def __init__(self, recipe: TDLeafRecipe):
         self.game, self.sizes, self.depth, self.toolbox = recipe.game, recipe.sizes, recipe.depth, recipe.toolbox
-        self.cfg = recipe.cfg_for_yardstick
+        self.cfg = {**recipe.cfg, "game": {**recipe.cfg["game"], "quiescence": False}}
