@@ -243,11 +243,11 @@ def test_anchor_config_errors_name_the_key_and_the_default_changes_nothing():
                               ({"anchor_games": 2, "round_robin": True}, "not evaluation.round_robin")]:
         with pytest.raises(ConfigError, match=words):
             configs.resolve({"recipe": "blondie24", "game": {"name": "checkers"}, "evaluation": {"games": 5, **evaluation}})
-    with pytest.raises(ConfigError, match="anchor_games' is for checkers"):
+    with pytest.raises(ConfigError, match="anchors': piece-difference is for checkers"):
         configs.resolve({"recipe": "blondie24", "game": {"name": "tictactoe"}, "evaluation": {"anchor_games": 1}})
     cfg = config(TINY, anchor_games=1)
     cfg["yardstick"]["pd_king"] = 2.0
-    anchor = Blondie24Recipe(cfg).anchor()
+    [anchor] = Blondie24Recipe(cfg).anchors
     assert anchor["king"] == 2.0 and anchor["genome"][-1] == 0.1 and not anchor["genome"][:-1].any()
     assert len(anchor["genome"]) == Blondie24Recipe(cfg).n_weights
     plain = TrialRun(Blondie24Recipe(config(TINY)), 0).run(2)
@@ -408,3 +408,60 @@ def test_the_committed_pick_of_the_2001_runs_follows_the_rule_written_before_the
     assert (CHOICES_2001 / "opponent-scores" / "champion.json").read_bytes() == (trials / winner / "champion.json").read_bytes()
     mcts = json.loads((CHOICES_2001 / "mcts.json").read_text())
     assert mcts["player"] == f"{trials.relative_to(ROOT)}/{winner}/champion.json" and mcts["all"]["games"] == 100
+
+
+def network_file(path: Path, sizes, genome, king: float, game: str = "checkers") -> str:
+    from evoplay.files.atomic import write_text
+    from evoplay.recipes.blondie24.playerfile import network_document
+
+    write_text(path, json.dumps(network_document(game, sizes, 1, genome, king, {"made": "by a test"})) + "\n")
+    return str(path)
+
+
+def test_piece_difference_written_as_a_player_file_is_the_same_anchor(tmp_path):
+    """An anchor read from a network player file plays as the built-in one: piece difference saved
+    as a file (its weights and kings) gives the same run, bit for bit."""
+    cfg = config(TINY, anchor_games=2)
+    recipe = Blondie24Recipe(cfg)
+    [pd] = recipe.anchors
+    cfg_file = config(TINY, anchor_games=2, anchors=[network_file(tmp_path / "pd.json", recipe.sizes, pd["genome"], pd["king"])])
+    assert (json.dumps(TrialRun(Blondie24Recipe(cfg_file), 0).run(2).to_data())
+            == json.dumps(TrialRun(recipe, 0).run(2).to_data()))
+
+
+def test_two_anchors_take_turns_two_games_each_and_the_run_is_the_same_in_chunks_and_across_a_resume(tmp_path):
+    """With anchors [A, B] and 4 anchor games, a member's games 1-2 are against A (first, then second
+    player) and 3-4 against B; the run is the same bytes in 1 or 3 chunks and across a resume."""
+    sizes = Blondie24Recipe(config(TINY)).sizes
+    genome = np.random.default_rng(5).uniform(-0.2, 0.2, Blondie24Recipe(config(TINY)).n_weights)
+    cfg = config(TINY, games=4, anchor_games=4, anchors=["piece-difference", network_file(tmp_path / "b.json", sizes, genome, 2.5)])
+    _, events = events_of(cfg, 1)
+    pairs = events[0]["pairs"]
+    n = len(events[0]["pool"])
+    a, b = n, n + 1  # the anchors follow the pool
+    assert pairs[-4 * n:].tolist() == [p for i in range(n) for p in ([i, a], [a, i], [i, b], [b, i])]
+    straight = TrialRun(Blondie24Recipe(cfg), 1).run(3).to_data()
+    half = TrialRun(Blondie24Recipe(cfg), 1, chunks=3).run(2).to_data()
+    resumed = TrialRun(Blondie24Recipe(cfg), 1, data=json.loads(json.dumps(half)), chunks=2).run(3).to_data()
+    assert json.dumps(resumed) == json.dumps(straight)
+
+
+def test_anchors_are_refused_in_one_line_naming_the_key(tmp_path):
+    from evoplay.networks.evalnet import n_weights
+
+    raw = {"recipe": "blondie24", "game": {"name": "checkers", "depth": 1}, "network": {"hidden": [4]},
+           "evaluation": {"games": 2, "anchor_games": 2}}
+    other = network_file(tmp_path / "wide.json", (32, 5, 1), np.zeros(n_weights((32, 5, 1))), 2.0)
+    ttt = network_file(tmp_path / "ttt.json", (9, 4, 1), np.zeros(n_weights((9, 4, 1))), 2.0, game="tictactoe")
+    (tmp_path / "bad.json").write_text("{")
+    for anchors, words in [([], "must be a list of 1-16 opponents"),
+                           (["piece-difference", 3], "must be a list of 1-16"),
+                           (["missing.json"], "anchors': player file .*missing.json"),
+                           (["bad.json"], "anchors': .*bad.json"),
+                           ([other], r"network of checkers with layers \[32, 5, 1\], not of this run's checkers with \[32, 4, 1\]"),
+                           ([ttt], "network of tictactoe")]:
+        with pytest.raises(ConfigError, match=words):
+            configs.resolve({**raw, "evaluation": {**raw["evaluation"], "anchors": anchors}}, base=tmp_path)
+    network_file(tmp_path / "good.json", (32, 4, 1), np.zeros(n_weights((32, 4, 1))), 2.0)
+    cfg = configs.resolve({**raw, "evaluation": {**raw["evaluation"], "anchors": ["good.json", "piece-difference"]}}, base=tmp_path)
+    assert cfg["evaluation"]["anchors"] == [str(tmp_path.resolve() / "good.json"), "piece-difference"]

@@ -75,11 +75,11 @@ from evoplay.arena.game import capability
 from evoplay.games import game_digest, resolve_game
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.recipes.blondie24.operators import (Net, draw_archive, draw_openings, draw_opponents, init_population,
-                                                 material_network, mut_selfadaptive, sel_best)
+                                                 mut_selfadaptive, sel_best)
 from evoplay.recipes.blondie24.play import play_chunk
 from evoplay.recipes.blondie24.league import words
 from evoplay.recipes.blondie24.playerfile import network_document
-from evoplay.recipes.blondie24.schema import SCHEMA, check_config, searched_network
+from evoplay.recipes.blondie24.schema import SCHEMA, anchor_networks, check_config, searched_network
 from evoplay.recipes.blondie24.scoring import anchor_games, archive_games, credited, hall_games, points_of
 from evoplay.recipes.blondie24.state import B24State, json_copy, state_from_data, state_to_data
 
@@ -114,6 +114,7 @@ class Blondie24Recipe(Recipe):
         tb.register("map", map)
         self.toolbox = tb
         self.hooks = []
+        self.anchors = anchor_networks(cfg) if ev["anchor_games"] else []
 
     @classmethod
     def check(cls, cfg: dict):
@@ -206,8 +207,8 @@ class Blondie24Recipe(Recipe):
         pairs = self.pairing(len(pool), ctx, from_archive + ev["anchor_games"])
         credit = credited(pairs, ev["opponent_scores"], ev["both_seats"])
         others = st.hall + st.archive  # at most one of the two holds networks (``check`` refuses both)
-        if ev["anchor_games"]:  # piece difference, last
-            others = others + [self.anchor()]
+        if ev["anchor_games"]:  # the anchors, last
+            others = others + self.anchors
         genomes = np.stack([n.genome for n in pool] + [h["genome"] for h in others])
         kings = np.array([n.king for n in pool] + [h["king"] for h in others])
         if st.hall:
@@ -218,7 +219,9 @@ class Blondie24Recipe(Recipe):
             pairs, credit = archive_games(len(pool), picks, pairs, credit, ev["both_seats"])
         archived = len(pairs)
         if ev["anchor_games"]:
-            pairs, credit = anchor_games(len(pool), len(genomes) - 1, ev["anchor_games"], pairs, credit, ev["both_seats"])
+            first_anchor = len(genomes) - len(self.anchors)
+            pairs, credit = anchor_games(len(pool), list(range(first_anchor, len(genomes))), ev["anchor_games"], pairs, credit,
+                                         ev["both_seats"])
         results = self.play_games(genomes, kings, pairs, ctx)
         points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, ev["opponent_scores"], ev["both_seats"], credit)
         for net, p, r in zip(pool, points, wdl):
@@ -263,11 +266,6 @@ class Blondie24Recipe(Recipe):
         for hook in self.hooks:  # timings go to hooks (benchmarks, tests), never into the logbook
             hook(event)
         return record
-
-    def anchor(self) -> dict:
-        """The opponent of ``evaluation.anchor_games``: piece difference, as the network of the piece-difference
-        weight alone, its kings worth the yardstick's (``yardstick.pd_king``)."""
-        return {"genome": material_network(self.n_weights), "king": self.cfg["yardstick"]["pd_king"]}
 
     def keep(self, st: B24State, best: Net, generation: int, record: dict, scores: np.ndarray, member_first: np.ndarray):
         """With ``evaluation.hall_of_fame_games``: the archive's size and the members' mean score in their

@@ -25,6 +25,27 @@ def _hidden(v):
     return isinstance(v, list) and 1 <= len(v) <= 4 and all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 256 for h in v)
 
 
+#: The anchor that is no file: piece difference, as the network of the piece-difference weight alone.
+PIECE_DIFFERENCE = "piece-difference"
+#: Most anchors a config may name.
+MAX_ANCHORS = 16
+
+
+def _anchors(v):
+    """``evaluation.anchors`` as stored: piece difference, or a network player file's path made
+    absolute against the config's folder (the file is checked against the run's networks in
+    ``check_config``, once the game and sizes are known)."""
+    from evoplay.framework.config import base_dir
+
+    if not (isinstance(v, list) and 1 <= len(v) <= MAX_ANCHORS and all(isinstance(a, str) and a for a in v)):
+        return False
+    out = []
+    for a in v:
+        check_text(a)
+        out.append(a if a == PIECE_DIFFERENCE else str((base_dir() / a).resolve()))
+    return out
+
+
 SCHEMA = {
     "game": {
         "name": (str, "checkers", (lambda v: checked_game(v), "a game reference")),
@@ -61,6 +82,8 @@ SCHEMA = {
         "hall_of_fame_games": (int, 0, configs.in_range(0, 10_000)),
         "hall_of_fame_every": (int, 1, configs.in_range(1, 1_000_000)),
         "anchor_games": (int, 0, configs.in_range(0, 10_000)),
+        "anchors": (object, [PIECE_DIFFERENCE], (_anchors, f"a list of 1-{MAX_ANCHORS} opponents, each "
+                    f"{PIECE_DIFFERENCE!r} or the path of a network player file")),
     },
     "champion": {
         "rule": (str, "best", (lambda v: v in CHAMPION_RULES, "best or league")),
@@ -138,5 +161,38 @@ def check_config(cfg: dict):
     material = capability(resolve_game(cfg["game"]["name"]), "yardstick") == "piece-difference"
     if cfg["champion"]["rule"] == "league" and not material:
         raise ConfigError("config key 'champion.rule' = \"league\" is for checkers (the league plays the ballots)")
-    if ev["anchor_games"] and not material:
-        raise ConfigError("config key 'evaluation.anchor_games' is for checkers (the anchor is piece difference)")
+    if ev["anchor_games"] and PIECE_DIFFERENCE in ev["anchors"] and not material:
+        raise ConfigError(f"config key 'evaluation.anchors': {PIECE_DIFFERENCE} is for checkers "
+                          "(a game whose positions have a piece difference)")
+    anchor_networks(cfg)
+
+
+def anchor_networks(cfg: dict) -> list[dict]:
+    """The networks of ``evaluation.anchors``, in order: piece difference as the network of the
+    piece-difference weight alone (its kings worth ``yardstick.pd_king``), a player file as its
+    weights and king value, checked to be a network of the run's game and layer sizes (it then
+    searches as the members do, to ``game.depth``)."""
+    from evoplay.files.playerfile import player_path, read_document
+    from evoplay.networks.evalnet import n_weights
+    from evoplay.recipes.blondie24.operators import material_network
+    from evoplay.recipes.blondie24.playerfile import network_parts
+    from evoplay.errors import PlayerFileError
+
+    sizes = layer_sizes(cfg)
+    out = []
+    for a in cfg["evaluation"]["anchors"]:
+        if a == PIECE_DIFFERENCE:
+            out.append({"genome": material_network(n_weights(sizes)), "king": cfg["yardstick"]["pd_king"]})
+            continue
+        try:
+            doc = read_document(player_path(a))
+            if not doc["kind"].startswith("blondie24-"):
+                raise PlayerFileError(f"player file {a} is a {doc['kind']} player, not a network")
+            game, layers, _, genome, king = network_parts(doc["architecture"], doc["weights"])
+        except PlayerFileError as e:
+            raise ConfigError(f"config key 'evaluation.anchors': {e}") from None
+        if game != cfg["game"]["name"] or tuple(layers) != tuple(sizes):
+            raise ConfigError(f"config key 'evaluation.anchors': {a} is a network of {game} with layers "
+                              f"{list(layers)}, not of this run's {cfg['game']['name']} with {list(sizes)}")
+        out.append({"genome": genome, "king": king})
+    return out

@@ -70,14 +70,15 @@ def archive_games(n: int, picks: np.ndarray, pairs: np.ndarray, credit: np.ndarr
     return np.concatenate([pairs, games]), np.concatenate([credit, own])
 
 
-def anchor_games(n: int, anchor: int, k: int, pairs: np.ndarray, credit: np.ndarray, both_seats: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The generation's pairs and credits followed by the members' ``k`` games each against the anchor
-    (network ``anchor``), in order of member then game: member ``i`` the first player in its games 0, 2, 4,
-    ..., the second in 1, 3, ... (so 2 games are one from each seat); with ``both_seats`` the same games
-    again with the seats swapped. Only the member scores (the anchor is no candidate)."""
+def anchor_games(n: int, anchors: list[int], k: int, pairs: np.ndarray, credit: np.ndarray, both_seats: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The generation's pairs and credits followed by the members' ``k`` games each against the anchors
+    (networks ``anchors``), in order of member then game: member ``i`` the first player in its games 0, 2, 4,
+    ..., the second in 1, 3, ..., its games ``2j`` and ``2j + 1`` against anchor ``j`` modulo their number
+    (so 2 games are one from each seat against one anchor); with ``both_seats`` the same games again with the
+    seats swapped. Only the member scores (an anchor is no candidate)."""
     member = np.repeat(np.arange(n), k)
     first = np.tile(np.arange(k) % 2 == 0, n)
-    other = np.full(len(member), anchor)
+    other = np.tile(np.asarray(anchors, dtype=np.int64)[(np.arange(k) // 2) % len(anchors)], n)
     games = np.where(first[:, None], np.stack([member, other], axis=1), np.stack([other, member], axis=1))
     own = np.stack([first, ~first], axis=1)
     if both_seats:

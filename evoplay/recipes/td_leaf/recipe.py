@@ -51,6 +51,7 @@ SCHEMA = {
     "training": {
         "games": (int, 16, configs.in_range(1, 100_000)),
         "alpha": (float, 0.01, configs.in_range(0.0, 1e3)),
+        "alpha_halflife": (int, 0, configs.in_range(0, 10_000_000)),
         "lambda": (float, 0.7, configs.in_range(0.0, 1.0)),
         "random_plies": (int, 2, configs.in_range(0, 50)),
         "explore": (float, 0.0, configs.in_range(0.0, 1.0)),
@@ -119,13 +120,21 @@ class TDLeafRecipe(Recipe):
         net = Net(state["genome"], self.sizes, self.king)
         step = batch_step(self.game, net, self.depth, t["lambda"], seed, ctx.bounds(t["games"]), t["random_plies"],
                           t["explore"], self.cfg["game"]["max_plies"], self.toolbox.map)
-        state["genome"] = state["genome"] + t["alpha"] * step
+        alpha = self.alpha(ctx.generation)
+        state["genome"] = state["genome"] + alpha * step
         best = Net(state["genome"], self.sizes, self.king)
         view = _Judged(self)
         state["yard"] = yardstick.measure(view, best, ctx, state["yard"])
         figure = strength(state["yard"])
         return {"gen": ctx.generation, "max": figure, "mean": figure, "min": figure,
-                "step_size": t["alpha"] * math.sqrt(math.fsum(x * x for x in step)), **state["yard"]}
+                "step_size": alpha * math.sqrt(math.fsum(x * x for x in step)), **state["yard"]}
+
+    def alpha(self, generation: int) -> float:
+        """The step size of generation ``generation`` (from 1): ``training.alpha``, or with
+        ``training.alpha_halflife = H`` that divided by 1 + (generation - 1) / H (half of it after H
+        generations, a third after 2H: the harmonic decay of stochastic approximation)."""
+        t = self.cfg["training"]
+        return t["alpha"] / (1 + (generation - 1) / t["alpha_halflife"]) if t["alpha_halflife"] else t["alpha"]
 
     # -- plain data
     def to_data(self, state: dict) -> dict:
