@@ -9,10 +9,10 @@ here as the public face for a user's own game.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import importlib
 from pathlib import Path
 
+from evoplay import context
 from evoplay.arena.game import REQUIRED, BaseGame, Game, game_ref
 from evoplay.errors import EvoplayError, GameError
 
@@ -28,7 +28,6 @@ BUILTIN_GAMES = {
 #: Installed packages offer games under this entry-point group (name = "package.module:OBJ").
 ENTRY_POINT_GROUP = "evoplay.games"
 OPENSPIEL_PREFIX = "openspiel:"
-_RESOLVED: dict[str, object] = {}
 
 
 def resolve_game(ref) -> Game:
@@ -46,10 +45,11 @@ def resolve_game(ref) -> Game:
             return ref
         raise GameError(f"a game reference must be text, got {type(ref).__name__}")
     text = ref
-    if text in _RESOLVED:
-        return _RESOLVED[text]
+    resolved = context.current().games
+    if text in resolved:
+        return resolved[text]
     check_text(text)
-    if _READING_DATA.get() and is_code_ref(text):  # a run's stored config: the game must have been named
+    if context.current().reading_data and is_code_ref(text):  # a run's stored config: the game must have been named
         return resolve_data_game(text)
     moved = _stand_in(text) if is_code_ref(text) and not Path(text.rpartition(":")[0]).exists() else None
     if moved is not None:  # a run's config naming its game file where it was before the run moved
@@ -61,7 +61,7 @@ def resolve_game(ref) -> Game:
 
     if gamecheck.is_foreign(game):  # user code: a short conformance run before any long work
         gamecheck.check(game)
-    _RESOLVED[text] = _RESOLVED[game.ref] = game
+    resolved[text] = resolved[game.ref] = game
     return game
 
 
@@ -99,7 +99,7 @@ def resolve_data_game(ref: str, sha256: str | None = None) -> Game:
     ``--game``). ``sha256``, the digest of the game file the data file recorded
     (``game_digest``), is compared with the file's now: a file changed since is said in one
     warning line on stderr (``check_digest``), and the game is used as it is now."""
-    if isinstance(ref, str) and is_code_ref(ref) and ref not in _RESOLVED:
+    if isinstance(ref, str) and is_code_ref(ref) and ref not in context.current().games:
         named = _stand_in(ref, sha256)
         if named is None:
             raise GameError(unnamed_game(ref, sha256))
@@ -120,10 +120,6 @@ def game_digest(game) -> str | None:
     return usercode.source_digest(ref) if is_code_ref(ref) else None
 
 
-#: (reference, recorded digest) pairs this process has warned about: one line each.
-_WARNED: set[tuple[str, str]] = set()
-
-
 def check_digest(game, ref: str, sha256: str | None) -> None:
     """Warn in one line on stderr, once per process, when the game file a data file recorded
     (``sha256`` of ``ref``'s file) differs from ``game``'s file now; nothing to check when
@@ -133,12 +129,13 @@ def check_digest(game, ref: str, sha256: str | None) -> None:
     fix to a method the network never needed), a network whose inputs no longer fit the
     game's views is refused by its loader anyway, and a refusal would lock a user out of
     their own results until they restored the old bytes."""
-    if not sha256 or (ref, sha256) in _WARNED:
+    warned = context.current().warned
+    if not sha256 or (ref, sha256) in warned:
         return
     now = game_digest(game)
     if now is None or now == sha256:
         return
-    _WARNED.add((ref, sha256))
+    warned.add((ref, sha256))
     import sys
 
     print(f"evoplay: warning: the game file {game_ref(game).rpartition(':')[0]} has changed since a run or player file "
@@ -157,10 +154,10 @@ def _stand_in(ref: str, sha256: str | None = None):
     if not path.endswith(".py"):
         return None
     if sha256:
-        same = [game for key, game in _RESOLVED.items() if is_code_ref(key) and key.rpartition(":")[2] == obj
+        same = [game for key, game in context.current().games.items() if is_code_ref(key) and key.rpartition(":")[2] == obj
                 and game_digest(key) == sha256]
     else:
-        same = [game for key, game in _RESOLVED.items()
+        same = [game for key, game in context.current().games.items()
                 if key.endswith(".py:" + obj) and Path(key.rpartition(":")[0]).name == Path(path).name]
     return same[0] if same else None
 
@@ -172,7 +169,7 @@ def unnamed_game(ref: str, sha256: str | None = None) -> str:
     rule = "a run or player file never loads code by itself"
     here = Path(path).is_file()
     add = f"add --game {ref}" if here else f"add --game NEW/PLACE/{Path(path).name}:{obj}, the file at its new place"
-    named = [key for key in _RESOLVED if is_code_ref(key) and key.rpartition(":")[2] == obj and key != ref]
+    named = [key for key in context.current().games if is_code_ref(key) and key.rpartition(":")[2] == obj and key != ref]
     if sha256 and named:
         return (f"names the game {ref} (sha256 {sha256[:12]}...){'' if here else ', whose file is no longer there'}, "
                 f"and --game {named[0]} is a file of other bytes, another game ({rule}): {add}")
@@ -181,18 +178,16 @@ def unnamed_game(ref: str, sha256: str | None = None) -> str:
     return f"names the game {ref}, user code ({rule}): {add}"
 
 
-_READING_DATA: contextvars.ContextVar = contextvars.ContextVar("evoplay_reading_data", default=False)
-
-
 @contextlib.contextmanager
 def reading_data():
     """Within it, a game reference of user code that was not named (``--game``) is refused,
     as ``resolve_data_game`` refuses it: what a run's stored config names is data."""
-    token = _READING_DATA.set(True)
+    ctx = context.current()
+    before, ctx.reading_data = ctx.reading_data, True
     try:
         yield
     finally:
-        _READING_DATA.reset(token)
+        ctx.reading_data = before
 
 
 def check_text(text: str) -> None:

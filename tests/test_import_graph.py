@@ -128,7 +128,7 @@ def test_every_module_imports(name):
 #: ``evoplay`` itself is the public face, which loads nothing when imported: anyone may use
 #: its ``__version__``, and it names what it exports.
 FLOORS = (
-    ("errors",),
+    ("errors", "context"),
     ("files", "networks"),
     ("framework", "arena"),
     ("tictactoe", "checkers", "openspiel"),

@@ -131,7 +131,8 @@ FEATURES = {
                                  "exact with games=None where ``exact``; None for players it cannot batch"),
     "search_table": Feature(None, "(evaluate, depth) -> a search player's move on every position at once"),
     "network_search": Feature(None, "(state, depth, genome, sizes, king, quiescence) -> the compiled search "
-                                    "with an evaluation network at the leaves"),
+                                    "with an evaluation network at the leaves (genome: the weights, or the "
+                                    "network prepared by ``evoplay.networks.evalnet.prepare`` once for many searches)"),
     "king_inputs": Feature(False, "whether views hold kings as +-2, read by a network as +-K"),
     "work_per_game": Feature(20_000, "one game's work in Fogel-game units, for the runner's chunking "
                                       "(default: a checkers game searched to depth 4)"),

@@ -108,10 +108,13 @@ class Checkers:
         return [s for _, s in ballots()]
 
     def network_search(self, state, depth: int, genome, sizes, king: float, quiescence: bool = False):
-        """The compiled alpha-beta with a Blondie24 network at the leaves: the generic search's value and move."""
+        """The compiled alpha-beta with a Blondie24 network at the leaves: the generic search's value and move.
+        ``genome`` is the network's weights, or the network prepared once for many searches
+        (``evoplay.networks.evalnet.prepare(genome, sizes, king)``)."""
         from evoplay.checkers.search import search
 
-        return search(state, depth, king, quiescence, self.quiet_limit, network=(genome, sizes))
+        return search(state, depth, king, quiescence, self.quiet_limit,
+                      network=genome if isinstance(genome, tuple) else (genome, sizes))
 
     def bench_figures(self, quick: bool = False, progress=None) -> dict:
         """perft, leaves per second, seconds per game (``evoplay bench --game checkers``)."""

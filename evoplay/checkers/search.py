@@ -372,40 +372,13 @@ def incremental_leaves(b, w, k, t, depth, net, out, values):
     return m
 
 
-_PREPARED: dict = {}
-
-
-@numba.njit(**JIT)
-def _same(a, b):
-    if a.shape != b.shape:
-        return False
-    for i in range(a.size):
-        if not (a[i] == b[i] or (a[i] != a[i] and b[i] != b[i])):
-            return False
-    return True
-
-
-def _prepared(genome, sizes, king: float) -> tuple:
-    """``prepare``'s tables of a network, kept for the last few genome arrays searched with (a
-    player searches many times with one network): found by the array's identity, then
-    checked against the copy the tables were made from."""
-    genome = np.ascontiguousarray(genome, dtype=np.float64)
-    key = (id(genome), tuple(int(s) for s in sizes), king)
-    net = _PREPARED.get(key)
-    if net is None or not _same(genome, net[0]):
-        net = prepare(genome, sizes, king)
-        if len(_PREPARED) >= 64:
-            _PREPARED.pop(next(iter(_PREPARED)))
-        _PREPARED[key] = net
-    return net
-
-
 def search(state: rules.State, depth: int, king: float = 1.5, quiescence: bool = False,
            quiet_limit: int = rules.QUIET_LIMIT, network=None) -> SearchResult:
     """Alpha-beta to ``depth`` plies from an unfinished state, with piece difference at the
     leaves, or with a Blondie24 network given as ``network=(genome, sizes)`` (kings +-king;
-    either topology of ``evoplay.networks.evalnet``) or in its prepared form
-    (``prepare(genome, sizes, king)``, whose king is then the king)."""
+    either topology of ``evoplay.networks.evalnet``; prepared for this search alone) or in its
+    prepared form (``prepare(genome, sizes, king)``, whose king is then the king: what a player
+    searching many times with one network holds)."""
     if depth < 1:
         raise ValueError(f"search depth must be at least 1, got {depth}")
     if rules.result(state, quiet_limit) is not None:
@@ -416,7 +389,7 @@ def search(state: rules.State, depth: int, king: float = 1.5, quiescence: bool =
     elif len(network) == len(_NO_NETWORK):
         kind, net, king = NETWORK, network, network[1]
     else:
-        kind, net = NETWORK, _prepared(network[0], network[1], float(king))
+        kind, net = NETWORK, prepare(network[0], network[1], float(king))
     move = np.empty(engine.MAX_PATH, dtype=np.int64)
     value, index, leaves, nodes = _search(state.black, state.white, state.kings, state.turn, state.quiet, history,
                                           depth, kind, float(king), net, quiescence, quiet_limit, move)

@@ -15,6 +15,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import click  # noqa: E402
 
+from evoplay import context  # noqa: E402
 from evoplay.errors import EvoplayError  # noqa: E402
 from evoplay.cli.group import cli  # noqa: E402
 
@@ -58,7 +59,7 @@ def _invoke(argv):
     """
     args = sys.argv[1:] if argv is None else list(argv)
     try:
-        with cli.make_context("evoplay", args) as ctx:
+        with context.use(), cli.make_context("evoplay", args) as ctx:  # one evoplay context a command
             code = cli.invoke(ctx)
         sys.stdout.flush()  # now, not at exit, where a closed pipe could no longer be told apart
         return code

@@ -22,14 +22,13 @@ import types
 from functools import cache
 from pathlib import Path
 
+from evoplay import context
 from evoplay.errors import EvoplayError
 from evoplay.files.paths import check_path
 
 _REF = re.compile(r"^(?P<module>[^:]+):(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
-#: module name -> source text of every user module loaded here (driver or shipped).
-_SOURCES: dict[str, tuple[str, str]] = {}
 #: What user code may raise while it loads that becomes one line: any exception, and
 #: ``sys.exit`` or a KeyboardInterrupt, which would otherwise end evoplay with nothing said.
 LOADING_FAILURES = (Exception, SystemExit, KeyboardInterrupt)
@@ -77,10 +76,13 @@ def load(ref: str, what: str = "object"):
 def _module(spec: str, ref: str, what: str) -> types.ModuleType:
     if spec.endswith(".py"):
         name = module_name(spec)
-        if name in sys.modules:
+        sources = context.current().sources
+        loaded = getattr(sys.modules.get(name), SOURCE_ATTRIBUTE, None)  # executed here, in this context or another
+        if loaded is not None and sources.get(name, loaded) == loaded:
+            sources[name] = loaded  # the source it was executed from, what this context ships and digests
             return sys.modules[name]
-        if name in _SOURCES:
-            return _exec(name, *_SOURCES[name])
+        if name in sources:
+            return _exec(name, *sources[name])
         path = check_path(spec, f"{what} {ref!r}: file")
         if not path.is_file():
             raise EvoplayError(f"{what} {ref!r}: file not found: {spec}")
@@ -90,12 +92,13 @@ def _module(spec: str, ref: str, what: str) -> types.ModuleType:
             raise EvoplayError(f"{what} {ref!r}: cannot read {spec}: {e}") from None
         return _exec(name, source, str(path))
     if spec in sys.modules:
+        _remember(sys.modules[spec])
         return sys.modules[spec]
     try:
         module = importlib.import_module(spec)
     except ModuleNotFoundError as e:
-        if spec in _SOURCES:
-            return _exec(spec, *_SOURCES[spec])
+        if spec in context.current().sources:
+            return _exec(spec, *context.current().sources[spec])
         if os.getcwd() not in sys.path and e.name and spec.startswith(e.name):
             sys.path.append(os.getcwd())  # the console script does not put the cwd on the path
             return _module(spec, ref, what)
@@ -106,9 +109,14 @@ def _module(spec: str, ref: str, what: str) -> types.ModuleType:
     return module
 
 
+#: The attribute of a user module executed from a file's text: (source, file name), as executed.
+SOURCE_ATTRIBUTE = "__evoplay_source__"
+
+
 def _exec(name: str, source: str, filename: str) -> types.ModuleType:
     module = types.ModuleType(name)
     module.__file__ = filename
+    setattr(module, SOURCE_ATTRIBUTE, (source, filename))
     sys.modules.setdefault("evoplay_user", types.ModuleType("evoplay_user"))
     sys.modules[name] = module
     try:
@@ -116,7 +124,7 @@ def _exec(name: str, source: str, filename: str) -> types.ModuleType:
     except LOADING_FAILURES as e:
         del sys.modules[name]
         raise EvoplayError(f"user code {filename} failed while loading: {failure(e)}") from None
-    _SOURCES[name] = (source, filename)
+    context.current().sources[name] = (source, filename)
     return module
 
 
@@ -154,10 +162,14 @@ def is_user_file(path: str) -> bool:
 
 def _remember(module: types.ModuleType):
     """Keep the source of an imported user module (not of installed packages or evoplay)."""
-    if not is_user_module(module):
+    sources = context.current().sources
+    if module.__name__ in sources or not is_user_module(module):
+        return
+    if hasattr(module, SOURCE_ATTRIBUTE):  # executed from shipped text
+        sources[module.__name__] = getattr(module, SOURCE_ATTRIBUTE)
         return
     try:
-        _SOURCES[module.__name__] = (Path(module.__file__).read_bytes().decode("utf-8"), module.__file__)
+        sources[module.__name__] = (Path(module.__file__).read_bytes().decode("utf-8"), module.__file__)
     except (OSError, UnicodeDecodeError):
         pass
 
@@ -172,25 +184,25 @@ def source_digest(ref: str) -> str | None:
         return None
     spec = m["module"]
     name = module_name(absolute_ref(ref).rpartition(":")[0]) if spec.endswith(".py") else spec
-    if name not in _SOURCES:
+    if name not in context.current().sources:
         return None
-    return hashlib.sha256(_SOURCES[name][0].encode("utf-8")).hexdigest()
+    return hashlib.sha256(context.current().sources[name][0].encode("utf-8")).hexdigest()
 
 
 def user_modules() -> list[types.ModuleType]:
     """The user modules loaded in this process (to pickle their classes by value)."""
-    return [sys.modules[n] for n in _SOURCES if n in sys.modules]
+    return [sys.modules[n] for n in context.current().sources if n in sys.modules]
 
 
 def shipment() -> dict:
     """The sources of every user module loaded here, as plain data for Ray tasks."""
-    return {name: list(v) for name, v in _SOURCES.items()}
+    return {name: list(v) for name, v in context.current().sources.items()}
 
 
 def provide(sources: dict):
     """Make shipped user modules loadable here (a worker that may lack the files)."""
     for name, (source, filename) in sources.items():
-        _SOURCES.setdefault(name, (source, filename))
+        context.current().sources.setdefault(name, (source, filename))
 
 
 @cache

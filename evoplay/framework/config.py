@@ -19,6 +19,7 @@ from pathlib import Path
 
 import tomli_w
 
+from evoplay import context
 from evoplay.files import usercode
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.files.paths import check_path, read_regular
@@ -73,14 +74,11 @@ RUN_SCHEMA = {
     },
 }
 
-#: Relative file paths in a config resolve against the config file's folder; checks that
-#: read files see it here while a config is being resolved.
-_BASE: list[Path] = []
-
-
 def base_dir() -> Path:
-    """The folder relative paths of the config being resolved are read from."""
-    return _BASE[-1] if _BASE else Path.cwd()
+    """The folder relative paths of the config being resolved are read from: the config file's
+    folder, kept in the context while the config is resolved (checks that read files see it)."""
+    bases = context.current().config_bases
+    return bases[-1] if bases else Path.cwd()
 
 
 def builtin_recipes() -> dict[str, str]:
@@ -162,7 +160,8 @@ def resolve(raw: dict, base=None) -> dict:
     ref = raw.get("recipe", DEFAULT_RECIPE)
     if not isinstance(ref, str) or not ref.strip():
         raise ConfigError(f"config key 'recipe' must be a recipe name or a code reference, got {ref!r}")
-    _BASE.append(Path(base) if base is not None else Path.cwd())
+    bases = context.current().config_bases
+    bases.append(Path(base) if base is not None else Path.cwd())
     try:
         try:
             ref = ref if ref in builtin_recipes() else usercode.absolute_ref(ref, base_dir())
@@ -188,7 +187,7 @@ def resolve(raw: dict, base=None) -> dict:
         cls.check(cfg)
         league.check(cls, cfg)
     finally:
-        _BASE.pop()
+        bases.pop()
     return cfg
 
 

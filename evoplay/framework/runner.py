@@ -12,12 +12,13 @@ a worker would have to find.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import resource
 import threading
 import time
 
-from evoplay import __version__
+from evoplay import __version__, context
 from evoplay.files import usercode
 from evoplay.files.atomic import write_text
 from evoplay.errors import EvoplayError
@@ -44,17 +45,19 @@ def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: in
     the recipe's ``ship()`` sent (say, player files), so nodes need no copy of either.
     With ``chunks > 1`` the recipe's evaluation is split into Ray tasks through its map.
     """
-    recipe = recipe_here(cfg, shipment)
-    map_fn = distributed.RayMap(chunk_size=1, inline_first=True) if chunks > 1 else map
-    detail = [] if log_detail else None
-    t0, cpu0 = time.perf_counter(), time.process_time()
-    run = TrialRun(recipe, trial, data, map_fn=map_fn, chunks=chunks, detail=detail).run(until)
-    return run.to_data(), "".join(detail or []), (time.perf_counter() - t0, time.process_time() - cpu0)
+    with context.use():
+        recipe = recipe_here(cfg, shipment)
+        map_fn = distributed.RayMap(chunk_size=1, inline_first=True) if chunks > 1 else map
+        detail = [] if log_detail else None
+        t0, cpu0 = time.perf_counter(), time.process_time()
+        run = TrialRun(recipe, trial, data, map_fn=map_fn, chunks=chunks, detail=detail).run(until)
+        return run.to_data(), "".join(detail or []), (time.perf_counter() - t0, time.process_time() - cpu0)
 
 
 def recipe_here(cfg: dict, shipment: dict) -> Recipe:
     """The config's recipe on a Ray worker (a segment's, a trial's end's, a league duel's), with
-    the user code and the recipe's files it was shipped."""
+    the user code and the recipe's files it was shipped, in the task's context (each task makes
+    its own: ``evoplay.context``)."""
     usercode.provide(shipment.get("code", {}))
     cls = recipe_class(cfg[""]["recipe"])
     cls.receive(shipment.get("recipe", {}))
@@ -63,20 +66,24 @@ def recipe_here(cfg: dict, shipment: dict) -> Recipe:
 
 def finish_trial(cfg: dict, trial: int, data: dict, shipment: dict) -> tuple[dict, dict]:
     """A finished trial's end as its recipe concludes it, on a Ray worker: (champion document, facts)."""
-    return TrialRun(recipe_here(cfg, shipment), trial, data).finish()
+    with context.use():
+        return TrialRun(recipe_here(cfg, shipment), trial, data).finish()
 
 
 def duel_task(cfg: dict, shipment: dict, first: dict, second: dict) -> dict:
     """One duel of a run's league of champions (``evoplay.framework.league``), on a Ray worker."""
-    return recipe_here(cfg, shipment).duel(first, second, cfg["run"]["league_openings"], league.seed(cfg))
+    with context.use():
+        return recipe_here(cfg, shipment).duel(first, second, cfg["run"]["league_openings"], league.seed(cfg))
 
 
 class Background:
-    """``fn(*args)`` on a thread of this process; ``result()`` waits for it and re-raises what it raised."""
+    """``fn(*args)`` on a thread of this process, in the caller's context (``evoplay.context``);
+    ``result()`` waits for it and re-raises what it raised."""
 
     def __init__(self, name: str, fn, *args):
         self._value = self._error = None
-        self._thread = threading.Thread(target=self._run, args=(fn, args), name=name, daemon=True)
+        self._thread = threading.Thread(target=contextvars.copy_context().run, args=(self._run, fn, args), name=name,
+                                        daemon=True)
         self._thread.start()
 
     def _run(self, fn, args):

@@ -14,11 +14,11 @@ gives Fogel's sampled games back, for comparisons), and the per-generation yards
 
 from __future__ import annotations
 
-import functools
 import json
 
 import numpy as np
 
+from evoplay import context
 from evoplay.framework.recipe import Context
 from evoplay.networks.arithmetic import weighted_rows
 from evoplay.recipes.fogel import exact_yardstick
@@ -42,9 +42,13 @@ def exploring_network(batch: NetBatch, rows: np.ndarray, eps: float):
     return probs
 
 
-@functools.lru_cache(maxsize=16)
 def _opponents(key: str, games: int):
-    """(tables, weights) of a JSON-encoded opponent config: a mix weighs its players as the games split."""
+    """(tables, weights) of a JSON-encoded opponent config: a mix weighs its players as the games
+    split; made once a context (``evoplay.context``)."""
+    return context.current().cached(("exact-opponents", key, games), lambda: _opponent_tables(key, games))
+
+
+def _opponent_tables(key: str, games: int):
     players, per_game = opponent_games(json.loads(key), games)
     weights = np.ones(1) if per_game is None else np.bincount(per_game, minlength=len(players)) / len(per_game)
     return [p.probs(np.arange(board.N_CODES)) for p in players], weights

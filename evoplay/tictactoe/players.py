@@ -18,6 +18,7 @@ import os
 
 import numpy as np
 
+from evoplay import context
 from evoplay.tictactoe import board
 from evoplay.files.paths import check_path
 from evoplay.tictactoe.userplayer import split_user_spec, user_table
@@ -353,16 +354,10 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     return arena_parse_spec(spec, REGISTRY, "tictactoe", also=(*INTERACTIVE, "PATH.json", "RUN_DIR"))
 
 
-_CACHE: dict[str, Player] = {}
-
-
-#: Player files the driver read and shipped (path -> checked document), for workers.
-_FILES: dict[str, dict] = {}
-
-
 def provide_files(documents: dict):
-    """Make player files available by path without reading them from disk (on workers)."""
-    _FILES.update(documents)
+    """Make player files the driver read and shipped (path -> checked document) available by
+    path in this context without reading them from disk (on workers)."""
+    context.current().player_files.update(documents)
 
 
 def tictactoe_only(player, spec: str) -> Player:
@@ -383,15 +378,17 @@ def make_player(spec: str) -> Player:
     spec = spec.strip()
     builtin = spec.partition(":")[0].strip() in REGISTRY  # minimax:tiebreak is a (bad) built-in spec
     if not builtin and split_user_spec(spec)[0] is not None:  # user code: path/to/file.py:Name or package.module:Name
-        if spec not in _CACHE:
-            _CACHE[spec] = TablePlayer(spec, user_table(spec))
-        return _CACHE[spec]
+        built = context.current().players
+        if spec not in built:
+            built[spec] = TablePlayer(spec, user_table(spec))
+        return built[spec]
     if spec.endswith(".json") or "/" in spec:
         from evoplay.files.playerfile import build_player, load_player
 
         check_path(spec, "player file", SpecError)
 
-        player = build_player(_FILES[spec], spec) if spec in _FILES else load_player(spec)  # _FILES: shipped by the driver
+        shipped = context.current().player_files  # read by the driver, shipped to workers
+        player = build_player(shipped[spec], spec) if spec in shipped else load_player(spec)
         return tictactoe_only(player, spec)
     if spec in INTERACTIVE:
         raise SpecError(f"player {spec!r} plays only in `evoplay game`")
@@ -399,9 +396,10 @@ def make_player(spec: str) -> Player:
     factory, _ = REGISTRY[name]
     full = {k: p.default for k, p in inspect.signature(factory).parameters.items()} | params
     key = name + repr(sorted(full.items()))
-    if key not in _CACHE:
-        _CACHE[key] = factory(**params)
-    return _CACHE[key]
+    built = context.current().players
+    if key not in built:
+        built[key] = factory(**params)
+    return built[key]
 
 
 class GamePlayer:

@@ -17,7 +17,7 @@ import numpy as np
 from evoplay.arena.game import capability
 from evoplay.arena.match import play_game
 from evoplay.games import resolve_game
-from evoplay.networks.evalnet import Evaluator
+from evoplay.networks.evalnet import Evaluator, prepare
 from evoplay.arena.players import SearchPlayer
 
 #: K's stand-in where a game has no kings: views' values enter unchanged (2 reads as 2).
@@ -53,9 +53,10 @@ class CompiledNetPlayer:
         self.game = game
         self.genome = np.ascontiguousarray(genome, dtype=np.float64)
         self.sizes, self.king, self.depth, self.quiescence, self.spec = tuple(sizes), float(king), depth, quiescence, spec
+        self.network = prepare(self.genome, self.sizes, self.king)  # once: every search of this player uses it
 
     def best(self, state):
-        return self.game.network_search(state, self.depth, self.genome, self.sizes, self.king, self.quiescence)
+        return self.game.network_search(state, self.depth, self.network, self.sizes, self.king, self.quiescence)
 
     def distribution(self, state) -> list:
         return [(self.best(state).move, 1.0)]

@@ -12,12 +12,12 @@ however its evaluation is split.
 
 from __future__ import annotations
 
-import functools
 import json
 
 import numpy as np
 from deap import base
 
+from evoplay import context
 from evoplay.framework.streams import EVALUATE, stream
 from evoplay.networks.arithmetic import weighted_rows
 from evoplay.recipes.fogel import kernels
@@ -66,9 +66,13 @@ def opponent_games(opponent, games: int):
     return players, np.repeat(np.arange(len(players)), counts)
 
 
-@functools.lru_cache(maxsize=16)
 def opponent_player(key: str, games: int):
-    """(batched opponent, per-game opponent index or None) for a JSON-encoded opponent config."""
+    """(batched opponent, per-game opponent index or None) for a JSON-encoded opponent config,
+    built once a context (``evoplay.context``)."""
+    return context.current().cached(("fogel-opponent", key, games), lambda: _opponent_player(key, games))
+
+
+def _opponent_player(key: str, games: int):
     players, per_game = opponent_games(json.loads(key), games)
     if per_game is None:
         return players[0], None

@@ -26,7 +26,7 @@ from evoplay.arena.game import capability, game_ref, ply_limit
 from evoplay.arena.match import random_opening
 from evoplay.arena.search import principal_variation
 from evoplay.games import resolve_game
-from evoplay.networks.evalnet import Evaluator
+from evoplay.networks.evalnet import Evaluator, prepare
 from evoplay.networks.gradient import value_and_gradient
 
 
@@ -80,11 +80,19 @@ def leaf_value(game, net: Net, leaf) -> tuple[float, np.ndarray | None]:
     return sign * value, sign * grad
 
 
+def searched(game, net: Net):
+    """The network as the game's search takes it: prepared for the compiled network search where
+    the game has one (once a game, not once a search), else the generic search's evaluator."""
+    if capability(game, "network_search") is None:
+        return Evaluator(net.genome, net.sizes, net.king)
+    return prepare(net.genome, net.sizes, net.king)
+
+
 def principal_line(game, net: Net, state, depth: int, evaluate) -> tuple[list, object]:
     """(the moves the search expects from ``state`` to its horizon, the position they lead to)
     (``principal_variation``): in the game's compiled network search where it has one
     (checkers': the generic search's move at every depth, some 25 times faster), else in the
-    generic search with ``evaluate``."""
+    generic search; ``evaluate`` is the network as ``searched`` gives it."""
     compiled = capability(game, "network_search")
     if compiled is None:
         line = principal_variation(game, state, depth, evaluate)
@@ -95,7 +103,7 @@ def principal_line(game, net: Net, state, depth: int, evaluate) -> tuple[list, o
     for d in range(depth, 0, -1):
         if game.result(state) is not None:
             break
-        move = compiled(state, d, net.genome, net.sizes, net.king, False).move
+        move = compiled(state, d, evaluate, net.sizes, net.king, False).move
         line.append(move)
         state = game.apply(state, move)
     return line, state
@@ -105,8 +113,7 @@ def self_play(game, net: Net, depth: int, rng: np.random.Generator, random_plies
               explore: float = 0.0, max_plies: int | None = None) -> PlayedGame:
     """One game of the network against itself from a random opening, drawn after ``max_plies``
     plies (or the game's own limit, ``ply_limit``, where smaller); what TDLeaf learns from it."""
-    # the generic search's evaluator, for a game without a compiled network search
-    evaluate = Evaluator(net.genome, net.sizes, net.king) if capability(game, "network_search") is None else None
+    evaluate = searched(game, net)
     state = random_opening(game, rng, random_plies)
     values, grads, plies = [], [], 0
     limit = ply_limit(game) if max_plies is None else min(max_plies, ply_limit(game))
