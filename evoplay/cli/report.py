@@ -157,6 +157,19 @@ def baselines(out, seed, value_games, retrain):
     click.echo("wrote " + ", ".join(map(str, paths)))
 
 
+def _check_file_game(player_file, named) -> None:
+    """Refuse in one line a ``--game`` that is not the game the player file plays."""
+    from evoplay.arena.game import game_ref
+    from evoplay.files.playerfile import document_game, read_envelope
+    from evoplay.games import GameError, resolve_data_game
+
+    doc = read_envelope(player_file)
+    ref = document_game(doc)
+    if game_ref(resolve_data_game(ref, doc["architecture"].get("game_sha256"))) != game_ref(named):
+        raise GameError(f"--game {game_ref(named)}: player file {player_file} plays {ref}, not this game "
+                        "(drop --game, or name the file's game)")
+
+
 @cli.command()
 @click.argument("player_file", type=PathArg(dir_okay=False))
 @game_option()
@@ -169,7 +182,9 @@ def resign(player_file, game_name):
     """
     from evoplay.files.playerfile import resign as resign_file
 
-    name_game(game_name)
+    named = name_game(game_name)
+    if named is not None:
+        _check_file_game(player_file, named)
     old, new = resign_file(player_file)
     if old == new:
         click.echo(f"{player_file}: signature already matches its contents; unchanged")
