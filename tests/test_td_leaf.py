@@ -167,13 +167,13 @@ def test_td_leaf_trains_networks_of_checkers_and_of_an_openspiel_game(tmp_path):
 def test_checkers_principal_lines_come_from_the_compiled_search_and_equal_the_generic_ones(sizes):
     from evoplay.arena.search import principal_variation
     from evoplay.networks.evalnet import Evaluator
-    from evoplay.recipes.td_leaf.learning import principal_line
+    from evoplay.recipes.td_leaf.learning import principal_line, searched
 
     game = resolve_game("checkers")
     net = Net(np.random.default_rng(0).normal(0, 0.2, n_weights(sizes)), sizes, 2.0)
     evaluate = Evaluator(net.genome, sizes, 2.0)
     for state in play_out(game, game.initial(), np.random.default_rng(3))[2:40:6]:
-        assert principal_line(game, net, state, 3, None)[0] == principal_variation(game, state, 3, evaluate)
+        assert principal_line(game, net, state, 3, searched(game, net))[0] == principal_variation(game, state, 3, evaluate)
 
 
 def test_a_network_is_trained_with_the_king_value_it_plays_with():
@@ -186,3 +186,22 @@ def test_a_network_is_trained_with_the_king_value_it_plays_with():
     cfg = load(ROOT / "configs" / "td-leaf-ttt.toml")
     assert cfg["network"]["king"] == 1.0 and TDLeafRecipe(cfg).king == NO_KINGS
     assert TDLeafRecipe(load(ROOT / "configs" / "td-leaf-checkers.toml")).king == 2.0
+
+
+def test_the_sum_weight_starts_where_the_config_says_and_the_other_weights_are_drawn_as_without_it():
+    """``network.sum_weight`` sets the starting weight of the views' sum (the last weight) and
+    nothing else: the other weights are the same draws; the step size decays as
+    ``training.alpha_halflife`` says (half after H generations)."""
+    from evoplay.framework.config import load
+    from evoplay.framework.recipe import Context
+    from evoplay.framework.streams import Streams
+    from evoplay.recipes.td_leaf.recipe import TDLeafRecipe
+
+    cfg = load(ROOT / "configs" / "td-leaf-ttt.toml")
+    plain = TDLeafRecipe(cfg).start(Context(Streams(5, 0, 0)))["genome"]
+    cfg["network"]["sum_weight"] = 0.0
+    wired = TDLeafRecipe(cfg).start(Context(Streams(5, 0, 0)))["genome"]
+    assert wired[-1] == 0.0 != plain[-1] and wired[:-1].tolist() == plain[:-1].tolist()
+    cfg["training"].update(alpha=0.3, alpha_halflife=4)
+    recipe = TDLeafRecipe(cfg)
+    assert [recipe.alpha(g) for g in (1, 5, 9)] == [0.3, 0.15, pytest.approx(0.1, rel=1e-15)]

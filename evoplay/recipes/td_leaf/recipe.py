@@ -47,6 +47,8 @@ SCHEMA = {
     "network": {
         **{k: BLONDIE24["network"][k] for k in ("hidden", "spatial", "init_scale")},
         "king": (float, 2.0, configs.in_range(0.0, 100.0)),
+        "sum_weight": (object, None, (lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                                and -1e3 <= v <= 1e3), "a number in [-1000, 1000]")),
     },
     "training": {
         "games": (int, 16, configs.in_range(1, 100_000)),
@@ -110,8 +112,11 @@ class TDLeafRecipe(Recipe):
 
     # -- a trial
     def start(self, ctx: Context) -> dict:
-        scale = self.cfg["network"]["init_scale"]
-        return {"genome": ctx.stream(INIT).uniform(-scale, scale, self.n_weights), "yard": {}}
+        scale, wired = self.cfg["network"]["init_scale"], self.cfg["network"]["sum_weight"]
+        genome = ctx.stream(INIT).uniform(-scale, scale, self.n_weights)
+        if wired is not None:  # the weight of the views' sum, wired to the output (the last weight)
+            genome[-1] = float(wired)
+        return {"genome": genome, "yard": {}}
 
     def step(self, state: dict, ctx: Context) -> dict:
         self.toolbox.register("map", ctx.map)
