@@ -13,7 +13,9 @@ import pytest
 from conftest import evoplay_in_own_session
 
 import numerics_twin as twin
-from test_search import minimax, random_positions
+from support.cli import refused
+from support.games import random_positions
+from test_search import minimax
 
 from evoplay.checkers.game import CHECKERS
 from evoplay.errors import ConfigError, EvoplayError, PlayerFileError, SpecError
@@ -484,21 +486,15 @@ def test_tiny_checkers_run_is_identical_with_one_and_two_workers_and_its_champio
             assert vs["score"] == 0.0 and vs["win"] == vs["loss"]
     assert "## The champion deeper, and against other networks" in (tmp_path / "one" / "analysis.md").read_text()
     assert "champion vs piece-difference:depth=2 (depth 2 / 2)" in report.stdout
-    # refusals, in one line and before Ray starts (run in this process: see test_fuzz_cli.run_in_process)
-    from test_fuzz_cli import problem, run_in_process
-
-    def refused(*args):
-        code, out, err = run_in_process(["report", str(tmp_path / "two"), *args])
-        assert problem(code, out, err) is None, (problem(code, out, err), err)
-        return err
-
+    # refusals, in one line and before Ray starts (run in this process: see support.cli.run_in_process)
+    report = ["report", str(tmp_path / "two")]
     for args, words in ((("--depths", "0"), "a depth must be in 1..12, got 0"), (("--depths", "4,x"), "--depths must be depths"),
                         (("--versus", str(ROOT / "README.md")), "--versus"), (("--depths", "2,2"), "names a depth twice")):
-        assert words in refused(*args)
+        refused([*report, *args], words)
         assert not (tmp_path / "two" / "duels.json").exists()
-    assert "--league takes 1 to 157 ballots, got 158" in refused("--league", "158")
+    refused([*report, "--league", "158"], "--league takes 1 to 157 ballots, got 158")
     (tmp_path / "two" / "checkpoints" / "trial_01.json").unlink()
-    assert "trial_01.json is missing or not at the run's last generation" in refused("--league", "2")
+    refused([*report, "--league", "2"], "trial_01.json is missing or not at the run's last generation")
     assert not (tmp_path / "two" / "league.json").exists()
 
 

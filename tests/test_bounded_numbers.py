@@ -19,7 +19,8 @@ import pytest
 from evoplay.errors import EvoplayError
 from evoplay.framework.rundir import RunDir
 
-from test_fuzz_cli import FuzzEnv, problem, real_run, run_in_process, tree_digest
+from support.cli import ROOT, FuzzEnv, refused
+from test_fuzz_cli import real_run, tree_digest
 
 #: A number JSON data may not hold -> the words that name it in the refusal.
 OVERSIZED = {
@@ -45,14 +46,6 @@ def material(tmp_path_factory):
     """A FuzzEnv (player documents, a tiny finished run) and a genuine interrupted Fogel run."""
     env = FuzzEnv(tmp_path_factory.mktemp("material"))
     return env, real_run(env)
-
-
-def refused(argv, *words) -> str:
-    code, out, err = run_in_process(argv)
-    assert problem(code, out, err) is None, (argv, code, out, err)
-    for w in words:
-        assert w in err, (w, err)
-    return err
 
 
 @pytest.mark.parametrize("value", sorted(OVERSIZED), ids=lambda v: v if len(v) < 12 else f"{len(v)} characters")
@@ -168,8 +161,6 @@ def test_integer_options_take_plain_ascii_decimals_only(tmp_path, monkeypatch, a
 
 
 def test_depths_are_plain_ascii_decimals(tmp_path):
-    from test_fuzz_cli import ROOT
-
     run = ROOT / "results" / "fogel1993"  # refused further on (not a checkers run) had the depths been read
     for value in NOT_PLAIN_INTS + ["4, 6", "4,+6", "4,6 "]:
         refused(["report", str(run), "--depths", value], "--depths must be depths separated by commas")

@@ -1,28 +1,19 @@
 """The compiled checkers search gives the generic search's value and move (piece difference)."""
 
-import numpy as np
 import pytest
 
 from evoplay.checkers import rules
 from evoplay.checkers import search as checkers_search
 from evoplay.checkers.game import CHECKERS, Checkers
 from evoplay.checkers.players import piece_difference
-from evoplay.arena.game import play_out
 from evoplay.arena.search import WIN, search
 
-
-def positions(n, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        states = play_out(CHECKERS, CHECKERS.initial(), rng)[:-1]
-        out.append(states[rng.integers(len(states))])
-    return out
+from support.games import random_positions
 
 
 @pytest.mark.parametrize("quiescence", [False, True])
 def test_compiled_equals_generic_search(quiescence):
-    for state in positions(15, seed=8):
+    for state in random_positions(CHECKERS, 15, seed=8):
         for depth, king in ((1, 1.5), (2, 1.5), (3, 2.0), (4, 1.5)):
             generic = search(CHECKERS, state, depth, piece_difference(king), quiescence)
             compiled = checkers_search.search(state, depth, king, quiescence)
@@ -31,7 +22,7 @@ def test_compiled_equals_generic_search(quiescence):
 
 @pytest.mark.slow
 def test_compiled_equals_generic_search_at_depth_6():
-    for state in positions(10, seed=9):
+    for state in random_positions(CHECKERS, 10, seed=9):
         generic = search(CHECKERS, state, 6, piece_difference(1.5), True)
         compiled = checkers_search.search(state, 6, 1.5, True)
         assert (compiled.value, compiled.move) == (generic.value, generic.move)

@@ -28,7 +28,7 @@ from evoplay.checkers.game import CHECKERS
 from evoplay.networks.evalnet import n_weights
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_search import random_positions  # noqa: E402
+from support.games import random_positions  # noqa: E402
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "checkers_search_yardstick.json")
 SIZES = (32, 40, 10, 1)

@@ -27,6 +27,7 @@ from evoplay.framework.rundir import RunDir, digest
 from evoplay.framework.trial import TrialRun
 from conftest import run_evoplay_here
 from stopping import STOPPER
+from support.runs import tree  # every file of a run but timings, hosts and the lock
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "RAY_USAGE_STATS_ENABLED": "0"}
@@ -57,11 +58,6 @@ def resign(path: Path, change):
     change(body)
     text = json.dumps(body, separators=(",", ":"))
     path.write_text(f'{text[:-1]},"sha256":"{hashlib.sha256(text.encode()).hexdigest()}"}}')
-
-
-def tree(run: Path) -> dict:
-    return {p.relative_to(run).as_posix(): p.read_bytes() for p in sorted(run.rglob("*"))
-            if p.is_file() and p.name not in ("environment.json", "costs.json", ".lock")}
 
 
 @pytest.fixture(scope="module")

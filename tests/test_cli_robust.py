@@ -26,35 +26,22 @@ from evoplay.tictactoe import board
 from evoplay.tictactoe.players import TablePlayer, make_player, uniform_table
 from evoplay.files.playerfile import MAX_FILE_BYTES, load_player
 
-from test_fuzz_cli import FuzzEnv, problem, run_in_process
+from support.cli import EVOPLAY, ROOT, env, problem, refused, run_in_process  # noqa: F401 (env: a fixture)
+from support.nowork import never_called
 
-ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
-EVOPLAY = Path(sys.executable).with_name("evoplay")
-
-
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    return FuzzEnv(tmp_path)
-
-
-def refused(argv, *words):
-    code, out, err = run_in_process(argv)
-    assert problem(code, out, err) is None, (argv, code, out, err)
-    for w in words:
-        assert w in err, (w, err)
-    return err
 
 
 # ---------------------------------------------------------------- outputs checked before the work
 
 
-def test_train_refuses_an_unwritable_out_before_training(env):
-    t = time.perf_counter()
+def test_train_refuses_an_unwritable_out_before_training(env, monkeypatch):
+    from evoplay.published.baselines import trainer
+
+    trained = {kind: never_called(monkeypatch, trainer(kind), "train") for kind in ("value-net", "outcome-net")}
     refused(["train", "value-net", "--out", str(env.regular / "v.json")], "not a directory")
     refused(["train", "outcome-net", "--out", "/proc/no-such-place/v.json"], "cannot write")
-    assert time.perf_counter() - t < 5, "refused only after training"
+    assert trained == {"value-net": [], "outcome-net": []}, "refused only after training"
 
 
 def test_train_refuses_a_full_disk_before_training(env, monkeypatch):

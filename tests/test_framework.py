@@ -19,24 +19,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from support.runs import ENV, tree  # tree: every file of a run but timings, hosts and the lock
+from support.runs import evoplay_process as evoplay
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-ENV = {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "RAY_USAGE_STATS_ENABLED": "0"}
-IGNORED = {"environment.json", "costs.json", ".lock"}  # timings and hosts; the lock file's presence only
-
-
-def evoplay(*args, check=True, cwd=ROOT, env=ENV, timeout=300):
-    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True,
-                         cwd=cwd, env=env, timeout=timeout)
-    if check and out.returncode != 0:
-        raise AssertionError(f"evoplay {args} exited {out.returncode}: {out.stderr[-3000:]}")
-    return out
-
-
-def tree(run_dir: Path) -> dict:
-    """Every file of a run directory, by relative path, except timings and the lock."""
-    return {p.relative_to(run_dir).as_posix(): p.read_bytes() for p in sorted(run_dir.rglob("*"))
-            if p.is_file() and p.name not in IGNORED}
 
 
 @pytest.fixture(scope="module")

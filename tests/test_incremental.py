@@ -17,7 +17,7 @@ import sys
 import numba
 import numpy as np
 import pytest
-from test_search import random_positions
+from support.games import random_positions
 
 from evoplay.networks import arithmetic, kernels
 from evoplay.checkers import rules
@@ -183,7 +183,7 @@ def test_checkers_lays_its_inputs_out_as_the_spatial_network_reads_them():
 CRASH = """
 import math, numpy as np, sys
 sys.path.insert(0, "tests")
-from test_search import random_positions
+from support.games import random_positions
 from evoplay.checkers import rules
 from evoplay.checkers.game import CHECKERS
 from evoplay.checkers.search import search

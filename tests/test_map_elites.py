@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from conftest import evoplay_in_own_session
+from support.games import HMAX, preference_net
 
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as configs
@@ -21,7 +22,6 @@ from evoplay.recipes.map_elites.descriptors import DESCRIPTORS, describe
 from evoplay.tictactoe import board as ttt_board
 
 ROOT = Path(__file__).resolve().parents[1]
-HMAX = 10
 NAMES = ["opening", "reply_centre", "reply_corner"]
 
 
@@ -84,14 +84,6 @@ def test_best_breaks_ties_by_the_lowest_cell_and_parents_come_from_occupied_cell
 
 
 # ---------------------------------------------------------------- descriptors
-
-
-def preference_net(order, h=1):
-    """A hand-made network that plays the first empty square of ``order``: output biases only."""
-    w1, w2 = np.zeros((10, HMAX)), np.zeros((HMAX + 1, 9))
-    for rank, sq in enumerate(order):
-        w2[-1, sq] = 4.0 - 0.5 * rank
-    return FogelNet(h, w1, w2)
 
 
 @pytest.mark.parametrize("order, cats", [

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from conftest import evoplay_in_own_session
+from support.games import HMAX, preference_net
 
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as configs
@@ -17,7 +18,7 @@ from evoplay.framework.trial import TrialRun
 from evoplay.recipes.fogel import exact_yardstick
 from evoplay.recipes.coevolution import PAIRING, coevolve_chunk, draw_opponents, points_of, round_robin
 from evoplay.recipes.exact_fitness import exact_weights, population_outcomes
-from evoplay.recipes.fogel.nets import FogelNet, NetBatch, init_population, net_player, stack
+from evoplay.recipes.fogel.nets import NetBatch, init_population, net_player, stack
 from evoplay.recipes.fogel.operators import eval_weights
 from evoplay.recipes.fogel.report import champion_row
 from evoplay.recipes.selfadaptive import SANet, init_sa_population, mut_selfadaptive, n_weights, sa_from_dict, sa_to_dict, step_sizes
@@ -29,19 +30,10 @@ from evoplay.tictactoe.netplay import Exploring, play_pairs
 from evoplay.tictactoe.players import make_player
 
 ROOT = Path(__file__).resolve().parents[1]
-HMAX = 10
 
 
 def pop(n, seed=0, h_range=(1, HMAX)):
     return init_population(n, np.random.default_rng(seed), h_range=h_range)
-
-
-def preference_net(order, h=1):
-    """A hand-made network that plays the first empty square of ``order``: output biases only."""
-    w1, w2 = np.zeros((10, HMAX)), np.zeros((HMAX + 1, 9))
-    for rank, sq in enumerate(order):
-        w2[-1, sq] = 4.0 - 0.5 * rank  # outputs sigmoid(bias): strictly decreasing along ``order``
-    return FogelNet(h, w1, w2)
 
 
 def cfg(recipe, **sections):

@@ -7,11 +7,12 @@ import pytest
 
 from evoplay.checkers import rules
 from evoplay.checkers.game import CHECKERS
-from evoplay.arena.game import play_out
 from evoplay.arena.search import MAX_QUIESCENCE, WIN, search, terminal_score
 from evoplay.tictactoe import board
 from evoplay.tictactoe.game import TICTACTOE
 from evoplay.tictactoe.players import MINIMAX_SCORES
+
+from support.games import random_positions
 
 
 def linear_evaluator(width: int, seed: int):
@@ -52,15 +53,6 @@ def minimax(game, state, depth, evaluate, quiescence=False, ply=0):
         if v > best:
             best, best_move = v, m
     return best, best_move
-
-
-def random_positions(game, n, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        states = play_out(game, game.initial(), rng)[:-1]
-        out.append(states[rng.integers(len(states))])
-    return out
 
 
 @pytest.mark.parametrize("game, width, depths", [(TICTACTOE, 9, (1, 2, 3, 4)), (CHECKERS, 32, (1, 2, 3))])

@@ -19,9 +19,11 @@ import pytest
 
 from evoplay.framework.stats import cliffs_delta, holm, mean_ci, permutation_test
 
+from support.runs import ENV, MACHINE_FILES, tree
+from support.runs import evoplay_process as evoplay
+
 ROOT = Path(__file__).resolve().parents[1]
-ENV = {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "RAY_USAGE_STATS_ENABLED": "0"}
-SKIP = {"environment.json", "costs.json", "study-environment.json", "study.md", ".lock"}  # timings and hosts
+SKIP = MACHINE_FILES | {"study-environment.json", "study.md"}  # timings and hosts
 
 STUDY = f"""name = "small"
 base = "{ROOT / 'configs' / 'quick.toml'}"
@@ -39,18 +41,6 @@ mutation.p_arch = 0.0
 [grid]
 "evaluation.games" = [8]
 """
-
-
-def evoplay(*args, check=True, env=ENV, timeout=300):
-    out = subprocess.run([sys.executable, "-m", "evoplay", *map(str, args)], capture_output=True, text=True,
-                         cwd=ROOT, env=env, timeout=timeout)
-    if check and out.returncode != 0:
-        raise AssertionError(f"evoplay {args} exited {out.returncode}: {out.stderr[-3000:]}")
-    return out
-
-
-def tree(d: Path) -> dict:
-    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file() and p.name not in SKIP}
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +90,7 @@ def test_study_compares_every_variant_with_the_baseline(two, evoplay_here):
 
 def test_study_is_the_same_with_one_worker(study_file, two, tmp_path):
     evoplay("study", study_file, "--out", tmp_path / "one", "--workers", 1, "--quiet")
-    assert tree(tmp_path / "one") == tree(two)
+    assert tree(tmp_path / "one", SKIP) == tree(two, SKIP)
 
 
 def test_a_sigkilled_study_resumes_to_the_same_bytes(study_file, two, tmp_path, evoplay_here):
@@ -117,7 +107,7 @@ def test_a_sigkilled_study_resumes_to_the_same_bytes(study_file, two, tmp_path, 
     refused = evoplay_here("study", study_file, "--out", out, check=False)
     assert refused.returncode == 2 and "--resume" in refused.stderr
     evoplay_here("study", study_file, "--out", out, "--resume", "--quiet")
-    assert tree(out) == tree(two)
+    assert tree(out, SKIP) == tree(two, SKIP)
     # The task time is the study's over both launches (costs.json), not the resumed launch's alone.
     env = json.loads((out / "study-environment.json").read_text())
     for v in json.loads((out / "study.json").read_text())["variants"]:
@@ -136,7 +126,7 @@ def test_a_study_on_the_two_node_cluster_gives_the_same_bytes(study_file, two, t
     assert out.returncode == 0
     env = json.loads((tmp_path / "cluster" / "study-environment.json").read_text())
     assert len(env["ray"]["nodes"]) == 2
-    assert tree(tmp_path / "cluster") == tree(two)
+    assert tree(tmp_path / "cluster", SKIP) == tree(two, SKIP)
 
 
 # ---------------------------------------------------------------- statistics by hand
@@ -280,11 +270,11 @@ def test_bad_variant_configs_exit_2_naming_the_problem(tmp_path, text, words, ev
 
 def test_a_variant_takes_a_finished_run_of_its_config_as_its_trials_without_running_it(tiny_diversity, tmp_path, evoplay_here):
     made = tiny_diversity / "out" / "diversity"
-    before = tree(made)
+    before = tree(made, SKIP)
     path = tmp_path / "reuse.toml"
     path.write_text(DIVERSITY.replace('generations = 4\n', f'generations = 4\nrun = "{made}"\n'))
     evoplay_here("study", path, "--out", tmp_path / "out", "--workers", 2, "--quiet")
-    assert tree(made) == before  # read, never written
+    assert tree(made, SKIP) == before  # read, never written
     assert not (tmp_path / "out" / "diversity").exists() and (tmp_path / "out" / "fogel-exact-sa-h30" / "summary.json").is_file()
     again = json.loads((tmp_path / "out" / "study.json").read_text())
     first = json.loads((tiny_diversity / "out" / "study.json").read_text())

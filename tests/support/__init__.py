@@ -1,0 +1,12 @@
+"""Helpers that several test files share, imported by module like tests/raycluster.py
+(pytest puts tests/ on ``sys.path``, as it does for any ``conftest.py`` folder without an
+``__init__.py``): ``from support.cli import refused``.
+
+- ``support.cli``: ``evoplay`` run in this process (``run_in_process``), what a refusal must
+  look like (``problem``, ``refused``) and the scratch material the command-line tests
+  damage (``FuzzEnv``, its ``env`` fixture).
+- ``support.nowork``: checks without a clock that a command refused before its work: a
+  call it must not make, Ray never started, a file never opened, input not read through.
+- ``support.runs``: ``evoplay`` in a process of its own, and a run directory's files.
+- ``support.games``: positions from random games, hand-made tic-tac-toe networks.
+"""
