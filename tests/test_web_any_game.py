@@ -13,7 +13,7 @@ from test_web_api import ok, refused, request
 from test_web_api import serving as api_serving
 
 from evoplay.web import boards
-from evoplay.web.app import make_app
+from evoplay.web.app import GAMES, make_app
 from evoplay.web.roots import Roots
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,11 +22,9 @@ USER_GAME = f"{ROOT / 'examples' / 'games' / 'connect_four.py'}:ConnectFour"
 
 @contextlib.contextmanager
 def serving(games):
+    """A server playing ``games`` beyond the built-in ones (its own: no other server plays them)."""
     with api_serving(games=games) as url:
-        try:
-            yield url
-        finally:
-            boards.serve_games(())
+        yield url
 
 
 def path(name: str, what: str) -> str:
@@ -80,7 +78,6 @@ def test_a_bad_game_for_the_server_is_one_line():
 
     with pytest.raises(EvoplayError, match="unknown game"):
         make_app(Roots(()), ["no_such_game"])
-    boards.serve_games(())
 
 
 def test_mcts_with_one_simulation_moves_on_an_openspiel_board():
@@ -108,17 +105,14 @@ def test_a_move_searched_in_python_is_bounded_in_depth(tmp_path):
         resign(tmp_path / f"depth{depth}.json")
     name = "openspiel:connect_four"
     with api_serving([str(tmp_path)], base=tmp_path, games=[name]) as url:
-        try:
-            deep = f"depth{MAX_ANALYSIS_DEPTH + 1}.json"
-            bound = f"it searches {MAX_ANALYSIS_DEPTH + 1} plies in Python, over this server's bound of {MAX_ANALYSIS_DEPTH}"
-            refused(url, path(name, "ai-move"), {"player": deep, "moves": ["x3", "o3"]}, fragment="player: " + bound)
-            refused(url, path(name, "analysis"), {"players": ["human", deep]}, fragment=bound)
-            scores = ok(url, path(name, "analysis"), {"player": deep, "depth": 2, "moves": ["x3", "o3"]})["scores"]
-            assert len(scores) == 7  # an analysis names its own depth
-            end = ["x0", "o1", "x0", "o1", "x0", "o1", "x2", "o2", "x2", "o2", "x2", "o2"]  # a few moves left to search
-            assert ok(url, path(name, "ai-move"), {"player": f"depth{MAX_ANALYSIS_DEPTH}.json", "moves": end})["move"]
-        finally:
-            boards.serve_games(())
+        deep = f"depth{MAX_ANALYSIS_DEPTH + 1}.json"
+        bound = f"it searches {MAX_ANALYSIS_DEPTH + 1} plies in Python, over this server's bound of {MAX_ANALYSIS_DEPTH}"
+        refused(url, path(name, "ai-move"), {"player": deep, "moves": ["x3", "o3"]}, fragment="player: " + bound)
+        refused(url, path(name, "analysis"), {"players": ["human", deep]}, fragment=bound)
+        scores = ok(url, path(name, "analysis"), {"player": deep, "depth": 2, "moves": ["x3", "o3"]})["scores"]
+        assert len(scores) == 7  # an analysis names its own depth
+        end = ["x0", "o1", "x0", "o1", "x0", "o1", "x2", "o2", "x2", "o2", "x2", "o2"]  # a few moves left to search
+        assert ok(url, path(name, "ai-move"), {"player": f"depth{MAX_ANALYSIS_DEPTH}.json", "moves": end})["move"]
 
 
 BROKEN = """
@@ -144,7 +138,9 @@ def test_a_game_whose_first_position_fails_is_refused_at_start(tmp_path):
     ref = f"{tmp_path / 'broken.py'}:Broken"
     with pytest.raises(EvoplayError, match="RuntimeError: no board today"):
         make_app(Roots(()), [ref])
-    assert boards.SERVED == {}
+    # what a server plays is its own (``boards.Games``, made per app): nothing of the refused one remains
+    assert not hasattr(boards, "SERVED")
+    assert make_app(Roots(()), []).config[GAMES].names == ["tictactoe", "checkers"]
     code, out, err = run_in_process(["serve", "--port", "0", "--game", ref])
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert err.startswith("evoplay: error: ") and "broken.py" in err and "no board today" in err

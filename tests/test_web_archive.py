@@ -55,6 +55,8 @@ def test_the_archive_served_is_the_checkpoints_cell_for_cell_and_elite_for_elite
     url, base = site
     got = ok(url, "/api/runs/0/archive")["archive"]
     assert got["descriptors"] == ["opening", "reply_centre", "reply_corner"] and got["capacity"] == 3
+    # the board its elites are played on, named by the server (the game of the run's champions)
+    assert got["game"] == ok(url, "/api/runs/0")["game"] == "tictactoe"
     assert len(got["labels"]) == int(np.prod(got["shape"]))
     for t in range(2):
         stored = checkpoint_elites(base / "runs/me", t)
@@ -150,6 +152,7 @@ def test_a_damaged_checkpoint_is_refused_with_one_line(site, tmp_path):
 def test_the_committed_diversity_run_serves_its_archive_json_grid(site):
     url, _ = site
     got = ok(url, "/api/runs/1/archive")["archive"]
+    assert got["game"] == "tictactoe"
     report = json.loads((ROOT / "results/diversity/archive.json").read_text())
     assert got["descriptors"] == report["descriptors"] == ["opening_square"] and got["shape"] == [9]
     assert len(got["trials"]) == 20

@@ -340,7 +340,8 @@ def test_a_spec_sent_over_the_web_imports_no_code(site):
 def test_the_board_page_is_one_page_for_both_games(site):
     url, _ = site
     assert ok(url, "/api/games") == {"games": [{"name": "tictactoe", "title": "Tic-tac-toe", "sides": ["X", "O"]},
-                                              {"name": "checkers", "title": "Checkers", "sides": ["Black", "White"]}]}
+                                              {"name": "checkers", "title": "Checkers", "sides": ["Black", "White"]}],
+                                    "default": "tictactoe"}  # the page's game where its address names none
     status, page, _ = request(url + "/")
     assert status == 200 and b"/static/board.js" in page and b"play.js" not in page
     assert request(url + "/board")[1] == page  # the older address of the same page

@@ -131,6 +131,9 @@ def test_play_a_whole_game_against_minimax_by_clicking(server, page):
     page.goto(f"{server}/?game=tictactoe&first=human&second=minimax")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('X to move: you')")
     assert page.input_value("fieldset[data-side=o] .spec") == "minimax"
+    # the menus show the labels the server lists for the game's players
+    assert page.inner_text("fieldset[data-side=o] .kind option[value=minimax]") == "minimax (perfect play)"
+    assert page.get_attribute("#board", "data-look") == "marks"
     first = True
     while page.get_attribute("#status", "data-result") == "ongoing":
         before = board(page)
@@ -225,7 +228,8 @@ def test_sliders_change_the_probabilities_and_the_exact_outcome_equals_match(ser
     page.fill("fieldset[data-side=x] input.t", "-0.7")  # back to the defaults, for the picture
     page.fill("fieldset[data-side=x] input.model-t", "0")
     wait_rendered(page, "softmax:t=0.2,model_t=1", "minimax")
-    page.check("#show-minimax")
+    page.check("#show-values")
+    assert page.inner_text("#values-label") == "Show minimax value of each move"  # the server's words
     page.wait_for_selector("#board .sq .minimax")
     page.screenshot(path=str(shots / "serve-play.png"), full_page=True)
 
@@ -260,6 +264,8 @@ def test_errors_are_shown_and_the_page_stays_usable(server, page):
     page.wait_for_selector("#error:not([hidden])")
     assert "outside the paths this server was started with" in page.inner_text("#error-text")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('X to move')")
+    # an address naming no game opens the server's default (GET /api/games names it), and then names it
+    assert page.input_value("#game") == "tictactoe" and re.search(r"[?&]game=tictactoe(&|$)", page.url), page.url
     # a bad temperature typed as a spec: the error names it, the old player stays
     o_spec = page.input_value("fieldset[data-side=o] .spec")
     page.fill("fieldset[data-side=o] .spec", "softmax:t=0")
@@ -318,6 +324,8 @@ def test_checkers_by_clicks_with_a_multi_jump_and_the_analysis(server, page, sho
     page.goto(f"{server}/?game=checkers&first=human&second={opponent}")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Black to move: you')")
     assert page.eval_on_selector_all("#board .sq[data-piece=b]", "s => s.length") == 12
+    label = page.inner_text("fieldset[data-side=white] .kind option[value=piece-difference]")
+    assert label == "piece-difference (material count)" and page.get_attribute("#board", "data-look") == ""
     # 11-15 by clicks: the piece, then its landing square; the computer answers
     page.click('#board .sq[data-square="11"]')
     assert page.get_attribute('#board .sq[data-square="11"]', "class").split().count("picked") == 1

@@ -103,23 +103,20 @@ def test_a_served_game_reads_plain_moves_only():
         games.append("openspiel:tic_tac_toe")
     except ImportError:
         pass
-    try:
-        with serving(games=games) as url:
-            names = [g["name"] for g in ok(url, "/api/games")["games"]]
-            four = next(n for n in names if n not in ("tictactoe", "checkers") and "openspiel" not in n)
-            assert ok(url, path(four, "move"), {"move": "4"})["move"] == "4"
-            for text in ["\uff14", "\u0664", "4\n", " 4"]:
-                refused(url, path(four, "move"), {"move": text}, fragment="move ")
-                refused(url, path(four, "state"), {"moves": [text]}, fragment="move 1 ")
-            spiel = [n for n in names if "openspiel" in n]
-            for name in spiel:
-                legal = ok(url, path(name, "state"), {})["legal"]
-                assert ok(url, path(name, "move"), {"move": legal[4]["text"]})["move"] == legal[4]["text"]
-                assert ok(url, path(name, "move"), {"move": "4"})["moves"] == [legal[4]["text"]]  # its action number
-                for text in ["\uff14", "\u0664", "4\n"]:
-                    refused(url, path(name, "move"), {"move": text}, fragment="move ")
-    finally:
-        boards.serve_games(())
+    with serving(games=games) as url:
+        names = [g["name"] for g in ok(url, "/api/games")["games"]]
+        four = next(n for n in names if n not in ("tictactoe", "checkers") and "openspiel" not in n)
+        assert ok(url, path(four, "move"), {"move": "4"})["move"] == "4"
+        for text in ["\uff14", "\u0664", "4\n", " 4"]:
+            refused(url, path(four, "move"), {"move": text}, fragment="move ")
+            refused(url, path(four, "state"), {"moves": [text]}, fragment="move 1 ")
+        spiel = [n for n in names if "openspiel" in n]
+        for name in spiel:
+            legal = ok(url, path(name, "state"), {})["legal"]
+            assert ok(url, path(name, "move"), {"move": legal[4]["text"]})["move"] == legal[4]["text"]
+            assert ok(url, path(name, "move"), {"move": "4"})["moves"] == [legal[4]["text"]]  # its action number
+            for text in ["\uff14", "\u0664", "4\n"]:
+                refused(url, path(name, "move"), {"move": text}, fragment="move ")
 
 
 def test_a_game_whose_own_move_texts_are_not_ascii_plays_them():

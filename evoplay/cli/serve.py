@@ -28,7 +28,7 @@ def serve(paths, host, port, open_browser, quiet, games):
     anywhere else are refused.
     """
     try:
-        from evoplay.web.app import make_app, make_server
+        from evoplay.web.app import GAMES, make_app, make_server
     except ModuleNotFoundError as e:
         raise EvoplayError(f"evoplay serve needs the {e.name!r} package: pip install {e.name}") from None
     from evoplay.web.roots import Roots
@@ -41,12 +41,11 @@ def serve(paths, host, port, open_browser, quiet, games):
     click.echo(f"evoplay serve: {url}  (Ctrl-C stops)")
     for root in roots.roots:
         click.echo(f"  reads {root.kind}: {root.given}")
-    from evoplay.web.boards import SERVED, run_game
-
-    for name, ref in SERVED.items():
+    played = app.config[GAMES]  # what this server plays (evoplay.web.boards.Games)
+    for name, ref in played.served.items():
         click.echo(f"  plays {name}" + (f" ({ref})" if ref != name else ""))
     for run in roots.runs:  # a run whose game is not played here: its champions cannot be played
-        _, note = run_game(*roots.run_game(run))
+        _, note = played.run_game(*roots.run_game(run))
         if note is not None:
             click.echo(f"  note: run {run.given} {note}", err=True)
     if host not in ("127.0.0.1", "localhost", "::1"):

@@ -10,6 +10,8 @@ by the code the board page uses (``evoplay.web.boards`` for players and moves,
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from evoplay.games import resolve_game
 from evoplay.tictactoe import board
 from evoplay.tictactoe.players import TEMPERATURE_RANGE
@@ -18,7 +20,7 @@ from evoplay.web.boards import check_fields
 from evoplay.web.roots import ApiError
 from evoplay.web.tictactoe import HUMAN_MODEL, RESULTS, Batched, board_text, exact_facts, move_probs, table
 
-MARK_CHARS = {"X": board.X, "O": board.O, ".": board.EMPTY}
+MARK_CHARS = MappingProxyType({"X": board.X, "O": board.O, ".": board.EMPTY})
 HUMAN = boards.HUMAN
 GAME = "tictactoe"
 
@@ -65,7 +67,7 @@ class PlayerBook:
 
 def listing(players: boards.Players) -> dict:
     """The built-in players with their parameters and the player files served."""
-    game, adapter = boards.game_named(GAME)
+    game, adapter = players.games.named(GAME)
     listed = boards.players(game, adapter, players.roots)
     builtin = [{"name": b["name"], "params": b["params"]} for b in listed["builtin"]]
     return {"builtin": builtin, "files": listed["files"], "temperature_range": list(TEMPERATURE_RANGE)}

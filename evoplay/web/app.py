@@ -16,10 +16,12 @@ import traceback
 from functools import wraps
 from pathlib import Path
 from socketserver import ThreadingMixIn
+from types import MappingProxyType
 from wsgiref.simple_server import ServerHandler, WSGIRequestHandler, WSGIServer
 
 import bottle
 
+from evoplay import context
 from evoplay.errors import EvoplayError
 from evoplay.web import api, boards
 from evoplay.web.archive import Archives, elite_details, parse_index
@@ -29,7 +31,7 @@ STATIC = Path(__file__).with_name("static")
 #: Largest request body accepted (a request is a board and two specs).
 MAX_BODY = 16 * 1024
 #: The board page (any game; ``/board`` is its older address) and a run's page.
-PAGES = {"/": "board.html", "/board": "board.html", "/run": "run.html"}
+PAGES = MappingProxyType({"/": "board.html", "/board": "board.html", "/run": "run.html"})
 
 
 def _json(obj, status: int = 200) -> str:
@@ -104,16 +106,23 @@ def _guarded(handler):
     return wrapper
 
 
+#: The key of ``app.config`` holding the app's ``boards.Games``: the games this server plays.
+GAMES = "evoplay.games"
+
+
 def make_app(roots: Roots, games=()) -> bottle.Bottle:
     """The web app over ``roots``; ``games`` are the references of the games it plays beyond
-    the built-in ones (``evoplay serve --game``), resolved now."""
+    the built-in ones (``evoplay serve --game``), resolved now. What the app plays is its own
+    (``app.config[GAMES]``, a ``boards.Games``), passed to whatever reads it: two apps in one
+    process play each its own games."""
     recorded = [roots.run_game(run) for run in roots.runs]
     named = list(games) + [ref for ref in boards.run_games_to_serve(recorded) if ref not in games]
-    boards.serve_games(list(dict.fromkeys(named)))
+    played = boards.Games(list(dict.fromkeys(named)))
     app = bottle.Bottle()
     app.config["catchall"] = True
+    app.config[GAMES] = played
     archives = Archives(roots)
-    board_players = boards.Players(roots, archives)
+    board_players = boards.Players(roots, archives, played)
     book = api.PlayerBook(board_players)
     static_names = {p.name for p in STATIC.iterdir() if p.is_file()}
 
@@ -161,22 +170,22 @@ def make_app(roots: Roots, games=()) -> bottle.Bottle:
     @app.get("/api/games")
     @_guarded
     def games():
-        return _json(boards.games())
+        return _json(played.listing())
 
     @app.get("/api/games/<name>/players")
     @_guarded
     def game_players(name):
-        return _json(boards.players(*boards.game_named(name), roots))
+        return _json(boards.players(*played.named(name), roots))
 
     @app.post("/api/games/<name>/state")
     @_guarded
     def game_state(name):
-        return _json(boards.state_of(name, _body()))
+        return _json(boards.state_of(played, name, _body()))
 
     @app.post("/api/games/<name>/move")
     @_guarded
     def game_move(name):
-        return _json(boards.human_move(name, _body()))
+        return _json(boards.human_move(played, name, _body()))
 
     @app.post("/api/games/<name>/ai-move")
     @_guarded
@@ -204,7 +213,7 @@ def make_app(roots: Roots, games=()) -> bottle.Bottle:
     def run(index):
         details = roots.run_details(run_index(index))
         # the game its champions are played on here, or why they cannot be (a user's game not named)
-        details["game"], details["game_note"] = boards.run_game(*roots.run_game(roots.run(details["id"])))
+        details["game"], details["game_note"] = played.run_game(*roots.run_game(roots.run(details["id"])))
         return _json(details)
 
     @app.get("/api/runs/<index>/archive")
@@ -216,7 +225,10 @@ def make_app(roots: Roots, games=()) -> bottle.Bottle:
         if unknown:
             raise ApiError(400, f"unknown query parameter {unknown[0]!r} (parameters: trial)")
         only = parse_index(query.get("trial"), "trial") if "trial" in query else None
-        return _json(archives.view(run, only))
+        view = archives.view(run, only)
+        if view["archive"] is not None:  # the game its elites are played on here (None: not here), as the run's champions'
+            view["archive"]["game"] = played.run_game(*roots.run_game(roots.run(run)))[0]
+        return _json(view)
 
     @app.get("/api/runs/<index>/elite")
     @_guarded
@@ -351,6 +363,7 @@ class _ThreadingServer(ThreadingMixIn, WSGIServer):
     def __init__(self, *args, **kwargs):
         self._open = 0
         self._open_lock = threading.Lock()
+        self.context = context.current()  # the server's: every request thread works in it
         super().__init__(*args, **kwargs)
 
     def process_request(self, request, client_address):
@@ -371,7 +384,8 @@ class _ThreadingServer(ThreadingMixIn, WSGIServer):
 
     def process_request_thread(self, request, client_address):
         try:
-            super().process_request_thread(request, client_address)
+            with context.use(self.context):
+                super().process_request_thread(request, client_address)
         finally:
             self._release()
 

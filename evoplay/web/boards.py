@@ -12,10 +12,13 @@ the rest, the one board page included, is shared.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import inspect
 import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import numpy as np
 
 from evoplay.arena.alphabeta import AlphaBetaPlayer
@@ -44,48 +47,138 @@ MAX_ANALYSIS_DEPTH = 6
 MAX_SIMS = 10_000
 
 
-#: URL name -> reference of the games this server plays beyond the built-in ones
-#: (``evoplay serve --game REF``); a request never names a game the server was not given.
-SERVED: dict[str, str] = {}
+#: Labels of the players every game has, as the page's menus show them (a game's own page
+#: labels its own players: ``WebGame.labels``); any other player is shown by its name.
+COMMON_LABELS = MappingProxyType({
+    "mcts": "mcts (Monte Carlo tree search)",
+    "alpha-beta": "alpha-beta (search to a depth)",
+})
+#: Players built from specs or files that one server keeps (a softmax table is 1.4 MB, and a
+#: slider asks for many), and elites of MAP-Elites runs.
+KEPT_PLAYERS = 32
+KEPT_ELITES = 16
 
 
-def serve_games(refs) -> list[str]:
-    """Resolve the extra games a server plays (one-line EvoplayError for a bad reference);
-    their URL names: the game's ``name`` where it is a plain word, else ``game-N``."""
-    SERVED.clear()
-    web_game.cache_clear()
-    _cached.cache_clear()
-    for i, ref in enumerate(refs):
-        game = resolve_game(ref)
+class _Recent:
+    """A small thread-safe map that keeps the ``size`` entries used last (one server's own)."""
+
+    def __init__(self, size: int):
+        self._size, self._items, self._lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key, make):
+        """The value kept for ``key``, else ``make()``'s, kept (built outside the lock)."""
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = make()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
+
+
+class Games:
+    """The games one server plays: the built-in ones and those it was given (``evoplay serve
+    --game REF``), each by the name a request uses, the first the board page's default.
+
+    Made once per server (``make_app``), from the references it was started with, and never
+    changed: a request never names a game the server was not given. It keeps the board pages
+    it has built (``page``). A game given is resolved now (one-line EvoplayError for a bad
+    reference) and its first page drawn (``_first_page``), so that a game whose code fails
+    there is refused before the server listens. Its URL name: the game's ``name`` where it is
+    a plain word, else ``game-N``."""
+
+    def __init__(self, refs=()):
+        refs = list(refs)
+        served: dict[str, str] = {}
+        #: URL name -> reference of each game given beyond the built-in ones (read-only).
+        self.served = MappingProxyType(served)
+        self._pages = _Recent(len(BUILTIN_GAMES) + len(refs))  # every game's page, built on first use
+        for i, ref in enumerate(refs):
+            game = resolve_game(ref)
+            name = game_ref(game)
+            if name in BUILTIN_GAMES:
+                continue
+            # the first of its reference, its name and (a class of a user's file) its class's name that reads as a URL word
+            words = (name, str(getattr(game, "name", "")), name.rpartition(":")[2].lower() if is_code_ref(name) else "")
+            slug = next((w for w in words if w and all(ch.isalnum() or ch in "_-:.(),=" for ch in w)
+                         and w not in served and w not in BUILTIN_GAMES), f"game-{i + 1}")
+            served[slug] = name
+            self._first_page(slug, ref)
+
+    @property
+    def names(self) -> list[str]:
+        """The URL names of the games played, the default first."""
+        return [*BUILTIN_GAMES, *self.served]
+
+    @property
+    def default(self) -> str:
+        """The game the board page opens on when its address names none."""
+        return self.names[0]
+
+    def _first_page(self, name: str, ref: str):
+        """Draw a served game's first page (its initial position, side to move, legal moves
+        and board); a failure there is a one-line GameError."""
+        try:
+            game, adapter = self.named(name)
+            state = game.initial()
+            describe(game, adapter, state, [], None, state, None)
+        except EvoplayError:
+            raise
+        except Exception as e:
+            problem = " ".join(f"{type(e).__name__}: {e}".split())[:300]
+            raise GameError(f"game {ref.strip()[:100]!r} cannot be served: drawing its initial position failed: {problem}") from None
+
+    def resolve(self, name: str):
+        return resolve_game(self.served.get(name, name))
+
+    def page(self, name: str) -> WebGame:
+        """The board page of a game: its own (``PAGE_GROUP``) where it has one, else
+        ``any_game_page``'s, drawn from what the game offers."""
+
+        def build():
+            game = self.resolve(name)
+            own = usercode.entry_point_refs(PAGE_GROUP).get(game_ref(game))
+            if own is None:
+                return any_game_page(game)
+            module, _, attr = own.partition(":")
+            return getattr(importlib.import_module(module), attr)()
+
+        return self._pages.get(name, build)
+
+    def named(self, name: str):
+        """The game (as the page names it) and its board page; 404 for a game this server does not play."""
+        if name not in BUILTIN_GAMES and name not in self.served:
+            raise ApiError(404, f"unknown game {name[:100]!r} (known: {', '.join(self.names)})")
+        return _Named(self.resolve(name), name), self.page(name)
+
+    def listing(self) -> dict:
+        """The games the board page plays, with their titles and sides, and the default one."""
+        return {"games": [{"name": name, "title": str(capability(self.resolve(name), "title") or name),
+                           "sides": list(self.resolve(name).side_names)} for name in self.names],
+                "default": self.default}
+
+    def run_game(self, ref: str, sha256: str | None) -> tuple[str | None, str | None]:
+        """(URL name, None) of the game this server plays for a run's recorded game, or (None,
+        why not): a user's game not named (``--game``) is not loaded, by the rule every command
+        follows (``evoplay.games.resolve_data_game``), and its message says what to add."""
+        try:
+            game = resolve_data_game(ref, sha256)
+        except GameError as e:
+            return None, str(e)
         name = game_ref(game)
         if name in BUILTIN_GAMES:
-            continue
-        # the first of its reference, its name and (a class of a user's file) its class's name that reads as a URL word
-        words = (name, str(getattr(game, "name", "")), name.rpartition(":")[2].lower() if is_code_ref(name) else "")
-        slug = next((w for w in words if w and all(ch.isalnum() or ch in "_-:.(),=" for ch in w)
-                     and w not in SERVED and w not in BUILTIN_GAMES), f"game-{i + 1}")
-        SERVED[slug] = game_ref(game)
-        try:
-            _first_page(slug, ref)
-        except EvoplayError:
-            SERVED.clear()
-            raise
-    return list(SERVED)
+            return name, None
+        served = [slug for slug, served_ref in self.served.items() if served_ref == name]
+        return (served[0], None) if served else (None, f"names the game {ref}, which this server does not play: add --game {ref}")
 
 
-def run_game(ref: str, sha256: str | None) -> tuple[str | None, str | None]:
-    """(URL name, None) of the game this server plays for a run's recorded game, or (None,
-    why not): a user's game not named (``--game``) is not loaded, by the rule every command
-    follows (``evoplay.games.resolve_data_game``), and its message says what to add."""
-    try:
-        game = resolve_data_game(ref, sha256)
-    except GameError as e:
-        return None, str(e)
-    name = game_ref(game)
-    if name in BUILTIN_GAMES:
-        return name, None
-    served = [slug for slug, served_ref in SERVED.items() if served_ref == name]
-    return (served[0], None) if served else (None, f"names the game {ref}, which this server does not play: add --game {ref}")
+def serve_games(refs) -> Games:
+    """The games a server plays beyond the built-in ones (``Games``; one-line EvoplayError for
+    a bad reference or a game whose first page cannot be drawn)."""
+    return Games(refs)
 
 
 def run_games_to_serve(recorded) -> list[str]:
@@ -94,50 +187,10 @@ def run_games_to_serve(recorded) -> list[str]:
     return [ref for ref, _ in recorded if not is_code_ref(ref) and ref not in BUILTIN_GAMES]
 
 
-def _first_page(name: str, ref: str):
-    """Draw a served game's first page now (its initial position, side to move, legal moves
-    and board), so that a game whose code fails there is refused at start, in one line,
-    rather than answered with a 500 on every request."""
-    try:
-        game, adapter = game_named(name)
-        state = game.initial()
-        describe(game, adapter, state, [], None, state, None)
-    except EvoplayError:
-        raise
-    except Exception as e:
-        problem = " ".join(f"{type(e).__name__}: {e}".split())[:300]
-        raise GameError(f"game {ref.strip()[:100]!r} cannot be served: drawing its initial position failed: {problem}") from None
-
-
-def _resolve(name: str):
-    return resolve_game(SERVED.get(name, name))
-
-
 #: The entry-point group naming a game's own board page: game reference -> "module:function"
 #: making its ``WebGame`` (evoplay's, for tic-tac-toe and checkers, are in its pyproject.toml;
 #: a package may add one for its game). The games themselves know nothing of the web.
 PAGE_GROUP = "evoplay.board_pages"
-
-
-@functools.lru_cache(maxsize=None)
-def web_game(name: str) -> WebGame:
-    """The board page of a game: its own (``PAGE_GROUP``) where it has one, else ``any_game_page``'s,
-    drawn from what the game offers."""
-    game = _resolve(name)
-    own = usercode.entry_point_refs(PAGE_GROUP).get(game_ref(game))
-    if own is None:
-        return any_game_page(game)
-    module, _, attr = own.partition(":")
-    return getattr(importlib.import_module(module), attr)()
-
-
-def game_named(name: str):
-    """The game and its web adapter; 404 for a game this server does not play."""
-    if name not in BUILTIN_GAMES and name not in SERVED:
-        known = [*BUILTIN_GAMES, *SERVED]
-        raise ApiError(404, f"unknown game {name[:100]!r} (known: {', '.join(known)})")
-    game = _resolve(name)
-    return _Named(game, name), web_game(name)
 
 
 class _Named:
@@ -148,13 +201,6 @@ class _Named:
 
     def __getattr__(self, attr):
         return getattr(self._game, attr)
-
-
-def games() -> dict:
-    """The games the board page plays, the first one the default."""
-    names = [*BUILTIN_GAMES, *SERVED]
-    return {"games": [{"name": name, "title": str(capability(_resolve(name), "title") or name),
-                       "sides": list(_resolve(name).side_names)} for name in names]}
 
 
 def check_fields(body, required: tuple, optional: tuple = ()) -> dict:
@@ -279,14 +325,17 @@ def describe(game, adapter: WebGame, state, played: list, start, first, last) ->
 
 
 class Players:
-    """Player specs sent by the page, as players of one game: built-ins, files and run
-    directories from inside the roots only, and the elites of the server's MAP-Elites runs
-    (``RUN#trial=T,cell=K,elite=J``) for the game they play."""
+    """Player specs sent by the page, as players of one game of ``games`` (the server's; the
+    built-in games alone when not given): built-ins, files and run directories from inside the
+    roots only, and the elites of the server's MAP-Elites runs (``RUN#trial=T,cell=K,elite=J``)
+    for the game they play. It keeps the last ``KEPT_PLAYERS`` players built (networks and
+    tables are costly to rebuild per request) and ``KEPT_ELITES`` elites."""
 
-    def __init__(self, roots: Roots, archives=None):
+    def __init__(self, roots: Roots, archives=None, games: Games | None = None):
         self.roots, self.archives = roots, archives
-        self._elites: dict = {}
-        self._lock = threading.Lock()
+        self.games = Games() if games is None else games
+        self._elites = _Recent(KEPT_ELITES)
+        self._built = _Recent(KEPT_PLAYERS)
 
     def get(self, game, spec, what: str):
         """The player ``spec`` names, None for ``human``; 4xx ApiError naming ``what``."""
@@ -308,25 +357,23 @@ class Players:
         return self._load(game.name, "builtin", spec, None, spec, what)
 
     def _elite(self, game, spec: str, what: str):
-        adapter = web_game(game.name)
+        adapter = self.games.page(game.name)
         if adapter.from_elite is None:
             raise ApiError(400, f"{what}: {spec[:80]!r} names an elite of a MAP-Elites run; those play tic-tac-toe, not {game.name}")
         root, trial, cell, rank, net = self.archives.elite(spec, what)
         key = (game.name, root.real, trial, cell, rank, net.ident)
-        with self._lock:
-            player = self._elites.get(key)
-        if player is None:
-            player = adapter.from_elite(net, spec)
-            with self._lock:
-                if len(self._elites) >= 16:
-                    self._elites.pop(next(iter(self._elites)))
-                self._elites[key] = player
-        return player
+        return self._elites.get(key, lambda: adapter.from_elite(net, spec))
 
-    @staticmethod
-    def _load(name, kind, source, stamp, spec, what):
+    def _load(self, name, kind, source, stamp, spec, what):
+        """A built-in player by its spec, or a file's by its real path (``stamp``: the file's
+        mtime and size, so an edited file is read again)."""
+
+        def build():
+            adapter = self.games.page(name)
+            return adapter.builtin(source) if kind == "builtin" else adapter.from_file(source)
+
         try:
-            return _cached(name, kind, source, stamp)
+            return self._built.get((name, kind, source, stamp), build)
         except EvoplayError as e:  # name the file as the page did, not by its real path
             raise ApiError(400, f"{what}: {str(e).replace(source, spec)}") from None
 
@@ -344,29 +391,36 @@ def within_bounds(player, what: str):
     return player
 
 
-@functools.lru_cache(maxsize=32)
-def _cached(name, kind, source, stamp):
-    """A built-in player by its spec, or a file's by its real path (``stamp``: the file's
-    mtime and size, so an edited file is read again); networks and tables (a softmax
-    player's is 1.4 MB, and a slider asks for many) are costly to rebuild per request."""
-    adapter = web_game(name)
-    return adapter.builtin(source) if kind == "builtin" else adapter.from_file(source)
-
-
 def players(game, adapter: WebGame, roots: Roots) -> dict:
-    """The built-in players of a game with their parameters (and the sliders the page draws
-    for some), the player files served, who plays when the page opens, the analysis player."""
+    """The built-in players of a game with their parameters, each with the label the page's
+    menu shows (the game's own, ``COMMON_LABELS``, else its name; and the sliders the page
+    draws for some), the player files served, who plays when the page opens, the analysis
+    player, how the board is drawn (``look``) and what the page offers beside the exact facts
+    where the game has them (``facts``, else None)."""
     listed = [{"name": HUMAN, "params": {}, "label": f"Human ({human_moves(game, adapter)})"}]
     for name, (factory, schema) in adapter.registry.items():
         defaults = {k: p.default for k, p in inspect.signature(factory).parameters.items()}
-        entry = {"name": name,
+        entry = {"name": name, "label": adapter.labels.get(name) or COMMON_LABELS.get(name) or name,
                  "params": {k: {"type": t.__name__, "default": defaults[k]} for k, (t, _) in schema.items()}}
         if name in adapter.sliders:
-            entry["sliders"] = adapter.sliders[name]
+            entry["sliders"] = _plain(adapter.sliders[name])
         listed.append(entry)
+    facts = None
+    if adapter.facts is not None:
+        facts = {"human_model": adapter.human_model,
+                 "values": _plain(adapter.fact_values)}
     return {"game": game.name, "sides": list(game.side_names), "builtin": listed, "files": roots.player_files(),
-            "defaults": list(adapter.default_players), "analyst": adapter.analyst,
-            "facts": adapter.facts is not None, "elites": adapter.from_elite is not None}
+            "defaults": list(adapter.default_players), "analyst": adapter.analyst, "look": adapter.look,
+            "facts": facts, "elites": adapter.from_elite is not None}
+
+
+def _plain(value):
+    """A page's constant (frozen mappings, tuples) as JSON takes it: dicts and lists."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def human_moves(game, adapter: WebGame) -> str:
@@ -392,15 +446,15 @@ def choose(player, state, seed):
 # ---------------------------------------------------------------- requests
 
 
-def state_of(name: str, body) -> dict:
-    game, adapter = game_named(name)
+def state_of(games: Games, name: str, body) -> dict:
+    game, adapter = games.named(name)
     check_fields(body, (), ("start", "moves"))
     state, played, first, last = replay(game, adapter, body)
     return describe(game, adapter, state, played, body.get("start"), first, last)
 
 
-def human_move(name: str, body) -> dict:
-    game, adapter = game_named(name)
+def human_move(games: Games, name: str, body) -> dict:
+    game, adapter = games.named(name)
     check_fields(body, ("move",), ("start", "moves"))
     before, played, first, _ = replay(game, adapter, body)
     state, move = play(game, before, body["move"], "move")
@@ -409,7 +463,7 @@ def human_move(name: str, body) -> dict:
 
 
 def computer_move(book: Players, name: str, body) -> dict:
-    game, adapter = game_named(name)
+    game, adapter = book.games.named(name)
     check_fields(body, ("player",), ("start", "moves", "seed"))
     state, played, first, _ = replay(game, adapter, body)
     if game.result(state) is not None:
@@ -434,7 +488,7 @@ def analysis(book: Players, name: str, body) -> dict:
     - with ``player``, a search player's principal variation and every legal move's score
       for the side to move (its evaluator; its depth unless ``depth`` is sent).
     """
-    game, adapter = game_named(name)
+    game, adapter = book.games.named(name)
     check_fields(body, (), ("start", "moves", "players", "player", "depth") + adapter.fact_fields)
     if "player" not in body and "players" not in body:
         raise ApiError(400, "missing field 'player' (a search player) or 'players' (the two sides)")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Callable
+from types import MappingProxyType
+from typing import Callable, Mapping
 
 from evoplay.arena.game import capability, game_ref
 from evoplay.games import resolve_game
@@ -31,6 +32,11 @@ class WebGame:
     fact_fields: tuple = ()  # request fields ``facts`` reads
     move_path: Callable | None = None  # (state, move) -> the squares clicked for it; None: the move's own parts
     coordinates: dict | None = None  # {"rows": [...], "columns": [...]}: labels drawn beside the board
+    labels: Mapping = field(default_factory=dict)  # built-in name -> its label in the page's menus
+    look: str | None = None  # how the page draws the board: None, squares with pieces on them; "marks",
+    # squares apart, each taking a mark, shaded by the facts' probability of a move there
+    human_model: str | None = None  # with ``facts``: the player standing in for a human side unless the page names another
+    fact_values: Mapping | None = None  # with ``facts``: {"field", "label"} of the values per square the page may ask for
 
     def squares(self, state, move) -> list[str]:
         """The squares a move is clicked on, from-square first: ``move_path`` where the page has
@@ -80,7 +86,8 @@ def checkers_board() -> WebGame:
         return make_player(game, spec)
 
     return WebGame(build, build, registry(game), cells, rules.from_fen, rules.to_fen, search_parts,
-                   default_players=("human", "piece-difference"), analyst="piece-difference:depth=4")
+                   default_players=("human", "piece-difference"), analyst="piece-difference:depth=4",
+                   labels=MappingProxyType({"piece-difference": "piece-difference (material count)"}))
 
 
 # ---------------------------------------------------------------- tic-tac-toe
@@ -93,7 +100,8 @@ def tictactoe_board() -> WebGame:
 
     return WebGame(web_tictactoe.builtin, web_tictactoe.from_file, REGISTRY, web_tictactoe.cells, web_tictactoe.parse_start, web_tictactoe.board_text, lambda player: None,
                    default_players=web_tictactoe.DEFAULT_PLAYERS, sliders=web_tictactoe.SLIDERS, from_elite=web_tictactoe.from_elite,
-                   facts=web_tictactoe.facts, fact_fields=web_tictactoe.FACT_FIELDS)
+                   facts=web_tictactoe.facts, fact_fields=web_tictactoe.FACT_FIELDS, labels=web_tictactoe.LABELS,
+                   look="marks", human_model=web_tictactoe.HUMAN_MODEL, fact_values=web_tictactoe.FACT_VALUES)
 
 
 # ---------------------------------------------------------------- any other game

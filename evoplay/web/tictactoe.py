@@ -11,6 +11,7 @@ facts (``evoplay.web.api``).
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 
 import numpy as np
 
@@ -24,18 +25,28 @@ from evoplay.files.playerfile import load_player
 from evoplay.tictactoe.players import MINIMAX_SCORES, REGISTRY, Player, parse_spec
 from evoplay.web.roots import ApiError
 
-RESULTS = {board.ONGOING: "ongoing", board.X_WIN: "x_win", board.O_WIN: "o_win", board.DRAW: "draw"}
+RESULTS = MappingProxyType({board.ONGOING: "ongoing", board.X_WIN: "x_win", board.O_WIN: "o_win", board.DRAW: "draw"})
 #: The player that stands in for a human side in the exact outcome unless another is named.
 HUMAN_MODEL = "random"
 #: Sliders the page draws for built-in parameters: log10 of the value from ``min`` to ``max``.
-SLIDERS = {
-    "softmax": {
-        "t": {"label": "Own temperature", "min": -2, "max": 1, "log": True, "ends": ["Precise", "Chaotic"]},
-        "model_t": {"label": "Opponent modelled at", "min": -2, "max": 1, "log": True, "ends": ["Precise", "Chaotic"]},
-    }
-}
+SLIDERS = MappingProxyType({
+    "softmax": MappingProxyType({
+        "t": MappingProxyType({"label": "Own temperature", "min": -2, "max": 1, "log": True, "ends": ("Precise", "Chaotic")}),
+        "model_t": MappingProxyType({"label": "Opponent modelled at", "min": -2, "max": 1, "log": True,
+                                     "ends": ("Precise", "Chaotic")}),
+    })
+})
 #: Who plays each side when the page opens (the old page's defaults).
 DEFAULT_PLAYERS = ("human", "softmax:t=0.2,model_t=1")
+#: The labels of its own built-in players in the page's menus.
+LABELS = MappingProxyType({
+    "logic": "logic (Fogel's rule player)",
+    "minimax": "minimax (perfect play)",
+    "softmax": "softmax-minimax",
+})
+#: The values per square the page may ask the facts for: the request field (the facts' own
+#: field in the answer) and the label of the page's checkbox.
+FACT_VALUES = MappingProxyType({"field": "minimax", "label": "Show minimax value of each move"})
 
 
 class Batched:

@@ -1,5 +1,6 @@
 // The run page's archive (map-elites runs): a trial's grid of cells, a cell's elites,
-// an elite's exact analysis and a link that plays it. Uses heading/cell/playLink of run.js.
+// an elite's exact analysis and a link that plays it on the board of the game the server
+// names (archive.game; none where it does not play it). Uses heading/cell/playLink of run.js.
 "use strict";
 
 function archiveGrid(run, archive, trial) {
@@ -24,18 +25,18 @@ function archiveGrid(run, archive, trial) {
     if (!c) box.disabled = true;
     else box.addEventListener("click", () => {
       for (const b of grid.children) b.setAttribute("aria-pressed", String(b === box));
-      eliteList(run, trial, c, label);
+      eliteList(run, archive.game, trial, c, label);
     });
     grid.append(box);
   });
 }
 
-function eliteList(run, trial, c, label) {
+function eliteList(run, game, trial, c, label) {
   const t = document.getElementById("elites");
   t.replaceChildren();
   document.getElementById("elite-box").hidden = true;
   if (!c.elites) {  // from archive.json: the cell's best elite's analysis, nothing to play
-    showAnalysis(`Trial ${trial.trial}, ${label}: best elite (network ${c.analysis.network_id})`, c.analysis, null);
+    showAnalysis(`Trial ${trial.trial}, ${label}: best elite (network ${c.analysis.network_id})`, c.analysis, null, game);
     return;
   }
   const head = el("tr", {}, ...["elite", "network id", "hidden", "fitness", ""].map((h) => el("th", {scope: "col", text: h})));
@@ -45,7 +46,7 @@ function eliteList(run, trial, c, label) {
     button.addEventListener("click", async () => {
       try {
         const d = await api(`/api/runs/${run.id}/elite?trial=${trial.trial}&cell=${c.cell}&elite=${e.elite}`);
-        showAnalysis(`Trial ${d.trial}, ${d.cell_labels}: elite ${d.elite} (network ${d.network_id})`, d.analysis, d.spec);
+        showAnalysis(`Trial ${d.trial}, ${d.cell_labels}: elite ${d.elite} (network ${d.network_id})`, d.analysis, d.spec, game);
       } catch (err) {
         showError(err.message);
       }
@@ -56,7 +57,7 @@ function eliteList(run, trial, c, label) {
   t.append(el("thead", {}, head), body);
 }
 
-function showAnalysis(title, row, spec) {
+function showAnalysis(title, row, spec, game) {
   document.getElementById("elite-name").textContent = title;
   const t = document.getElementById("elite-analysis");
   t.replaceChildren();
@@ -65,9 +66,9 @@ function showAnalysis(title, row, spec) {
     el("th", {scope: "col", text: heading(k) + (Array.isArray(row[k]) ? " (W / D / L %)" : "")})))));
   t.append(el("tbody", {}, el("tr", {}, ...keys.map((k) => el("td", {text: cell(k, row[k])})))));
   const play = document.getElementById("play-elite");
-  play.hidden = spec === null;
-  if (spec !== null) {
-    play.href = playLink(spec, "tictactoe");  // MAP-Elites evolves tic-tac-toe players
+  play.hidden = spec === null || !game;
+  if (!play.hidden) {
+    play.href = playLink(spec, game);
     play.title = spec;
   }
   document.getElementById("elite-box").hidden = false;

@@ -2,21 +2,18 @@
 // The game travels as {start, moves}; the server replays and checks every move. After
 // each move, and whenever a player changes, the page asks for the analysis of the
 // position with both players: that checks the players' specs and brings the game's
-// exact facts where it has them (tic-tac-toe: each square's probability, the exact
-// outcome, minimax values, the winning line).
+// exact facts where it has them (each square's probability, the exact outcome, values
+// per square on request, the winning line).
+//
+// This script names no game and no game's player: all of it comes from the server. The
+// game is the address's ?game=, else the server's default, which GET /api/games names
+// ("default"); the players' menu labels, the board's look and what the exact facts offer
+// come with the game's players (GET /api/games/<game>/players).
 "use strict";
 
 const params = new URLSearchParams(location.search);
-const GAME = params.get("game") || "tictactoe";
-const base = `/api/games/${encodeURIComponent(GAME)}`;
-const BUILTIN_LABELS = {
-  "logic": "logic (Fogel's rule player)",
-  "minimax": "minimax (perfect play)",
-  "softmax": "softmax-minimax",
-  "piece-difference": "piece-difference (material count)",
-  "mcts": "mcts (Monte Carlo tree search)",
-  "alpha-beta": "alpha-beta (search to a depth)",
-};
+let GAME = params.get("game");  // set by init(): the server's default game where the address names none
+let base = null;                // `/api/games/${GAME}`, set by init()
 // Pieces of a side named for a colour are drawn in it; other sides: the first dark, the second light.
 const SIDE_COLOURS = {
   black: ["#1d1d1f", "#f5c542"], white: ["#f7f3ea", "#8a5a00"], red: ["#c62828", "#fff"],
@@ -33,8 +30,8 @@ const S = {
   picked: [],          // squares clicked so far for the human's move
   candidates: [],      // the moves those squares name when they name more than one
   auto: params.get("auto") === "1",
-  minimax: false,
-  humanModel: "random",
+  showValues: false,   // whether the facts' values per square are asked for (S.meta.facts.values)
+  humanModel: null,    // the player standing in for a human side in the exact facts
   token: 0,            // bumped by every request that changes the position: stale answers are dropped
   timer: null,
   ui: [],
@@ -86,7 +83,7 @@ function buildSide(i) {
   const ui = {box, kind: box.querySelector(".kind"), spec: box.querySelector(".spec"), blocks: {}, sliders: {}};
   ui.spec.setAttribute("aria-label", `${side} player spec`);
   const builtins = el("optgroup", {label: "Built-in"});
-  for (const b of S.meta.builtin) builtins.append(el("option", {value: b.name, text: b.label || BUILTIN_LABELS[b.name] || b.name}));
+  for (const b of S.meta.builtin) builtins.append(el("option", {value: b.name, text: b.label || b.name}));
   ui.kind.append(builtins);
   if (S.meta.files.length) {
     const files = el("optgroup", {label: "Player files"});
@@ -184,7 +181,10 @@ async function refresh({candidate = null, moves = S.moves, keepError = false} = 
   setBusy(true);
   try {
     const body = {start: S.start, moves, players: specs};
-    if (S.meta.facts) Object.assign(body, {human_model: S.humanModel, minimax: S.minimax});
+    if (S.meta.facts) {
+      body.human_model = S.humanModel;
+      if (S.meta.facts.values) body[S.meta.facts.values.field] = S.showValues;
+    }
     const info = await api(`${base}/analysis`, body);
     if (token !== S.token) return;
     S.specs = specs;
@@ -278,7 +278,7 @@ function clickSquare(cell) {
   const matching = movesFrom(extended);
   if (matching.length === 0) {
     S.picked = [];
-    // where a move is one square (tic-tac-toe), a taken square says so
+    // where every move is one square, a taken square says so
     if (cell.piece && info.legal.every((mv) => mv.path.length === 1)) showError(`square ${squareName(square)} is taken`);
     render();
     return;
@@ -337,6 +337,7 @@ function render() {
   const board = document.getElementById("board");
   board.replaceChildren();
   board.dataset.game = GAME;
+  board.dataset.look = S.meta.look || "";  // how the server says to draw it (style.css)
   board.classList.toggle("textboard", info.cells.length === 0);
   if (info.cells.length === 0) {  // a game with no grid: its own text, moves from the list below
     board.style.gridTemplateColumns = "";
@@ -387,11 +388,12 @@ function render() {
       node.style.setProperty("--p", p.toFixed(4));
       if (legal.has(cell.square)) node.append(el("span", {class: "prob", text: `${(100 * p).toFixed(1)}%`}));
     }
-    const v = facts && facts.minimax && facts.minimax[Number(cell.square)];
+    const field = S.meta.facts && S.meta.facts.values && S.meta.facts.values.field;
+    const v = facts && field && facts[field] && facts[field][Number(cell.square)];
     if (v) {
       node.append(el("span", {
-        class: `minimax ${v.result}`, text: v.result === "draw" ? "draw" : `${v.result} in ${v.plies}`,
-        title: `minimax score ${v.score} for the side to move; ${v.plies} moves to the end with perfect play`,
+        class: `square-value ${field} ${v.result}`, text: v.result === "draw" ? "draw" : `${v.result} in ${v.plies}`,
+        title: `${field} score ${v.score} for the side to move; ${v.plies} moves to the end with perfect play`,
       }));
     }
   }));
@@ -426,7 +428,20 @@ function render() {
   if (facts) renderFacts(info, facts);
 }
 
-// Tic-tac-toe's exact facts: the shading's meaning, the exact outcome and its command line.
+// The rows of the exact outcome: the first side wins, a draw, the second side wins (the facts'
+// fields <side>_win and draw, as the status names a result).
+function buildFacts(sides) {
+  const outcomes = [[`${sides[0].toLowerCase()}_win`, `${sides[0]} wins`], ["draw", "Draw"],
+                    [`${sides[1].toLowerCase()}_win`, `${sides[1]} wins`]];
+  document.querySelector("#exact tbody").replaceChildren(...outcomes.map(([key, name]) =>
+    el("tr", {"data-key": key}, el("th", {text: name}), el("td", {class: "value"}), el("td", {class: "pct"}),
+       el("td", {class: "bar"}, el("span", {})))));
+  const values = S.meta.facts.values;
+  document.getElementById("values-row").hidden = !values;
+  if (values) document.getElementById("values-label").textContent = values.label;
+}
+
+// The game's exact facts: the shading's meaning, the exact outcome and its command line.
 function renderFacts(info, facts) {
   const m = mover();
   const note = document.getElementById("shading-note");
@@ -441,12 +456,13 @@ function renderFacts(info, facts) {
     row.querySelector(".pct").textContent = `${(100 * v).toFixed(1)}%`;
     row.querySelector(".bar span").style.width = `${(100 * v).toFixed(2)}%`;
   }
-  const named = (i, modelled) => (modelled ? `you (modelled as ${e.human_model})` : S.specs[i]);
-  document.getElementById("exact-note").textContent = `X = ${named(0, e.x_modelled)}, O = ${named(1, e.o_modelled)}.`;
-  document.getElementById("human-model-row").hidden = !(e.x_modelled || e.o_modelled);
+  const modelled = info.sides.map((side) => e[`${side.toLowerCase()}_modelled`]);
+  const named = (i) => (modelled[i] ? `you (modelled as ${e.human_model})` : S.specs[i]);
+  document.getElementById("exact-note").textContent = `${info.sides[0]} = ${named(0)}, ${info.sides[1]} = ${named(1)}.`;
+  document.getElementById("human-model-row").hidden = !modelled.some(Boolean);
   const quote = (s) => (/^[\w.:=,/-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
-  const x = e.x_modelled ? e.human_model : S.specs[0];
-  const o = e.o_modelled ? e.human_model : S.specs[1];
+  const x = modelled[0] ? e.human_model : S.specs[0];
+  const o = modelled[1] ? e.human_model : S.specs[1];
   document.getElementById("cli-note").textContent = info.moves.length === 0 && !S.start
     ? "Computed over the whole game tree, not sampled: the same numbers as"
     : "Computed over the whole game tree from this position, not sampled. From the empty board:";
@@ -511,7 +527,9 @@ async function init() {
   const chooser = document.getElementById("game");
   chooser.addEventListener("change", () => { location.href = `/?game=${encodeURIComponent(chooser.value)}`; });
   try {
-    const {games} = await api("/api/games");
+    const {games, default: fallback} = await api("/api/games");
+    GAME = GAME || fallback;
+    base = `/api/games/${encodeURIComponent(GAME)}`;
     for (const g of games) chooser.append(el("option", {value: g.name, text: g.title || g.name}));
     chooser.value = GAME;
     S.meta = await api(`${base}/players`);  // an unknown game: its error, and the chooser to leave it
@@ -531,7 +549,11 @@ async function init() {
     const spec = b.sliders ? `${b.name}:` + Object.keys(b.sliders).map((k) => `${k}=${b.params[k].default}`).join(",") : b.name;
     model.append(el("option", {value: spec, text: spec}));
   }
-  model.value = S.humanModel;
+  if (S.meta.facts) {
+    S.humanModel = S.meta.facts.human_model;
+    model.value = S.humanModel;
+    buildFacts(S.meta.sides);
+  }
   model.addEventListener("change", () => { S.humanModel = model.value; refresh(); });
   if (S.meta.analyst) {
     document.getElementById("analysis-box").hidden = false;
@@ -543,7 +565,7 @@ async function init() {
   document.getElementById("undo").addEventListener("click", undo);
   document.getElementById("swap").addEventListener("click", () => tryPlayers({0: S.specs[1], 1: S.specs[0]}));
   document.getElementById("step").addEventListener("click", () => { clearError(); clearTimeout(S.timer); computerMove(S.token); });
-  document.getElementById("show-minimax").addEventListener("change", (e) => { S.minimax = e.target.checked; refresh(); });
+  document.getElementById("show-values").addEventListener("change", (e) => { S.showValues = e.target.checked; refresh(); });
   document.getElementById("analyse").addEventListener("click", analyse);
 
   S.specs = S.meta.defaults.slice();
