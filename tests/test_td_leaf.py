@@ -205,3 +205,34 @@ def test_the_sum_weight_starts_where_the_config_says_and_the_other_weights_are_d
     cfg["training"].update(alpha=0.3, alpha_halflife=4)
     recipe = TDLeafRecipe(cfg)
     assert [recipe.alpha(g) for g in (1, 5, 9)] == [0.3, 0.15, pytest.approx(0.1, rel=1e-15)]
+
+
+@pytest.mark.parametrize("sizes", [(32, 40, 10, 1), SPATIAL_SIZES])
+def test_checkers_self_play_with_the_one_call_line_is_the_game_of_the_searches_one_by_one(sizes, monkeypatch):
+    """Checkers' principal line comes from one compiled call (``network_line``); self-play games
+    are the same, value for value and gradient for gradient, as with the line of one search a depth
+    from Python (the loop TDLeaf ran before)."""
+    from evoplay.recipes.td_leaf import learning
+
+    def one_by_one(game, net, state, depth, evaluate):
+        line = []
+        for d in range(depth, 0, -1):
+            if game.result(state) is not None:
+                break
+            move = game.network_search(state, d, evaluate, net.sizes, net.king, False).move
+            line.append(move)
+            state = game.apply(state, move)
+        return line, state
+
+    game = resolve_game("checkers")
+    assert game.network_line is not None
+    net = Net(np.random.default_rng(6).normal(0, 0.2, n_weights(sizes)), sizes, 2.0)
+    runs = [(s, depth, explore) for s, (depth, explore) in enumerate([(4, 0.0), (3, 0.1), (2, 0.3), (4, 0.1)])]
+    played = [learning.self_play(game, net, depth, np.random.default_rng(s), 2, explore, 200) for s, depth, explore in runs]
+    monkeypatch.setattr(learning, "principal_line", one_by_one)
+    for (s, depth, explore), got in zip(runs, played):
+        expected = learning.self_play(game, net, depth, np.random.default_rng(s), 2, explore, 200)
+        assert (got.values, got.result, got.plies) == (expected.values, expected.result, expected.plies)
+        assert len(got.grads) == len(expected.grads) and all(
+            (a is None and b is None) or np.array_equal(a, b) for a, b in zip(got.grads, expected.grads))
+        assert update(got, 0.7, len(net.genome)).tobytes() == update(expected, 0.7, len(net.genome)).tobytes()

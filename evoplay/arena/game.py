@@ -133,6 +133,8 @@ FEATURES = {
     "network_search": Feature(None, "(state, depth, genome, sizes, king, quiescence) -> the compiled search "
                                     "with an evaluation network at the leaves (genome: the weights, or the "
                                     "network prepared by ``evoplay.networks.evalnet.prepare`` once for many searches)"),
+    "network_line": Feature(None, "(state, depth, genome, sizes, king, quiescence) -> (moves, leaf state): "
+                                  "network_search at depths depth..1 along its own line, in one compiled call"),
     "king_inputs": Feature(False, "whether views hold kings as +-2, read by a network as +-K"),
     "work_per_game": Feature(20_000, "one game's work in Fogel-game units, for the runner's chunking "
                                       "(default: a checkers game searched to depth 4)"),

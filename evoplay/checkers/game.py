@@ -12,9 +12,11 @@ evaluator picks its own king value).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from evoplay.checkers import rules
+from evoplay.networks.arithmetic import JIT  # already loaded with the rules (their move generator is compiled)
 
 _SHIFTS = np.arange(32, dtype=np.uint64)
 
@@ -30,6 +32,20 @@ def board_views(black, white, kings, turn) -> np.ndarray:
     white_turn = np.asarray(turn) == rules.WHITE
     view[white_turn] = -view[white_turn, ::-1]
     return view
+
+
+@numba.njit(**JIT)
+def _views(keys, out):
+    """``board_views`` of rows (black, white, kings, turn) of ``keys`` into ``out``, square by square:
+    one compiled call where the arrays' dozen take tens of microseconds (TDLeaf views one leaf a ply)."""
+    for r in range(keys.shape[0]):
+        b, w, k, white = keys[r, 0], keys[r, 1], keys[r, 2], keys[r, 3] == rules.WHITE
+        for s in range(32):
+            v = (((b >> s) & 1) - ((w >> s) & 1)) * (1 + ((k >> s) & 1))
+            if white:
+                out[r, 31 - s] = -v
+            else:
+                out[r, s] = v
 
 
 class Checkers:
@@ -76,8 +92,11 @@ class Checkers:
         return state.key
 
     def views(self, states) -> np.ndarray:
-        cols = np.array([s.key for s in states], dtype=np.uint64).reshape(-1, 4)
-        return board_views(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3].astype(np.int64))
+        """``board_views`` of the states (one compiled call)."""
+        keys = np.array([s.key for s in states], dtype=np.int64).reshape(-1, 4)
+        out = np.empty((len(keys), 32), dtype=np.int8)
+        _views(keys, out)
+        return out
 
     def move_text(self, state, move) -> str:
         return rules.move_text(move)
@@ -115,6 +134,17 @@ class Checkers:
 
         return search(state, depth, king, quiescence, self.quiet_limit,
                       network=genome if isinstance(genome, tuple) else (genome, sizes))
+
+    def network_line(self, state, depth: int, genome, sizes, king: float, quiescence: bool = False):
+        """(moves, the state they lead to) of ``network_search`` at depths ``depth``, ``depth - 1``,
+        ... 1, each from the state the line's moves so far lead to, stopping where the game ends:
+        TDLeaf's principal variation in one compiled call (``evoplay.checkers.search.principal_line``).
+        Arguments as ``network_search``'s. (Not yet a declared feature of
+        ``evoplay.arena.game.FEATURES``, hence the underscore.)"""
+        from evoplay.checkers.search import principal_line
+
+        return principal_line(state, depth, king, quiescence, self.quiet_limit,
+                              network=genome if isinstance(genome, tuple) else (genome, sizes))
 
     def bench_figures(self, quick: bool = False, progress=None) -> dict:
         """perft, leaves per second, seconds per game (``evoplay bench --game checkers``)."""

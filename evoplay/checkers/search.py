@@ -24,6 +24,12 @@ the search uses is allocated once per search and indexed by ply (no views in the
 numba counts references to views with atomic operations). A leaf whose value is NaN
 cannot happen (a network's NaN output is 0.0), and a node's first searched move is its
 best until one beats it, so a node always has a best move.
+
+TDLeaf's principal line (``principal_line``) is the move of a search of depth d, then of
+depth d - 1 from the position it leads to, ... down to 1: those searches run one after
+another in one compiled call (``_line``), each with the quiet plies and history
+``rules.apply`` would give its position, so the line is the same moves as the searches
+called one by one from Python.
 """
 
 from __future__ import annotations
@@ -372,6 +378,64 @@ def incremental_leaves(b, w, k, t, depth, net, out, values):
     return m
 
 
+@numba.njit(**JIT)
+def _line(b, w, k, t, quiet, history, depth, kind, king, net, quiescence, quiet_limit, moves, keys, leaf):
+    """The principal line as searches of falling depth find it: the move of a search of
+    ``depth`` from (b, w, k, t), then of ``depth - 1`` from the position it leads to, ... down
+    to 1, stopping where the game ends (no move, the quiet limit, a third repetition, as
+    ``rules.result``). Each search is ``_search`` from its position with the draw bookkeeping
+    ``rules.apply`` gives it (quiet plies, the positions since the last capture or man move), so
+    the line is the same moves as those searches called one by one. Rows of ``moves``: the
+    paths (squares 0-31, then -1); rows of ``keys``: the line's positions before each move (b,
+    w, k, t); ``leaf``: the last position and its quiet plies. The count of moves."""
+    hist = np.empty((len(history) + depth, 4), dtype=np.int64)
+    top = len(history)
+    hist[:top] = history
+    move = np.empty(engine.MAX_PATH, dtype=np.int64)
+    n = 0
+    for d in range(depth, 0, -1):
+        if engine.count_moves(b, w, k, t) == 0 or quiet >= quiet_limit:
+            break
+        seen = 0
+        for i in range(top):
+            if hist[i, 0] == b and hist[i, 1] == w and hist[i, 2] == k and hist[i, 3] == t:
+                seen += 1
+        if seen >= 2:
+            break
+        _search(b, w, k, t, quiet, hist[:top], d, kind, king, net, quiescence, quiet_limit, move)
+        length, cap = 0, np.int64(0)
+        for j in range(engine.MAX_PATH):
+            moves[n, j] = move[j]
+            if move[j] >= 0:
+                length = j + 1
+        for j in range(length - 1):  # the pieces jumped over (``rules.captured``)
+            for dd in range(4):
+                if engine.JUMP[move[j], dd] == move[j + 1]:
+                    cap |= np.int64(1) << engine.STEP[move[j], dd]
+        keys[n, 0], keys[n, 1], keys[n, 2], keys[n, 3] = b, w, k, t
+        frm, to = move[0], move[length - 1]
+        man = (k >> frm) & 1 == 0
+        nb, nw, nk, nt = engine.apply(b, w, k, t, frm, to, cap)
+        if cap != 0 or man:  # irreversible: no earlier position can repeat
+            quiet, top = 0, 0
+        else:
+            hist[top, 0], hist[top, 1], hist[top, 2], hist[top, 3] = b, w, k, t
+            quiet, top = quiet + 1, top + 1
+        b, w, k, t = nb, nw, nk, nt
+        n += 1
+    leaf[0], leaf[1], leaf[2], leaf[3], leaf[4] = b, w, k, t, quiet
+    return n
+
+
+def _leaf_evaluator(network, king: float):
+    """(kind, prepared network, king) of a search's ``network`` argument (see ``search``)."""
+    if network is None:
+        return MATERIAL, _NO_NETWORK, float(king)
+    if len(network) == len(_NO_NETWORK):
+        return NETWORK, network, float(network[1])
+    return NETWORK, prepare(network[0], network[1], float(king)), float(king)
+
+
 def search(state: rules.State, depth: int, king: float = 1.5, quiescence: bool = False,
            quiet_limit: int = rules.QUIET_LIMIT, network=None) -> SearchResult:
     """Alpha-beta to ``depth`` plies from an unfinished state, with piece difference at the
@@ -384,14 +448,35 @@ def search(state: rules.State, depth: int, king: float = 1.5, quiescence: bool =
     if rules.result(state, quiet_limit) is not None:
         raise ValueError("the game is over: there is no move to search")
     history = np.array(state.history, dtype=np.int64).reshape(-1, 4)
-    if network is None:
-        kind, net = MATERIAL, _NO_NETWORK
-    elif len(network) == len(_NO_NETWORK):
-        kind, net, king = NETWORK, network, network[1]
-    else:
-        kind, net = NETWORK, prepare(network[0], network[1], float(king))
+    kind, net, king = _leaf_evaluator(network, king)
     move = np.empty(engine.MAX_PATH, dtype=np.int64)
     value, index, leaves, nodes = _search(state.black, state.white, state.kings, state.turn, state.quiet, history,
-                                          depth, kind, float(king), net, quiescence, quiet_limit, move)
+                                          depth, kind, king, net, quiescence, quiet_limit, move)
     path = tuple(int(s) + 1 for s in move if s >= 0)
     return SearchResult(float(value) + 0.0, path, int(leaves), int(nodes))  # no -0.0
+
+
+def principal_line(state: rules.State, depth: int, king: float = 1.5, quiescence: bool = False,
+                   quiet_limit: int = rules.QUIET_LIMIT, network=None) -> tuple[list, rules.State]:
+    """(moves, the state they lead to) of searches of falling depth in one call: ``search``'s
+    move at ``depth`` from ``state``, then its move at ``depth - 1`` from the state after it
+    (``rules.apply``: its quiet plies and history), ... down to depth 1, stopping where the
+    game ends (``rules.result``): the same moves and state as those calls one by one (what
+    TDLeaf's principal variation is), without a call from Python per search. The arguments
+    are ``search``'s; a finished ``state`` has the empty line."""
+    if depth < 1:
+        raise ValueError(f"search depth must be at least 1, got {depth}")
+    history = np.array(state.history, dtype=np.int64).reshape(-1, 4)
+    kind, net, king = _leaf_evaluator(network, king)
+    moves = np.empty((depth, engine.MAX_PATH), dtype=np.int64)
+    keys = np.empty((depth, 4), dtype=np.int64)
+    leaf = np.empty(5, dtype=np.int64)
+    n = _line(state.black, state.white, state.kings, state.turn, state.quiet, history, depth, kind, king, net,
+              quiescence, quiet_limit, moves, keys, leaf)
+    line = [tuple(s + 1 for s in path if s >= 0) for path in moves[:n].tolist()]
+    b, w, k, t, quiet = leaf.tolist()
+    if quiet == state.quiet + n:  # no capture or man move on the line: its positions join the history
+        history = state.history + tuple(map(tuple, keys[:n].tolist()))
+    else:  # the positions since the line's last capture or man move
+        history = tuple(map(tuple, keys[n - quiet:n].tolist()))
+    return line, rules.State(b, w, k, t, quiet, history)

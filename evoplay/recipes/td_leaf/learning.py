@@ -91,14 +91,18 @@ def searched(game, net: Net):
 def principal_line(game, net: Net, state, depth: int, evaluate) -> tuple[list, object]:
     """(the moves the search expects from ``state`` to its horizon, the position they lead to)
     (``principal_variation``): in the game's compiled network search where it has one
-    (checkers': the generic search's move at every depth, some 25 times faster), else in the
-    generic search; ``evaluate`` is the network as ``searched`` gives it."""
+    (checkers': the generic search's move at every depth, some 25 times faster; the searches of
+    falling depth all in one compiled call, ``network_line``, where the game offers it), else in
+    the generic search; ``evaluate`` is the network as ``searched`` gives it."""
     compiled = capability(game, "network_search")
     if compiled is None:
         line = principal_variation(game, state, depth, evaluate)
         for move in line:
             state = game.apply(state, move)
         return line, state
+    one_call = capability(game, "network_line")  # the same line from one compiled call (checkers)
+    if one_call is not None:
+        return one_call(state, depth, evaluate, net.sizes, net.king, False)
     line = []
     for d in range(depth, 0, -1):
         if game.result(state) is not None:
