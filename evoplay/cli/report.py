@@ -158,14 +158,15 @@ def baselines(out, seed, value_games, retrain):
 
 
 def _check_file_game(player_file, named) -> None:
-    """Refuse in one line a ``--game`` that is not the game the player file plays."""
+    """Refuse in one line a ``--game`` that is not the game the player file plays (after the
+    file's own checks, so that a defect of the file is what is said first)."""
     from evoplay.arena.game import game_ref
-    from evoplay.files.playerfile import document_game, read_envelope
-    from evoplay.games import GameError, resolve_data_game
+    from evoplay.files.playerfile import LEGACY_GAME, build_player, read_envelope
+    from evoplay.games import GameError
 
-    doc = read_envelope(player_file)
-    ref = document_game(doc)
-    if game_ref(resolve_data_game(ref, doc["architecture"].get("game_sha256"))) != game_ref(named):
+    own = getattr(build_player(read_envelope(player_file), player_file), "game", None)
+    ref = game_ref(own) if own is not None else LEGACY_GAME
+    if ref != game_ref(named):
         raise GameError(f"--game {game_ref(named)}: player file {player_file} plays {ref}, not this game "
                         "(drop --game, or name the file's game)")
 

@@ -42,13 +42,16 @@ from evoplay.recipes.td_leaf.learning import Net, batch_step
 #: Stream purpose of a generation's game seed (after the framework's INIT..VARIATE and the yardstick's 7).
 GAMES = 9
 
+#: ``network.sum_weight`` when the views' sum's weight is drawn like every weight.
+DRAWN = "drawn"
+
 SCHEMA = {
     "game": {k: BLONDIE24["game"][k] for k in ("name", "depth", "max_plies")},
     "network": {
         **{k: BLONDIE24["network"][k] for k in ("hidden", "spatial", "init_scale")},
         "king": (float, 2.0, configs.in_range(0.0, 100.0)),
-        "sum_weight": (object, None, (lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                                and -1e3 <= v <= 1e3), "a number in [-1000, 1000]")),
+        "sum_weight": (object, DRAWN, (lambda v: v == DRAWN or (isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                                and -1e3 <= v <= 1e3), f'"{DRAWN}" or a number in [-1000, 1000]')),
     },
     "training": {
         "games": (int, 16, configs.in_range(1, 100_000)),
@@ -57,6 +60,7 @@ SCHEMA = {
         "lambda": (float, 0.7, configs.in_range(0.0, 1.0)),
         "random_plies": (int, 2, configs.in_range(0, 50)),
         "explore": (float, 0.0, configs.in_range(0.0, 1.0)),
+        "sum_weight_fixed": (object, False, configs.BOOLEAN),
     },
     "yardstick": BLONDIE24["yardstick"],
 }
@@ -114,7 +118,7 @@ class TDLeafRecipe(Recipe):
     def start(self, ctx: Context) -> dict:
         scale, wired = self.cfg["network"]["init_scale"], self.cfg["network"]["sum_weight"]
         genome = ctx.stream(INIT).uniform(-scale, scale, self.n_weights)
-        if wired is not None:  # the weight of the views' sum, wired to the output (the last weight)
+        if wired != DRAWN:  # the weight of the views' sum, wired to the output (the last weight)
             genome[-1] = float(wired)
         return {"genome": genome, "yard": {}}
 
@@ -126,6 +130,8 @@ class TDLeafRecipe(Recipe):
         step = batch_step(self.game, net, self.depth, t["lambda"], seed, ctx.bounds(t["games"]), t["random_plies"],
                           t["explore"], self.cfg["game"]["max_plies"], self.toolbox.map)
         alpha = self.alpha(ctx.generation)
+        if t["sum_weight_fixed"]:  # the views' sum keeps its starting weight (network.sum_weight)
+            step[-1] = 0.0
         state["genome"] = state["genome"] + alpha * step
         best = Net(state["genome"], self.sizes, self.king)
         view = _Judged(self)
