@@ -236,3 +236,24 @@ def test_checkers_self_play_with_the_one_call_line_is_the_game_of_the_searches_o
         assert len(got.grads) == len(expected.grads) and all(
             (a is None and b is None) or np.array_equal(a, b) for a, b in zip(got.grads, expected.grads))
         assert update(got, 0.7, len(net.genome)).tobytes() == update(expected, 0.7, len(net.genome)).tobytes()
+
+
+def test_the_committed_ten_generations_of_td_leaf_checkers_reproduce_their_first_two_steps():
+    """results/td-leaf-checkers-10 (`evoplay evolve configs/td-leaf-checkers.toml --generations 10`,
+    the TD network evolution's third arm plays against): its config is the shipped one cut to 10
+    generations, and the first two generations' steps, made again here with the yardstick cut to
+    one ballot (training never sees it), are the logbook's to the last bit."""
+    import csv
+
+    from evoplay.framework.config import load, override
+    from evoplay.framework.trial import TrialRun
+    from evoplay.recipes.td_leaf.recipe import TDLeafRecipe
+
+    run = ROOT / "results" / "td-leaf-checkers-10"
+    cfg = load(run / "config.toml")
+    assert cfg == override(load(ROOT / "configs" / "td-leaf-checkers.toml"), generations=10)
+    cfg["yardstick"]["openings"] = 1
+    made = TrialRun(TDLeafRecipe(cfg), 0).run(2).logbook
+    with (run / "trials" / "trial_00" / "logbook.csv").open() as f:
+        committed = [float(r["step_size"]) for r in csv.DictReader(f)][:2]
+    assert [row["step_size"] for row in made] == committed and committed[0] > 0
