@@ -161,6 +161,11 @@ def test_td_leaf_trains_networks_of_checkers_and_of_an_openspiel_game(tmp_path):
         evoplay("evolve", tmp_path / "g.toml", "--out", tmp_path / game.replace(":", "-"), "--workers", "1", "--quiet")
         logbook = (tmp_path / game.replace(":", "-") / "trials" / "trial_00" / "logbook.csv").read_text().splitlines()
         assert judged in logbook[0].split(",") and len(logbook) == 3
+    # judged as an evolved checkers network is: its champion against piece difference at a depth, over the ballots
+    evoplay("report", tmp_path / "checkers", "--depths", "1", "--workers", "1")
+    duels = json.loads((tmp_path / "checkers" / "duels.json").read_text())
+    [trial] = duels["trials"]
+    assert duels["games"] == 4 and sum(trial["duels"][0][k] for k in ("win", "draw", "loss")) == 4
 
 
 @pytest.mark.parametrize("sizes", [(32, 40, 10, 1), SPATIAL_SIZES])

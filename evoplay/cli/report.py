@@ -64,9 +64,9 @@ def report(run_dir, league, depths, versus, address, workers, game_name):
     if duels:
         from evoplay.recipes.blondie24.duels import check as check_duels, run_duels
 
-        _checkers_run(recipe, run_dir, "--depths and --versus")
-        check_duels(recipe, run_dir, depths, versus)  # likewise
-        work.append(lambda: run_duels(recipe, run_dir, depths, versus))
+        judged = _checkers_run(recipe, run_dir, "--depths and --versus", trained=True)
+        check_duels(judged, run_dir, depths, versus)  # likewise
+        work.append(lambda: run_duels(judged, run_dir, depths, versus))
     if work:
         _on_ray(recipe, run_dir, address, workers, work)
     with runfiles.writing(run_dir):
@@ -107,12 +107,18 @@ def _played_table(run_dir, summary: dict, game) -> list[str]:
     return table.summary_lines(run_dir, table.analyze_run(run_dir, summary, game, rows, how))
 
 
-def _checkers_run(recipe, run_dir, options: str):
+def _checkers_run(recipe, run_dir, options: str, trained: bool = False):
+    """The recipe as Blondie24's judging reads it (a ``td-leaf`` run's too, with ``trained``: its
+    champions are the same networks), checked to be a checkers run judged against piece difference."""
     from evoplay.recipes.blondie24 import yardstick
 
-    if recipe is None or recipe.name != "blondie24" or yardstick.kind(recipe) != "piece-difference":
-        raise EvoplayError(f"{options} {'are' if ' and ' in options else 'is'} for Blondie24 checkers runs (judged against "
+    kinds = ("blondie24", "td-leaf") if trained else ("blondie24",)
+    judged = recipe.judged() if recipe is not None and recipe.name in kinds else None
+    if judged is None or yardstick.kind(judged) != "piece-difference":
+        runs = "Blondie24 and TDLeaf checkers runs" if trained else "Blondie24 checkers runs"
+        raise EvoplayError(f"{options} {'are' if ' and ' in options else 'is'} for {runs} (judged against "
                            f"piece difference); {run_dir} is not one")
+    return judged
 
 
 def _on_ray(recipe, run_dir, address, workers, work):

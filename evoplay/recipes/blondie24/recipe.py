@@ -267,6 +267,10 @@ class Blondie24Recipe(Recipe):
             hook(event)
         return record
 
+    def judged(self) -> "Blondie24Recipe":
+        """The recipe as its judging reads it (``report --depths``, ``--versus``): itself."""
+        return self
+
     def keep(self, st: B24State, best: Net, generation: int, record: dict, scores: np.ndarray, member_first: np.ndarray):
         """With ``evaluation.hall_of_fame_games``: the archive's size and the members' mean score in their
         games against it (``scores``: the first player's; 0 without any) into the record; the generation's

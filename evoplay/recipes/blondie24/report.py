@@ -23,7 +23,9 @@ def analyze_checkers_run(run_dir, summary: dict, depth: int) -> dict:
     rd = RunDir(run_dir)
     rows = []
     for facts in summary["per_trial"]:
-        row = {"trial": facts["trial"], "king": facts["champion_king"],
+        # a TDLeaf run's summary holds no king (K is fixed): its champion's file does
+        king = facts["champion_king"] if "champion_king" in facts else _file_king(rd, facts["trial"])
+        row = {"trial": facts["trial"], "king": king,
                **{k: facts[f"champion_{k}"] for k in YARD}, "vs_earlier": facts.get("champion_vs_earlier", [])}
         rows.append(row)
     result = {"run": summary["name"], "seed": summary["seed"], "game": "checkers", "depth": depth,
@@ -37,6 +39,13 @@ def analyze_checkers_run(run_dir, summary: dict, depth: int) -> dict:
     rd.write_json(rd.root / "analysis.json", result)
     write_text(rd.root / "analysis.md", markdown(result))
     return result
+
+
+def _file_king(rd: RunDir, trial: int) -> float:
+    """The king value K in a trial's champion file (checked when the run wrote it)."""
+    import json
+
+    return float(json.loads(rd.champion(trial).read_text())["weights"]["king"][0])
 
 
 def _score(r: dict) -> str:

@@ -166,6 +166,10 @@ class TDLeafRecipe(Recipe):
                  "final_max": logbook[-1]["max"], "final_mean": logbook[-1]["mean"]}
         return network_document(self.game, self.sizes, self.depth, net.genome, net.king, provenance), facts
 
+    def judged(self) -> "_Judged":
+        """The recipe as Blondie24's judging reads one (``report --depths``, ``--versus``)."""
+        return _Judged(self)
+
     # a champion is a Blondie24 network file: reported, analysed and dueled as one
     def report(self, run_dir) -> list[str]:
         return Blondie24Recipe.report(_Judged(self), run_dir)
