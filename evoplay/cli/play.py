@@ -253,7 +253,7 @@ def analyze(player, opponent, openings, seed, as_json, game_name):
     PLAYER's file names, or --game.
     """
     game = gameplay.choose_game(game_name, (player,))
-    if capability(game, "yardstick") != "exact":
+    if not capability(game, "exact"):  # as match and tournament decide
         return gameplay.analyze(game, player, opponent, openings, seed, as_json, _echo_json)
     opponent = "logic" if opponent is None else opponent
     p, opp = make_player(player), make_player(opponent)  # first: a player of another game is refused as that

@@ -70,7 +70,7 @@ def report(run_dir, league, depths, versus, address, workers, game_name):
     if work:
         _on_ray(recipe, run_dir, address, workers, work)
     with runfiles.writing(run_dir):
-        if capability(game, "yardstick") == "exact":
+        if capability(game, "exact"):  # the one feature that says a game is analysed exactly (match, tournament, analyze)
             lines = summary_lines(run_dir, analyze_run(run_dir, summary)) + (recipe.report(run_dir) if recipe is not None else [])
         else:  # the recipe's own report (checkers: piece difference), else the yardstick table played now
             analysis = runfiles.RunDir(run_dir).root / "analysis.json"

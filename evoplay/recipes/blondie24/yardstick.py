@@ -191,7 +191,7 @@ def champion_facts(recipe, champ) -> dict:
 
 def analysis(game: str, sizes, depth: int, genome, king: float) -> dict:
     """Facts of a champion file for study tables (games judged exactly only: cheap)."""
-    if capability(resolve_game(game), "yardstick") != "exact":
+    if not capability(resolve_game(game), "exact"):
         return {}
     y = ttt_facts(ttt_player(genome, sizes, king, depth))
     return {"expected_payoff": y["yard_logic32"], "unbeatable_as_x": bool(y["yard_unbeat_x"]),
