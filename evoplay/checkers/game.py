@@ -139,8 +139,7 @@ class Checkers:
         """(moves, the state they lead to) of ``network_search`` at depths ``depth``, ``depth - 1``,
         ... 1, each from the state the line's moves so far lead to, stopping where the game ends:
         TDLeaf's principal variation in one compiled call (``evoplay.checkers.search.principal_line``).
-        Arguments as ``network_search``'s. (Not yet a declared feature of
-        ``evoplay.arena.game.FEATURES``, hence the underscore.)"""
+        Arguments as ``network_search``'s."""
         from evoplay.checkers.search import principal_line
 
         return principal_line(state, depth, king, quiescence, self.quiet_limit,
