@@ -96,15 +96,27 @@ class Feature(NamedTuple):
     doc: str
 
 
-#: Everything a game may offer beyond the rules, declared once with its default (as
-#: OpenSpiel's ``GameType`` and ``GameInfo`` declare a game's properties). A game offers one
-#: by having an attribute of that name (a value, or a method where the doc says "(...) ->");
-#: code asks ``capability(game, NAME)``, which refuses a name not declared here.
-FEATURES = {
+# Everything a game may offer beyond the rules, declared once with its default, in the parts
+# of OpenSpiel's ``GameType``/``GameInfo``: a game offers one by having an attribute of that
+# name (a value, or a method where the doc says "(...) ->"); code asks ``capability(game,
+# NAME)``, which refuses a name not declared here.
+
+#: The facts a game declares as data: what it is called, how long it lasts, how matches are played.
+FACTS = {
+    "title": Feature(None, "the name people know the game by (default: its reference)"),
     "view_size": Feature(None, "the width of a state's row of ``views``, where the game declares it"),
     "max_plies": Feature(None, "the most plies of a game; one still on after them is a draw "
                                "(default: DEFAULT_MAX_PLIES)"),
-    "title": Feature(None, "the name people know the game by (default: its reference)"),
+    "exact": Feature(False, "whether ``pair_result`` computes matches exactly (``match --exact``)"),
+    "match_games": Feature(20, "games per pairing of a sampled match when --games is not given"),
+    "default_opponent": Feature("mcts:sims=1000", "the computer player ``evoplay game`` and the board page offer"),
+    "openings": Feature(None, "() -> the positions matches start from, in order (checkers' ballots)"),
+    "king_inputs": Feature(False, "whether views hold kings as +-2, read by a network as +-K"),
+}
+
+
+#: How the one board page and the terminal draw a position and take a move by clicks.
+BOARD = {
     "board_shape": Feature(None, "(rows, columns) of the board the game is drawn on, or None"),
     "cells": Feature(None, "(state) -> one short text per cell of ``board_shape``, row by row ('' empty)"),
     "owners": Feature(None, "(state) -> whose piece is on each cell of ``board_shape``, row by row: 0 the side "
@@ -118,15 +130,28 @@ FEATURES = {
                                   "row * columns + column or (row, column) pairs; [] for a move on no square "
                                   "(a pass): the board page plays a move by clicks on its squares"),
     "move_prompt": Feature(None, "what a person at the terminal is asked for (default: an example move)"),
+}
+
+
+#: The game's own players beside every game's (``evoplay.arena.specs``).
+PLAYERS = {
     "players": Feature({}, "its own player specs: name -> (factory(game, params), schema), beside every game's"),
     "make_player": Feature(None, "(spec) -> player: its own way to read every spec (tic-tac-toe's table players)"),
     "heuristic": Feature(None, "(views) -> scores of the side to move: the evaluation ``alpha-beta`` uses "
                                "at unfinished leaves (default: 0 there)"),
-    "default_opponent": Feature("mcts:sims=1000", "the computer player ``evoplay game`` and the board page offer"),
-    "match_games": Feature(20, "games per pairing of a sampled match when --games is not given"),
-    "openings": Feature(None, "() -> the positions matches start from, in order (checkers' ballots)"),
+}
+
+
+#: What recipes read of a game: how Blondie24's champions are judged, how a run chunks its games.
+RECIPE_HINTS = {
     "yardstick": Feature("baselines", "how champions are judged: 'exact', 'piece-difference' or 'baselines'"),
-    "exact": Feature(False, "whether ``pair_result`` computes matches exactly (``match --exact``)"),
+    "work_per_game": Feature(20_000, "one game's work in Fogel-game units, for the runner's chunking "
+                                      "(default: a checkers game searched to depth 4)"),
+}
+
+
+#: Faster ways to do what the generic code does (the same results): batched matches, compiled searches, benchmarks.
+ACCELERATORS = {
     "pair_result": Feature(None, "(first, second, games, rng, progress) -> a pairing's results in batches; "
                                  "exact with games=None where ``exact``; None for players it cannot batch"),
     "search_table": Feature(None, "(evaluate, depth) -> a search player's move on every position at once"),
@@ -135,17 +160,18 @@ FEATURES = {
                                     "network prepared by ``evoplay.networks.evalnet.prepare`` once for many searches)"),
     "network_line": Feature(None, "(state, depth, genome, sizes, king, quiescence) -> (moves, leaf state): "
                                   "network_search at depths depth..1 along its own line, in one compiled call"),
-    "king_inputs": Feature(False, "whether views hold kings as +-2, read by a network as +-K"),
-    "work_per_game": Feature(20_000, "one game's work in Fogel-game units, for the runner's chunking "
-                                      "(default: a checkers game searched to depth 4)"),
-    "bench_figures": Feature(None, "(quick, progress) -> the game's own benchmark figures (``evoplay bench``)"),
-    "bench_text": Feature(None, "(figures) -> the lines ``evoplay bench`` prints for ``bench_figures``"),
-    "bench_moves": Feature(None, "(seconds) -> random-playout throughput measured the game's own way"),
     "random_playout": Feature(None, "(state, rng, plies) -> what ``evoplay.arena.mcts.playout`` gives: the final "
                                     "scores (side moving first, other side) of a uniformly random game from "
                                     "``state``, each ply's move ``legal_moves[rng.integers(len(moves))]``, a draw "
                                     "once ``plies`` are played; for a game with a faster way to step than ``apply``"),
+    "bench_figures": Feature(None, "(quick, progress) -> the game's own benchmark figures (``evoplay bench``)"),
+    "bench_text": Feature(None, "(figures) -> the lines ``evoplay bench`` prints for ``bench_figures``"),
+    "bench_moves": Feature(None, "(seconds) -> random-playout throughput measured the game's own way"),
 }
+
+
+#: Every declared feature.
+FEATURES = {**FACTS, **BOARD, **PLAYERS, **RECIPE_HINTS, **ACCELERATORS}
 
 
 def capability(game, name: str):
