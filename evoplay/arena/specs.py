@@ -41,7 +41,18 @@ def is_path(spec: str) -> bool:
 
 
 def make_player(game, spec: str):
-    """The player of ``game`` named by ``spec`` (a built-in name with parameters, or a path)."""
+    """The player of ``game`` named by ``spec``: the one constructor every command, page and
+    recipe calls. A game with its own way to read specs (``make_player``: tic-tac-toe's table
+    players, its older files, user code) reads them; else ``common_player``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError("empty player spec")
+    own = capability(game, "make_player")
+    return own(spec) if own is not None else common_player(game, spec)
+
+
+def common_player(game, spec: str):
+    """The player of ``game`` named by ``spec`` as every game reads one (a built-in name with
+    parameters, or a path to a player file of that game)."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty player spec")
     if is_path(spec):

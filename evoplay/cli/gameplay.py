@@ -107,13 +107,6 @@ def tournament(game, specs, games, seed):
         return round_robin(game, players, list(specs), openings, games, seed, progress)
 
 
-def game_player(game, spec: str):
-    """The player a spec names for ``game``: the game's own ``make_player`` where it has one
-    (tic-tac-toe's table players), else every game's (``evoplay.arena.specs``)."""
-    own = capability(game, "make_player")
-    return own(spec) if own is not None else make_player(game, spec)
-
-
 def play(game, vs, first, seed):
     """One game against a computer player at the terminal, from the initial position: the
     game's own ``make_player`` builds the computer player where it has one (tic-tac-toe's
@@ -122,7 +115,7 @@ def play(game, vs, first, seed):
     vs = default_vs if vs is None else vs
     if vs.strip() == "human":
         raise SpecError("--vs needs a computer player, not 'human'")
-    ai = game_player(game, vs)
+    ai = make_player(game, vs)
     human = TerminalHuman(game, write=click.echo)
     players = (human, ai) if first == "human" else (ai, human)
     mine = 0 if first == "human" else 1

@@ -12,6 +12,7 @@ from evoplay.tictactoe import exact
 from evoplay.errors import SpecError
 from evoplay.tictactoe.players import make_player
 from evoplay.arena.match import pair_result, round_robin
+from evoplay.arena.specs import make_player as any_player
 from evoplay.framework.stats import wilson_interval
 from evoplay.tictactoe.tournament import MAX_GAMES
 from evoplay.cli import gameplay
@@ -140,7 +141,7 @@ def match(player_a, player_b, games, seed, seats, exact, as_json, game_name):
         _no_exact(exact, game)
         return gameplay.match(game, player_a, player_b, games, seed, seats, as_json, SEATS[seats], _echo_json, _match_text)
     games = games or capability(game, "match_games")
-    a, b = gameplay.game_player(game, player_a), gameplay.game_player(game, player_b)  # mcts too: one game at a time
+    a, b = any_player(game, player_a), any_player(game, player_b)  # mcts too: one game at a time
     games = None if exact else games
     with Progress(games and games * len(SEATS[seats])) as progress:
         results = match_results(game, a, b, games, seed, seats, progress)
@@ -204,7 +205,7 @@ def tournament(players, games, seed, exact, as_json, game_name):
         games = games or capability(game, "match_games")
         sampled = None if exact else games
         with Progress(sampled and sampled * len(players) ** 2) as progress:
-            table = round_robin(game, [gameplay.game_player(game, p) for p in players], list(players), [game.initial()],
+            table = round_robin(game, [any_player(game, p) for p in players], list(players), [game.initial()],
                                 sampled, seed, progress)
     if as_json:
         _echo_json(table)

@@ -55,13 +55,12 @@ class TicTacToe:
         """The player a spec names, as a player of the game interface: tic-tac-toe's own
         (table players, files, user code) where the spec names one, else every game's
         (``mcts``)."""
-        from evoplay.arena.specs import common
-        from evoplay.arena.specs import make_player as any_game_player
+        from evoplay.arena.specs import common, common_player
         from evoplay.tictactoe.players import REGISTRY, GamePlayer, make_player
 
         name = spec.strip().partition(":")[0].strip()
         if name not in REGISTRY and name in common(self):
-            return any_game_player(self, spec)
+            return common_player(self, spec)
         return GamePlayer(make_player(spec))
 
     def search_table(self, evaluate, depth: int):
