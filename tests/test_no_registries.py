@@ -31,6 +31,8 @@ MEMOIZED = {
     ("checkers/openings.py", "ballots"): "the 157 three-move ballots, a constant",
     ("checkers/spielboard.py", "setup"): "the actions that set OpenSpiel's board to a position, a function of the position",
     ("recipes/fogel/nets.py", "_mask_tables"): "masks of the active weights for every hidden size up to a bound",
+    ("tictactoe/players.py", "builtin_player"): "a built-in tic-tac-toe player of its name and parameters (no file, no user code)",
+    ("recipes/fogel/exact_yardstick.py", "_table"): "the move table of a built-in player (logic, minimax) of its name",
     ("files/usercode.py", "entry_point_refs"): "the installed packages' entry points, fixed while a process runs",
     ("openspiel/loading.py", "_defaults"): "OpenSpiel's games' default parameters, fixed by the installed pyspiel",
     ("openspiel/loading.py", "_tried"): "whether a game string loads in the installed pyspiel (tried in a child process)",

@@ -395,11 +395,16 @@ def make_player(spec: str) -> Player:
     name, params = parse_spec(spec)
     factory, _ = REGISTRY[name]
     full = {k: p.default for k, p in inspect.signature(factory).parameters.items()} | params
-    key = name + repr(sorted(full.items()))
-    built = context.current().players
-    if key not in built:
-        built[key] = factory(**params)
-    return built[key]
+    return builtin_player(name, tuple(sorted(full.items())), tuple(sorted(params.items())))
+
+
+@functools.cache
+def builtin_player(name: str, full: tuple, given: tuple) -> Player:
+    """The built-in player ``name`` with its parameters (``full``: every one, the defaults
+    included; ``given``: those the spec named): a pure function of them, its tables made once
+    a process (a Fogel run's workers build ``logic`` and ``minimax`` once, not once a segment)."""
+    factory, _ = REGISTRY[name]
+    return factory(**dict(given))
 
 
 class GamePlayer:

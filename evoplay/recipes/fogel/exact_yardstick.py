@@ -11,10 +11,11 @@ Everything goes through ``population_outcomes``: only the boards the network rea
 
 from __future__ import annotations
 
+import functools
+
 
 import numpy as np
 
-from evoplay import context
 from evoplay.networks.arithmetic import plain_rows
 from evoplay.recipes.exact_outcomes import population_outcomes
 from evoplay.recipes.fogel.nets import NetBatch
@@ -28,9 +29,10 @@ GAMES = 32
 COLUMNS = ("yard_logic32", "yard_mm_x_draw", "yard_mm_x_loss", "yard_mm_o_draw", "yard_mm_o_loss", "yard_unbeat_x", "yard_unbeat_o")
 
 
+@functools.cache
 def _table(spec: str) -> np.ndarray:
-    """The move table of a built-in player, made once a context (``evoplay.context``)."""
-    return context.current().cached(("move-table", spec), lambda: make_player(spec).probs(np.arange(board.N_CODES)))
+    """The move table of a built-in player (``logic``, ``minimax``): a pure function of its name."""
+    return make_player(spec).probs(np.arange(board.N_CODES))
 
 
 def measure_weights(w1: np.ndarray, w2: np.ndarray) -> dict:
