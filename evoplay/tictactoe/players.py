@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+from types import MappingProxyType
 
 import numpy as np
 
@@ -313,8 +314,8 @@ def _choice(name, options):
     return check
 
 
-#: name -> (factory, {param: (type, check)})
-REGISTRY: dict[str, tuple] = {
+#: name -> (factory, {param: (type, check)}): a fixed table (read-only)
+REGISTRY = MappingProxyType({
     "random": (make_random, {}),
     "first-open": (make_first_open, {}),
     "logic": (
@@ -326,7 +327,8 @@ REGISTRY: dict[str, tuple] = {
         make_softmax,
         {"t": (float, _temperature("softmax t")), "model_t": (float, _temperature("softmax model_t"))},
     ),
-}
+})
+
 
 def game_registry() -> dict:
     """``REGISTRY``'s players as players of the game interface (``GamePlayer``), with their
