@@ -106,6 +106,7 @@ def test_games_fanned_out_on_ray_workers_give_the_same_bytes(ray_here):
 # ---------------------------------------------------------------- the recipe, through the runner
 
 import json  # noqa: E402
+import urllib.parse  # noqa: E402
 import os  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -285,3 +286,19 @@ def test_the_committed_connect_four_run_reproduces_its_first_steps():
     assert [row["step_size"] for row in made.logbook] == committed and committed[0] > 0
     # held fixed (training.sum_weight_fixed): after 1,000 generations the views' sum still weighs 0
     assert json.loads((run / "champion.json").read_text())["weights"]["genome"][-1] == 0.0
+
+
+def test_the_committed_td_leaf_runs_are_served_and_their_networks_move_on_their_games_boards():
+    """A TDLeaf run is served as any run: the run page names its game and its final network
+    (a player file of the evolved champions' kind) makes moves on that game's board."""
+    pytest.importorskip("pyspiel")
+    from test_web_api import ok, serving
+
+    root = Path(__file__).resolve().parents[1] / "results"
+    c4 = "openspiel:connect_four"
+    with serving(["td-leaf-checkers-10", "td-leaf-connect-four"], base=root, games=["checkers", c4]) as url:
+        assert [ok(url, f"/api/runs/{i}")["game"] for i in (0, 1)] == ["checkers", c4]
+        for i, (game, moves) in enumerate([("checkers", ["11-15"]), (c4, ["x3", "o3"])]):
+            spec = ok(url, f"/api/runs/{i}")["champions"][0]["spec"]
+            got = ok(url, f"/api/games/{urllib.parse.quote(game, safe='')}/ai-move", {"player": spec, "moves": moves})
+            assert got["move"] and got["moves"][:len(moves)] == moves, (game, got)
