@@ -11,6 +11,17 @@ band the 95% t-interval of that mean across trials (each trial's own 314-game in
 not drawn). The judged players (``report --depths 4``: each trial's champion or final
 network, 314 games) are the markers at the end, mean with its interval across trials.
 
+The JSON (``--json``) also holds each method's judged scores at every depth ``report
+--depths`` measured (``duels.json``) and, for every method after the first, two-sided
+permutation tests of its trials' judged scores against the first method's at each depth
+(``evoplay.framework.stats.permutation_test``, Holm-adjusted over the methods), as a
+study's variants are tested against its baseline. With ``--league FILE`` (``evoplay
+tournament ... --json`` of every method's trials' players, ``trials/trial_k/champion.json``)
+each player's league score (``evoplay.framework.study_report.read_league``: win 1, draw 0,
+loss -1 a game against every other player, from both seats) is tested the same way, and
+the league's winner is named: the comparison's best player by the rule written before it
+was played (ties to the method listed first, then the lower trial).
+
     python benchmarks/td_comparison.py OUT.png "evolution=results/blondie24-choices/published" \
         "TDLeaf=results/td-leaf-1999" [--json OUT.json]
 """
@@ -48,6 +59,60 @@ def judged(run: Path) -> list[float]:
     return [float(t["champion_score"]) for t in summary["per_trial"] if "champion_score" in t]
 
 
+def judged_depths(run: Path) -> dict[str, list[float]]:
+    """Each trial's judged scores (``duels.json`` of ``report --depths --versus``), in trial
+    order: against piece difference searching depth d as ``"d"``, against another player (a
+    ``--versus``) as ``"vs NAME"``."""
+    doc = json.loads((run / "duels.json").read_text())
+    out: dict[str, list[float]] = {}
+    for trial in sorted(doc["trials"], key=lambda t: t["trial"]):
+        for d in trial["duels"]:
+            if d["opponent"].startswith("piece-difference:") and d["depth"] == d["opponent_depth"]:
+                key = str(d["depth"])
+            elif d["opponent"].startswith("piece-difference:"):
+                continue
+            else:
+                key = "vs " + d["opponent"]
+            out.setdefault(key, []).append(float(d["score"]))
+    return out
+
+
+def tests(data: dict, seed: int = 0) -> dict:
+    """Each method after the first against the first, per judged depth: the difference of the
+    means, the permutation p and its Holm adjustment over the methods."""
+    from evoplay.framework.stats import holm, permutation_test
+
+    labels = list(data)
+    base, out = data[labels[0]]["judged"], {}
+    for depth in base:
+        rows = [(label, data[label]["judged"].get(depth)) for label in labels[1:]]
+        rows = [(label, scores) for label, scores in rows if scores]
+        ps = [permutation_test(scores, base[depth], np.random.default_rng(seed)) for _, scores in rows]
+        out[depth] = [{"method": label, "versus": labels[0], "difference": float(np.mean(s) - np.mean(base[depth])),
+                            "p": p, "p_holm": q} for (label, s), p, q in zip(rows, ps, holm(ps))]
+    return out
+
+
+def league_scores(path: Path, data: dict) -> dict:
+    """Each method's trials' league scores, by ``read_league`` of the tournament file ``path``."""
+    from evoplay.framework.study_report import read_league
+
+    link = path.parent / "league.json"
+    runs = [Path(d["run"]).name for d in data.values()]
+    if path.resolve() != link.resolve():
+        raise SystemExit(f"--league: the tournament file must be named league.json, got {path}")
+    scores = read_league(path.parent, runs, [d["trials"] for d in data.values()])
+    if scores is None:
+        raise SystemExit(f"--league: {path} lacks a player of these methods' trials")
+    return dict(zip(data, scores))
+
+
+def league_winner(league: dict) -> dict:
+    best = max(((score, -i, -t, label, t) for i, (label, scores) in enumerate(league.items())
+                for t, score in enumerate(scores)))
+    return {"method": best[3], "trial": best[4], "league": best[0]}
+
+
 def interval(values) -> tuple[float, float, float]:
     v = np.asarray(values, dtype=float)
     m = float(v.mean())
@@ -68,8 +133,11 @@ def method_curve(run: Path) -> dict:
     final = judged(run)
     total = {t: cpu[t] * max(g for g, _ in rows[t]) for t in rows}
     m, lo, hi = interval(final) if final else (None, None, None)
+    depths = judged_depths(run) if (run / "duels.json").exists() else {}
     return {"run": str(run), "trials": len(rows), "cpu_seconds_per_trial": total, "curve": points,
-            "judged_depth4": {"scores": final, "mean": m, "lo": lo, "hi": hi}}
+            "judged_depth4": {"scores": final, "mean": m, "lo": lo, "hi": hi},
+            "judged": depths,
+            "judged_intervals": {d: dict(zip(("mean", "lo", "hi"), interval(v))) for d, v in depths.items()}}
 
 
 def main(argv=None):
@@ -77,6 +145,7 @@ def main(argv=None):
     parser.add_argument("out")
     parser.add_argument("methods", nargs="+", help="LABEL=RUN_DIR")
     parser.add_argument("--json")
+    parser.add_argument("--league", type=Path, help="the league of every method's players (league.json)")
     args = parser.parse_args(argv)
     import matplotlib
 
@@ -103,7 +172,15 @@ def main(argv=None):
     fig.tight_layout()
     fig.savefig(args.out, dpi=120, metadata={"Software": None})
     if args.json:
-        Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
+        doc = {"methods": data, "tests": tests(data)}
+        if args.league:
+            league = league_scores(args.league, data)
+            for label, scores in league.items():
+                data[label]["judged"]["league"] = scores
+                data[label]["judged_intervals"]["league"] = dict(zip(("mean", "lo", "hi"), interval(scores)))
+            doc["tests"] = tests(data)
+            doc["best"] = league_winner(league)
+        Path(args.json).write_text(json.dumps(doc, indent=1) + "\n")
 
 
 if __name__ == "__main__":
