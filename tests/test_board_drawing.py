@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from test_web_any_game import path, serving
-from test_web_api import ok, refused
+from support.web import ok, refused
 
 from evoplay.arena.game import capability
 from evoplay.errors import EvoplayError

@@ -105,7 +105,7 @@ def test_study_refuses_an_out_below_a_file(env, tmp_path):
 
 @pytest.mark.parametrize("length", ["abc", "-5", "1.5", "0x10", "\xb9\xb2", "9" * 40, "12 3"])
 def test_a_malformed_content_length_is_a_400(length):
-    from test_web_api import serving
+    from support.web import serving
 
     with serving() as url:
         host, port = url.removeprefix("http://").split(":")

@@ -32,7 +32,7 @@ from evoplay.web.boards import MAX_SIMS
 from evoplay.web.roots import Roots
 
 from test_fuzz_cli import JUNK
-from test_web_api import make_run
+from support.web import make_run
 from test_web_served_players import network_file
 
 ROOT = Path(__file__).resolve().parent.parent

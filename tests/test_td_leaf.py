@@ -292,7 +292,7 @@ def test_the_committed_td_leaf_runs_are_served_and_their_networks_move_on_their_
     """A TDLeaf run is served as any run: the run page names its game and its final network
     (a player file of the evolved champions' kind) makes moves on that game's board."""
     pytest.importorskip("pyspiel")
-    from test_web_api import ok, serving
+    from support.web import ok, serving
 
     root = Path(__file__).resolve().parents[1] / "results"
     c4 = "openspiel:connect_four"

@@ -9,8 +9,8 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from test_web_api import ok, refused, request
-from test_web_api import serving as api_serving
+from support.web import ok, refused, request
+from support.web import serving as api_serving
 
 from evoplay.web import boards
 from evoplay.web.app import GAMES, make_app

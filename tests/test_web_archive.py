@@ -25,7 +25,7 @@ from evoplay.recipes.selfadaptive import sa_from_dict
 from evoplay.recipes.fogel.report import champion_row
 from evoplay.tictactoe import board
 from evoplay.web.archive import elite_spec
-from test_web_api import ok, refused, request, serving
+from support.web import ok, refused, request, serving
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ('recipe = "map-elites"\nname = "me"\nseed = 3\ntrials = 2\ngenerations = 4\n'
@@ -166,7 +166,7 @@ def test_the_committed_diversity_run_serves_its_archive_json_grid(site):
 
 
 def test_a_run_of_another_recipe_has_no_archive(tmp_path):
-    from test_web_api import make_run
+    from support.web import make_run
 
     make_run(tmp_path / "plain")
     with serving(["plain"], base=tmp_path) as url:

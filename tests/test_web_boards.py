@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 from test_search_pv import minimax_line
-from test_web_api import make_run, ok, refused, request, serving
+from support.web import make_run, ok, refused, request, serving
 
 from evoplay.checkers import rules
 from evoplay.checkers import search as compiled

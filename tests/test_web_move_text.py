@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from test_fuzz_web import call, served
-from test_web_api import ok, refused, request, serving
+from support.web import ok, refused, request, serving
 
 from evoplay.web import boards
 

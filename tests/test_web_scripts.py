@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_web_api import ok, serving
+from support.web import ok, serving
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "evoplay" / "web" / "static"

@@ -17,7 +17,7 @@ import threading
 import time
 from contextlib import contextmanager
 
-from test_web_api import request
+from support.web import request
 
 from evoplay.web.app import make_app, make_server
 from evoplay.web.roots import Roots

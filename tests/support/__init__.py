@@ -9,4 +9,6 @@
   call it must not make, Ray never started, a file never opened, input not read through.
 - ``support.runs``: ``evoplay`` in a process of its own, and a run directory's files.
 - ``support.games``: positions from random games, hand-made tic-tac-toe networks.
+- ``support.web``: a real server of the web app and requests to it (``serving``, ``ok``,
+  ``refused``), the player files and run directory it is given.
 """
