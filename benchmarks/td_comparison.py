@@ -9,7 +9,9 @@ put at the trial's CPU seconds so far, its ``costs.json`` CPU spread evenly over
 generations. A method's line is the mean over its trials at each measured generation, its
 band the 95% t-interval of that mean across trials (each trial's own 314-game interval is
 not drawn). The judged players (``report --depths 4``: each trial's champion or final
-network, 314 games) are the markers at the end, mean with its interval across trials.
+network, 314 games) are the markers at the end, mean with its interval across trials. The
+plot shows scores from -0.5 to +0.5: the bands of the first generations (random networks,
+three trials) run off it.
 
 The JSON (``--json``) also holds each method's judged scores at every depth ``report
 --depths`` measured (``duels.json``) and, for every method after the first, two-sided
@@ -20,7 +22,7 @@ tournament ... --json`` of every method's trials' players, ``trials/trial_k/cham
 each player's league score (``evoplay.framework.study_report.read_league``: win 1, draw 0,
 loss -1 a game against every other player, from both seats) is tested the same way, and
 the league's winner is named: the comparison's best player by the rule written before it
-was played (ties to the method listed first, then the lower trial).
+was played (ties to the method earlier in ``--prefer``, then the lower trial).
 
     python benchmarks/td_comparison.py OUT.png "evolution=results/blondie24-choices/published" \
         "TDLeaf=results/td-leaf-1999" [--json OUT.json]
@@ -62,7 +64,7 @@ def judged(run: Path) -> list[float]:
 def judged_depths(run: Path) -> dict[str, list[float]]:
     """Each trial's judged scores (``duels.json`` of ``report --depths --versus``), in trial
     order: against piece difference searching depth d as ``"d"``, against another player (a
-    ``--versus``) as ``"vs NAME"``."""
+    ``--versus`` player file or run directory) as ``"vs-NAME"``, its file or folder name."""
     doc = json.loads((run / "duels.json").read_text())
     out: dict[str, list[float]] = {}
     for trial in sorted(doc["trials"], key=lambda t: t["trial"]):
@@ -72,7 +74,7 @@ def judged_depths(run: Path) -> dict[str, list[float]]:
             elif d["opponent"].startswith("piece-difference:"):
                 continue
             else:
-                key = "vs " + d["opponent"]
+                key = "vs-" + Path(d["opponent"]).name
             out.setdefault(key, []).append(float(d["score"]))
     return out
 
@@ -107,8 +109,11 @@ def league_scores(path: Path, data: dict) -> dict:
     return dict(zip(data, scores))
 
 
-def league_winner(league: dict) -> dict:
-    best = max(((score, -i, -t, label, t) for i, (label, scores) in enumerate(league.items())
+def league_winner(league: dict, prefer: list[str]) -> dict:
+    """The player with the highest league score; a tie goes to the method earlier in
+    ``prefer`` (else in ``league``'s order), then to the lower trial."""
+    order = prefer + [label for label in league if label not in prefer]
+    best = max(((score, -order.index(label), -t, label, t) for label, scores in league.items()
                 for t, score in enumerate(scores)))
     return {"method": best[3], "trial": best[4], "league": best[0]}
 
@@ -146,6 +151,7 @@ def main(argv=None):
     parser.add_argument("methods", nargs="+", help="LABEL=RUN_DIR")
     parser.add_argument("--json")
     parser.add_argument("--league", type=Path, help="the league of every method's players (league.json)")
+    parser.add_argument("--prefer", default="", help="LABEL,LABEL,...: the league winner's tie order of methods")
     args = parser.parse_args(argv)
     import matplotlib
 
@@ -165,6 +171,7 @@ def main(argv=None):
             ax.errorbar([end], [j["mean"]], yerr=[[j["mean"] - j["lo"]], [j["hi"] - j["mean"]]], color=line.get_color(),
                         marker="D", capsize=4)
     ax.axhline(0, color="grey", lw=0.8)
+    ax.set_ylim(-0.5, 0.5)  # a band of the first generations, from random networks, runs off it
     ax.set_xlabel("training CPU seconds of a trial")
     ax.set_ylabel("mean score against piece difference, depth 4")
     ax.set_title("Checkers, the 1999 network: evolution and TDLeaf(λ) at equal CPU")
@@ -179,7 +186,7 @@ def main(argv=None):
                 data[label]["judged"]["league"] = scores
                 data[label]["judged_intervals"]["league"] = dict(zip(("mean", "lo", "hi"), interval(scores)))
             doc["tests"] = tests(data)
-            doc["best"] = league_winner(league)
+            doc["best"] = league_winner(league, [x for x in args.prefer.split(",") if x])
         Path(args.json).write_text(json.dumps(doc, indent=1) + "\n")
 
 

@@ -468,7 +468,12 @@ def run_page(name: str) -> tuple[str, list[str]]:
     for row in s["per_trial"]:
         lines.append(f"| {row['trial']} | " + " | ".join(_cell(row[k]) for k in columns) + " |")
     lines += ["", "## Config", "", "```toml", cfg.rstrip(), "```", ""]
-    return "\n".join(lines), [f"{name}/curve.png", f"{name}/curve.svg"]
+    return "\n".join(lines), [f"{name}/curve.png", f"{name}/curve.svg", *_noted_figures(name)]
+
+
+def _noted_figures(name: str) -> list[str]:
+    """Figures of the run's folder that its notes show (``![...](NAME/FILE)``), beside its curve."""
+    return re.findall(rf"!\[[^\]]*\]\(({re.escape(name)}/[^)\s]+)\)", _notes(name))
 
 
 def _cell(v) -> str:

@@ -1,0 +1,61 @@
+"""The comparison of evolution and TDLeaf(lambda) at equal CPU on checkers, the 1999 setting, as
+committed (docs/results/notes/td-leaf-1999.md): each arm's run made again for its first steps,
+bit for bit, and the figures its page quotes read back from the files they come from."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from test_blondie24_archive import first_rows
+
+from evoplay.framework import config as configs
+from evoplay.framework.trial import TrialRun
+from evoplay.recipes.blondie24.recipe import Blondie24Recipe
+from evoplay.recipes.td_leaf.recipe import TDLeafRecipe
+
+ROOT = Path(__file__).resolve().parents[1]
+TD, ANCHOR = ROOT / "results" / "td-leaf-1999", ROOT / "results" / "blondie24-td-anchor"
+
+
+def test_the_td_arm_is_its_config_and_reproduces_its_first_two_steps():
+    """results/td-leaf-1999 (`evoplay evolve configs/td-leaf-1999.toml`): trial 0's first two
+    generations' steps, made again with the yardstick cut to one ballot (training never sees
+    it), are the logbook's to the last bit."""
+    cfg = configs.load(TD / "config.toml")
+    assert cfg == configs.load(ROOT / "configs" / "td-leaf-1999.toml")
+    cfg["yardstick"]["openings"] = 1
+    made = TrialRun(TDLeafRecipe(cfg), 0).run(2).logbook
+    with (TD / "trials" / "trial_00" / "logbook.csv").open() as f:
+        committed = [float(r["step_size"]) for r in csv.DictReader(f)][:2]
+    assert [row["step_size"] for row in made] == committed and committed[0] > 0
+
+
+def test_the_anchor_arm_is_its_config_and_reproduces_its_first_generation():
+    """results/blondie24-td-anchor (`evoplay evolve configs/blondie24-td-anchor.toml`): the config
+    as written (its anchor file's path made absolute where the run was made), and trial 0's first
+    generation, with 2 of each network's 5 games against results/td-leaf-checkers-10, made again
+    in this checkout: the logbook's first row, every column but the yardstick's, bit for bit."""
+    cfg = configs.load(ANCHOR / "config.toml")
+    anchor = ROOT / "results" / "td-leaf-checkers-10" / "champion.json"
+    [stored] = cfg["evaluation"]["anchors"]
+    assert Path(stored).parts[-3:] == anchor.parts[-3:]
+    cfg["evaluation"]["anchors"] = [str(anchor)]
+    shipped = configs.load(ROOT / "configs" / "blondie24-td-anchor.toml")
+    shipped["evaluation"]["anchors"] = [str(anchor)]
+    assert cfg == shipped
+    cfg["yardstick"]["openings"] = 1
+    [made] = TrialRun(Blondie24Recipe(cfg), 0).run(1).logbook
+    mine = {k: float(v) for k, v in made.items() if not k.startswith("yard_")}
+    assert [mine] == first_rows(ANCHOR, 0, 1) and len(mine) > 5
+
+
+def test_every_arm_had_about_one_1999_trial_of_evolutions_worker_cpu():
+    """The protocol: each trial about the 1,908 worker-CPU seconds of one trial of the published
+    variant (within a sixth either way; the anchor arm's 92 s of TD training on top)."""
+    published = json.loads((ROOT / "results" / "blondie24-choices" / "published" / "costs.json").read_text())
+    budget = sum(t["cpu_seconds"] for t in published.values()) / len(published)
+    for run in (TD, ANCHOR):
+        for trial in json.loads((run / "costs.json").read_text()).values():
+            assert abs(trial["cpu_seconds"] / budget - 1) < 1 / 6, (run.name, trial)
