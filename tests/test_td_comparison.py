@@ -59,3 +59,18 @@ def test_every_arm_had_about_one_1999_trial_of_evolutions_worker_cpu():
     for run in (TD, ANCHOR):
         for trial in json.loads((run / "costs.json").read_text()).values():
             assert abs(trial["cpu_seconds"] / budget - 1) < 1 / 6, (run.name, trial)
+
+
+def test_the_committed_tic_tac_toe_run_is_made_again_bit_for_bit(tmp_path):
+    """results/td-leaf-ttt (`evoplay evolve configs/td-leaf-ttt.toml`, 400 games): the whole
+    run made again, both trials' logbooks and the champion are the committed bytes, and its
+    exact analysis says what the page quotes (trial 0 unbeatable moving first)."""
+    from support.runs import evoplay_process
+
+    run = ROOT / "results" / "td-leaf-ttt"
+    assert configs.load(run / "config.toml") == configs.load(ROOT / "configs" / "td-leaf-ttt.toml")
+    evoplay_process("evolve", "configs/td-leaf-ttt.toml", "--out", tmp_path / "run", "--workers", 1, "-q")
+    for name in ("trials/trial_00/logbook.csv", "trials/trial_01/logbook.csv", "champion.json"):
+        assert (tmp_path / "run" / name).read_bytes() == (run / name).read_bytes(), name
+    champions = json.loads((run / "analysis.json").read_text())["champions"]
+    assert [c["unbeatable_as_x"] for c in champions] == [True, False]
