@@ -41,8 +41,9 @@ def fogel_net_file(path, hidden=2, seed=0):
 
 def test_match_json_schema():
     doc = run_json("match", "random", "logic", "--games", "500", "--seed", "3")
-    assert set(doc) == {"a", "b", "exact", "results"}
+    assert set(doc) == {"game", "a", "b", "exact", "openings", "results"}  # every game's match says the same
     assert doc["a"] == "random" and doc["b"] == "logic" and doc["exact"] is False
+    assert doc["game"] == "tictactoe" and doc["openings"] == 1  # tic-tac-toe's games start from the empty board
     assert [r["first"] for r in doc["results"]] == ["a", "b"]  # --seats both by default
     for r in doc["results"]:
         assert set(r) == {"first", "games", "a_win", "draw", "b_win", "a_payoff"}

@@ -1,11 +1,13 @@
-"""match, tournament and game for every game but the ones with batched exact matches (``--game REF``).
+"""match, tournament, analyze and game for every game (``--game REF``).
 
 Games start from the game's openings when it offers them (checkers: the three-move
 ballots; game ``i`` of a seating from opening ``i mod n``), else from its initial position,
 so deterministic players meet in varied positions; ``--seats both`` plays each opening
 from both sides. Players are ``evoplay.arena.specs``'s: ``random`` and ``mcts`` for every
-game, the game's own, and player files of that game. Tic-tac-toe keeps its batched and
-exact paths in ``play`` (a game that says ``exact = True``).
+game, the game's own, and player files of that game. A game that plays a pairing in
+batches or exactly (tic-tac-toe's ``pair_result``, and ``--exact`` where it says ``exact``)
+does so on the same path, through ``evoplay.arena.match.pair_result``; ``analyze``'s exact
+facts about a tic-tac-toe player are ``evoplay.cli.play``'s.
 """
 
 from __future__ import annotations
@@ -69,41 +71,48 @@ def make_players(game, specs) -> list:
     return [make_player(game, s) for s in specs]
 
 
-def _checked_games(games: int) -> None:
-    if not 1 <= games <= MAX_GAMES:
+def _games(game, games: int) -> int:
+    """``games`` per pairing, checked before any is played: a game that plays matches in
+    batches (``pair_result``: tic-tac-toe) takes as many as ``--games`` allows, any other
+    at most ``MAX_GAMES``, one game at a time."""
+    if capability(game, "pair_result") is None and not 1 <= games <= MAX_GAMES:
         raise EvoplayError(f"--games must be in 1..{MAX_GAMES:,} for this game, got {games}")
+    return games
 
 
-def match(game, player_a, player_b, games, seed, seats, as_json, seatings, echo_json, text_lines):
+def match(game, player_a, player_b, games, seed, seatings, exact, as_json, echo_json, text_lines):
+    """``evoplay match`` for every game: each seating's results from A's side (win, draw and
+    loss fractions, and A's payoff where the game scores one), exact with ``exact``."""
     openings, default_games, _ = domain(game)
-    games = games or default_games
-    _checked_games(games)
+    games = None if exact else _games(game, games or default_games)
     a, b = make_players(game, (player_a, player_b))
     name = game_ref(game)
     results = []
-    with Progress(games * len(seatings)) as progress:
+    with Progress(games and games * len(seatings)) as progress:
         for first in seatings:
             x, o = (a, b) if first == "a" else (b, a)
             r = pair_result(game, x, o, openings, games, seed, (0 if first == "a" else 1,), progress)
             a_win, b_win = (r["x_win"], r["o_win"]) if first == "a" else (r["o_win"], r["x_win"])
             results.append({"first": first, "games": games, "a_win": a_win, "draw": r["draw"], "b_win": b_win,
-                            "a_payoff": None})
+                            "a_payoff": r["x_payoff"] if first == "a" else None})
     if as_json:
-        echo_json({"game": name, "a": player_a, "b": player_b, "exact": False, "openings": len(openings), "results": results})
+        echo_json({"game": name, "a": player_a, "b": player_b, "exact": exact, "openings": len(openings), "results": results})
         return
-    start = (f"game i starts from opening i mod {len(openings)} (the game's {len(openings)} openings)" if len(openings) > 1
-             else "every game starts from the initial position")
-    click.echo(f"A = {player_a}\nB = {player_b}\n{name}: {start}")
+    click.echo(f"A = {player_a}\nB = {player_b}")
+    if not exact:
+        start = (f"game i starts from opening i mod {len(openings)} (the game's {len(openings)} openings)"
+                 if len(openings) > 1 else "every game starts from the initial position")
+        click.echo(f"{name}: {start}")
     for result in results:
         click.echo("\n".join(text_lines(result, seed, game.side_names[0])))
 
 
-def tournament(game, specs, games, seed):
+def tournament(game, specs, games, seed, exact=False):
+    """``evoplay tournament`` for every game: the round robin's table, exact with ``exact``."""
     openings, default_games, _ = domain(game)
-    games = games or default_games
-    _checked_games(games)
+    games = None if exact else _games(game, games or default_games)
     players = make_players(game, specs)
-    with Progress(games * len(specs) ** 2) as progress:
+    with Progress(games and games * len(specs) ** 2) as progress:
         return round_robin(game, players, list(specs), openings, games, seed, progress)
 
 

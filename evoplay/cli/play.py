@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -11,13 +10,10 @@ from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
 from evoplay.errors import SpecError
 from evoplay.tictactoe.players import make_player
-from evoplay.arena.match import pair_result, round_robin
-from evoplay.arena.specs import make_player as any_player
 from evoplay.framework.stats import wilson_interval
 from evoplay.tictactoe.tournament import MAX_GAMES
 from evoplay.cli import gameplay
 from evoplay.cli.group import cli
-from evoplay.cli.progress import Progress
 from evoplay.cli.checks import BoundedInt, game_option
 from evoplay.arena.game import capability, game_ref
 
@@ -57,33 +53,13 @@ def _pct(p: float) -> str:
 
 
 def _no_exact(exact: bool, game):
-    if exact:
+    """Refuse ``--exact`` for a game without an exact analysis."""
+    if exact and not capability(game, "exact"):
         raise SpecError(f"--exact needs a game with an exact analysis (evoplay games says which); {game_ref(game)} "
                         "plays sampled games")
 
 
 # ---------------------------------------------------------------- match
-
-
-def match_results(game, a, b, games: int | None, seed: int, seats: str, progress=None) -> list[dict]:
-    """One result per seating of a game that plays in batches (``pair_result``), from A's side:
-    win/draw/loss fractions and A's payoff first."""
-    results = []
-    for first in SEATS[seats]:
-        x, o = (a, b) if first == "a" else (b, a)
-        r = pair_result(game, x, o, [game.initial()], games, seed, (SEAT_KEY[first],), progress)
-        a_win, b_win = (r["x_win"], r["o_win"]) if first == "a" else (r["o_win"], r["x_win"])
-        results.append(
-            {
-                "first": first,
-                "games": games,
-                "a_win": a_win,
-                "draw": r["draw"],
-                "b_win": b_win,
-                "a_payoff": r["x_payoff"] if first == "a" else None,
-            }
-        )
-    return results
 
 
 def _named(side: str | None) -> str:
@@ -101,7 +77,7 @@ def side_words(game) -> tuple[str, str, str]:
     return f"as {first} (moves first)", f"as {second}", f"as {first}"
 
 
-def _match_text(result: dict, seed: int, first_side: str | None = "X") -> list[str]:
+def _match_text(result: dict, seed: int, first_side: str | None) -> list[str]:
     first = result["first"].upper()
     rows = (("A wins", result["a_win"]), ("draws", result["draw"]), ("B wins", result["b_win"]))
     n = result["games"]
@@ -137,20 +113,8 @@ def match(player_a, player_b, games, seed, seats, exact, as_json, game_name):
     evoplay players lists the specs of every game and, with --game, a game's own.
     """
     game = gameplay.choose_game(game_name, (player_a, player_b))
-    if not capability(game, "exact"):
-        _no_exact(exact, game)
-        return gameplay.match(game, player_a, player_b, games, seed, seats, as_json, SEATS[seats], _echo_json, _match_text)
-    games = games or capability(game, "match_games")
-    a, b = any_player(game, player_a), any_player(game, player_b)  # mcts too: one game at a time
-    games = None if exact else games
-    with Progress(games and games * len(SEATS[seats])) as progress:
-        results = match_results(game, a, b, games, seed, seats, progress)
-    if as_json:
-        _echo_json({"a": player_a, "b": player_b, "exact": exact, "results": results})
-        return
-    click.echo(f"A = {player_a}\nB = {player_b}")
-    for result in results:
-        click.echo("\n".join(_match_text(result, seed)))
+    _no_exact(exact, game)
+    return gameplay.match(game, player_a, player_b, games, seed, SEATS[seats], exact, as_json, _echo_json, _match_text)
 
 
 # ---------------------------------------------------------------- tournament
@@ -197,16 +161,9 @@ def tournament(players, games, seed, exact, as_json, game_name):
     PLAYERS are player specs, player files or run directories (evoplay players lists the specs).
     """
     game = gameplay.choose_game(game_name, players)
-    if not capability(game, "exact"):
-        _no_exact(exact, game)
-        table = gameplay.tournament(game, players, games, seed)
-        games = table["games"]
-    else:
-        games = games or capability(game, "match_games")
-        sampled = None if exact else games
-        with Progress(sampled and sampled * len(players) ** 2) as progress:
-            table = round_robin(game, [any_player(game, p) for p in players], list(players), [game.initial()],
-                                sampled, seed, progress)
+    _no_exact(exact, game)
+    table = gameplay.tournament(game, players, games, seed, exact)
+    games = table["games"]
     if as_json:
         _echo_json(table)
         return
