@@ -227,3 +227,22 @@ def test_player_file_with_wrong_shapes(tmp_path):
     }
     save_player(path, "fogel-net", {"inputs": 9, "hidden": 2, "outputs": 9}, weights, {})
     assert_usage_error(run_evoplay("match", str(path), "random"), "hidden_weights", "shape")
+
+
+def test_analyze_decides_exact_or_sampled_by_the_players_not_by_the_game():
+    """`evoplay analyze mcts:sims=20` on tic-tac-toe was refused ("unknown player 'mcts': not a
+    tictactoe player") though `match` plays it: analyze took the exact path for the game. Now
+    players with move tables get the exact facts, any other pairing sampled games, as on any
+    game, and --openings goes with the sampled analysis only."""
+    sampled = run_json("analyze", "mcts:sims=20", "--openings", "3", "--seed", "1")
+    assert sampled["game"] == "tictactoe" and sampled["openings"] == 3
+    assert [r["opponent"] for r in sampled["opponents"]] == ["random", "mcts:sims=100"]
+    assert all(r["win"] + r["draw"] + r["loss"] == 6 for r in sampled["opponents"])
+    mixed = run_json("analyze", "logic", "--opponent", "alpha-beta:depth=2", "--openings", "2")
+    assert [r["opponent"] for r in mixed["opponents"]] == ["alpha-beta:depth=2"]
+    exact = run_json("analyze", "logic", "--opponent", "minimax")
+    assert set(exact) == {"player", "opponent", "expected_payoff", "best_response_payoff", "unbeatable_as_x",
+                          "unbeatable_as_o", "minimax_agreement"}
+    from support.cli import refused
+
+    refused(["analyze", "logic", "--openings", "3"], "--openings is for a sampled analysis")

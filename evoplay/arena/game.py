@@ -154,6 +154,9 @@ RECIPE_HINTS = {
 ACCELERATORS = {
     "pair_result": Feature(None, "(first, second, games, rng, progress) -> a pairing's results in batches; "
                                  "exact with games=None where ``exact``; None for players it cannot batch"),
+    "exact_analysis": Feature(None, "(player, opponent) -> analyze's exact facts about player against opponent "
+                                    "(a dict); None for players it cannot analyse exactly, which are analysed over "
+                                    "sampled games"),
     "search_table": Feature(None, "(evaluate, depth) -> a search player's move on every position at once"),
     "network_search": Feature(None, "(state, depth, genome, sizes, king, quiescence) -> the compiled search "
                                     "with an evaluation network at the leaves (genome: the weights, or the "

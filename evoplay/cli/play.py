@@ -6,10 +6,9 @@ import json
 
 import click
 
-from evoplay.tictactoe import board
-from evoplay.tictactoe import exact
 from evoplay.errors import SpecError
 from evoplay.tictactoe.players import make_player
+from evoplay.arena.specs import make_player as any_player
 from evoplay.framework.stats import wilson_interval
 from evoplay.tictactoe.tournament import MAX_GAMES
 from evoplay.cli import gameplay
@@ -182,47 +181,36 @@ def tournament(players, games, seed, exact, as_json, game_name):
 # ---------------------------------------------------------------- analyze
 
 
-def analysis(player, opponent) -> dict:
-    """The exact facts ``analyze`` reports about a player against an opponent."""
-    return {
-        "expected_payoff": exact.expected_payoff(player, opponent),
-        "best_response_payoff": exact.best_response_payoff(opponent),
-        "unbeatable_as_x": exact.unbeatable(player, as_x=True),
-        "unbeatable_as_o": exact.unbeatable(player, as_x=False),
-        "minimax_agreement": exact.minimax_agreement(player),
-    }
-
-
 @cli.command()
 @click.argument("player")
-@click.option("--opponent", default=None, help="The opponent [default: logic for an exact analysis (tic-tac-toe); "
+@click.option("--opponent", default=None, help="The opponent [default: logic for an exact analysis (tic-tac-toe's table players); "
               "random and mcts:sims=100 for any other game].")
 @click.option("--openings", type=BoundedInt(1, 10_000), default=None,
-              help="A game without an exact analysis: random openings, each played from both seats [default: 50].")
+              help="A sampled analysis (a game or players without an exact one): random openings, each played "
+              "from both seats [default: 50].")
 @seed_option
 @json_option
 @game_option()
 def analyze(player, opponent, openings, seed, as_json, game_name):
     """Analyse PLAYER (a spec, player file or run directory) against an opponent.
 
-    Tic-tac-toe exactly: payoff moving first, best-response ceiling, soundness. Any other
-    game: wins, draws and losses against each opponent from both seats over random
-    openings, the mean score and its 95% interval (inside [-1, 1]). The game is the one
-    PLAYER's file names, or --game.
+    Tic-tac-toe's table players exactly: payoff moving first, best-response ceiling,
+    soundness. Any other game or player (mcts, alpha-beta): wins, draws and losses against
+    each opponent from both seats over random openings, the mean score and its 95% interval
+    (inside [-1, 1]). The game is the one PLAYER's file names, or --game.
     """
     game = gameplay.choose_game(game_name, (player,))
-    if not capability(game, "exact"):  # as match and tournament decide
+    facts = exact_facts(game, player, "logic" if opponent is None else opponent)
+    if facts is None:  # players without an exact analysis: sampled games, as for any game
         return gameplay.analyze(game, player, opponent, openings, seed, as_json, _echo_json)
     opponent = "logic" if opponent is None else opponent
-    p, opp = make_player(player), make_player(opponent)  # first: a player of another game is refused as that
     if openings is not None:
-        raise SpecError(f"--openings is for a game without an exact analysis; {game_ref(game)}'s is exact")
-    facts = analysis(p, opp)
+        raise SpecError(f"--openings is for a sampled analysis; {game_ref(game)}'s analysis of these players is exact")
+    by_side = [_pct(share) for share in facts.pop("minimax_agreement_by_side")]
     if as_json:
         _echo_json({"player": player, "opponent": opponent, **facts})
         return
     yes = {True: "yes", False: "no"}
-    by_side = [_pct(exact.minimax_agreement(p, mark)) for mark in (board.X, board.O)]
     click.echo(
         "\n".join(
             [
@@ -236,6 +224,14 @@ def analyze(player, opponent, openings, seed, as_json, game_name):
             ]
         )
     )
+
+
+def exact_facts(game, player: str, opponent: str) -> dict | None:
+    """The game's exact analysis of the two players (``exact_analysis``), or None where the
+    game has none or these players have none (they are analysed over sampled games). Both
+    are built first, so a bad spec or another game's player is refused as that."""
+    analysis = capability(game, "exact_analysis")
+    return None if analysis is None else analysis(*(any_player(game, spec) for spec in (player, opponent)))
 
 
 # ---------------------------------------------------------------- game

@@ -43,6 +43,25 @@ class TicTacToe:
             return None
         return pair_result(*tables, games, rng, progress)
 
+    def exact_analysis(self, player, opponent) -> dict | None:
+        """``evoplay analyze``'s exact facts about ``player`` against ``opponent`` (payoff moving
+        first, the best response's ceiling, soundness from each seat, agreement with minimax,
+        also by the side to move), for players with move tables; None for others (mcts,
+        alpha-beta), which are analysed over sampled games."""
+        from evoplay.tictactoe import board, exact
+        from evoplay.tictactoe.players import GamePlayer, Player
+
+        tables = [p.player if isinstance(p, GamePlayer) else p for p in (player, opponent)]
+        if not all(isinstance(p, Player) for p in tables):
+            return None
+        mine, theirs = tables
+        return {"expected_payoff": exact.expected_payoff(mine, theirs),
+                "best_response_payoff": exact.best_response_payoff(theirs),
+                "unbeatable_as_x": exact.unbeatable(mine, as_x=True),
+                "unbeatable_as_o": exact.unbeatable(mine, as_x=False),
+                "minimax_agreement": exact.minimax_agreement(mine),
+                "minimax_agreement_by_side": [exact.minimax_agreement(mine, mark) for mark in (board.X, board.O)]}
+
     @property
     def players(self) -> dict:
         """Its own player specs (``first-open``, ``logic``, ``minimax``, ``softmax``; ``random`` as
