@@ -7,10 +7,9 @@ import json
 import click
 
 from evoplay.errors import SpecError
-from evoplay.tictactoe.players import make_player
 from evoplay.arena.specs import make_player as any_player
 from evoplay.framework.stats import wilson_interval
-from evoplay.tictactoe.tournament import MAX_GAMES
+from evoplay.arena.match import MAX_BATCHED_GAMES as MAX_GAMES
 from evoplay.cli import gameplay
 from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt, game_option
@@ -33,14 +32,6 @@ seed_option = click.option("--seed", type=SEED_TYPE, default=0, show_default=Tru
 exact_option = click.option("--exact", is_flag=True, help="Exact probabilities instead of sampled games, for a game "
                             "with an exact analysis (evoplay games says which).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-
-
-def player_option_check(option: str, spec: str):
-    """Build the player of an option now, so that a bad spec is refused before any work."""
-    try:
-        make_player(spec)
-    except SpecError as e:
-        raise SpecError(f"{option}: {e}") from None
 
 
 def _echo_json(obj):

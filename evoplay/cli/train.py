@@ -8,10 +8,11 @@ from pathlib import Path
 
 import click
 
-from evoplay.errors import EvoplayError
+from evoplay.errors import EvoplayError, SpecError
 from evoplay.cli.group import cli
 from evoplay.cli.checks import BoundedInt, FiniteFloat, PathArg, check_output, writing
-from evoplay.cli.play import SEED_TYPE, player_option_check
+from evoplay.cli.play import SEED_TYPE
+from evoplay.tictactoe.players import make_player
 
 #: Options that only one kind takes.
 KIND_OPTIONS = {
@@ -24,6 +25,14 @@ KIND_OPTIONS = {
     "address": "ga-value-net",
     "workers": "ga-value-net",
 }
+
+
+def player_option_check(option: str, spec: str):
+    """Build the player of an option now, so that a bad spec is refused before any work."""
+    try:
+        make_player(spec)
+    except SpecError as e:
+        raise SpecError(f"{option}: {e}") from None
 
 
 @cli.command()

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 
 
+from evoplay.arena.match import MAX_BATCHED_GAMES
 from evoplay.errors import EvoplayError
 from evoplay.tictactoe import engine
 from evoplay.tictactoe import exact
 from evoplay.tictactoe.players import Player
 
-#: Most games one pairing may sample: at about 10^7 games/s a pairing of 10^10 games
-#: takes some twenty minutes on one core (memory stays flat, see ``engine.BATCH``).
-MAX_GAMES = 10**10
+#: Most games one pairing may sample (memory stays flat, see ``engine.BATCH``).
+MAX_GAMES = MAX_BATCHED_GAMES
 
 
 def check_games(games: int | None) -> None:
