@@ -29,7 +29,7 @@ from evoplay.arena.game import capability, game_ref
 from evoplay.games import BUILTIN_GAMES, GameError, is_code_ref, resolve_data_game, resolve_game
 from evoplay.arena.search import move_scores, principal_variation
 from evoplay.web.archive import is_elite_spec
-from evoplay.web.pages import WebGame, any_game_page
+from evoplay.web.pages import BUILTIN_PAGES, WebGame, any_game_page
 from evoplay.web.roots import ApiError, Roots
 
 HUMAN = "human"
@@ -135,12 +135,16 @@ class Games:
         return resolve_game(self.served.get(name, name))
 
     def page(self, name: str) -> WebGame:
-        """The board page of a game: its own (``PAGE_GROUP``) where it has one, else
-        ``any_game_page``'s, drawn from what the game offers."""
+        """The board page of a game: its own (evoplay's ``BUILTIN_PAGES``, or a package's
+        through ``PAGE_GROUP``) where it has one, else ``any_game_page``'s, drawn from what
+        the game offers."""
 
         def build():
             game = self.resolve(name)
-            own = usercode.entry_point_refs(PAGE_GROUP).get(game_ref(game))
+            ref = game_ref(game)
+            if ref in BUILTIN_PAGES:
+                return BUILTIN_PAGES[ref]()
+            own = usercode.entry_point_refs(PAGE_GROUP).get(ref)
             if own is None:
                 return any_game_page(game)
             module, _, attr = own.partition(":")
@@ -187,9 +191,9 @@ def run_games_to_serve(recorded) -> list[str]:
     return [ref for ref, _ in recorded if not is_code_ref(ref) and ref not in BUILTIN_GAMES]
 
 
-#: The entry-point group naming a game's own board page: game reference -> "module:function"
-#: making its ``WebGame`` (evoplay's, for tic-tac-toe and checkers, are in its pyproject.toml;
-#: a package may add one for its game). The games themselves know nothing of the web.
+#: The entry-point group naming a package's game's own board page: game reference ->
+#: "module:function" making its ``WebGame`` (evoplay's own, for tic-tac-toe and checkers, are
+#: ``evoplay.web.pages.BUILTIN_PAGES``). The games themselves know nothing of the web.
 PAGE_GROUP = "evoplay.board_pages"
 
 

@@ -1,5 +1,6 @@
 """What the board page shows of each game (``WebGame``): tic-tac-toe's and checkers' own pages
-(named by the entry-point group ``evoplay.board_pages``), and the page of any other game,
+(``BUILTIN_PAGES``; a package's own game's through the entry-point group
+``evoplay.board_pages``), and the page of any other game,
 drawn from what the game offers (``any_game_page``)."""
 
 from __future__ import annotations
@@ -112,6 +113,12 @@ def searching(player):
     (``alpha-beta``, a network searching in Python), None for one that does not."""
     evaluate = getattr(player, "evaluate", None)
     return None if evaluate is None else (evaluate, player.depth, getattr(player, "quiescence", False))
+
+
+#: evoplay's own games' pages, richer than the board drawn from a game's features: a plain
+#: table, so the import graph sees them; a package adds a page for its game through the
+#: entry-point group ``evoplay.board_pages`` (``evoplay.web.boards.PAGE_GROUP``).
+BUILTIN_PAGES = MappingProxyType({"tictactoe": tictactoe_board, "checkers": checkers_board})
 
 
 def any_game_page(game) -> WebGame:
