@@ -465,3 +465,34 @@ def test_anchors_are_refused_in_one_line_naming_the_key(tmp_path):
     network_file(tmp_path / "good.json", (32, 4, 1), np.zeros(n_weights((32, 4, 1))), 2.0)
     cfg = configs.resolve({**raw, "evaluation": {**raw["evaluation"], "anchors": ["good.json", "piece-difference"]}}, base=tmp_path)
     assert cfg["evaluation"]["anchors"] == [str(tmp_path.resolve() / "good.json"), "piece-difference"]
+
+
+def test_player_specs_are_anchors_that_play_as_themselves_the_same_in_chunks_and_across_a_resume():
+    """evaluation.anchors takes any player spec of the game (mcts, piece difference at another depth):
+    it plays as itself, not through the network search, each anchor game drawing its randomness from
+    its own seed, so the run is the same bytes in 1 or 3 chunks and across a resume; a member's anchor
+    games are the ones the spec's player plays, and a bad spec is refused in one line naming the key."""
+    from evoplay.arena.specs import make_player
+    from evoplay.recipes.blondie24.play import play
+
+    cfg = config(TINY, games=4, anchor_games=4, anchors=["mcts:sims=4", "piece-difference:depth=2"])
+    recipe = Blondie24Recipe(cfg)
+    assert [a.get("spec") for a in recipe.anchors] == ["mcts:sims=4", "piece-difference:depth=2"]
+    straight = TrialRun(Blondie24Recipe(cfg), 1).run(3).to_data()
+    half = TrialRun(Blondie24Recipe(cfg), 1, chunks=3).run(2).to_data()
+    resumed = TrialRun(Blondie24Recipe(cfg), 1, data=json.loads(json.dumps(half)), chunks=2).run(3).to_data()
+    assert json.dumps(resumed) == json.dumps(straight)
+    _, events = events_of(cfg, 1)
+    event = events[0]
+    n = len(event["pool"])
+    pairs, results = event["pairs"][-4 * n:], event["results"][-4 * n:]
+    # member 0's games against piece difference at depth 2 (deterministic): replayed here, move for move
+    nets = {i: net for i, net in enumerate(event["pool"])}
+    pd2 = make_player(CHECKERS, "piece-difference:depth=2")
+    for (a, b), (score, plies) in list(zip(pairs.tolist(), results.tolist()))[2:4]:
+        member = nets[a if a < n else b]
+        mine = net_player(CHECKERS, member.genome, recipe.sizes, member.king, recipe.depth)
+        first, second = (mine, pd2) if a < n else (pd2, mine)
+        assert play(CHECKERS, first, second, CHECKERS.initial(), cfg["game"]["max_plies"]) == (score, plies)
+    with pytest.raises(ConfigError, match="anchors': unknown player 'nobody'"):
+        Blondie24Recipe(config(TINY, anchor_games=1, anchors=["nobody"]))

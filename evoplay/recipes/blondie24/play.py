@@ -16,6 +16,7 @@ import numpy as np
 
 from evoplay.arena.game import capability
 from evoplay.arena.match import play_game
+from evoplay.arena.specs import make_player
 from evoplay.games import resolve_game
 from evoplay.networks.evalnet import Evaluator, prepare
 from evoplay.arena.players import SearchPlayer
@@ -77,19 +78,22 @@ def net_player(game, genome, sizes, king: float, depth: int, quiescence: bool = 
     return SearchPlayer(game, Evaluator(genome, sizes, king), depth, spec, quiescence)
 
 
-def play(game, first, second, state, max_plies: int) -> tuple[int, int]:
-    """(score of the side to move at ``state``: +1, 0, -1; plies) of a game between
-    deterministic players, ``first`` playing that side, drawn after ``max_plies`` plies
-    (or the game's own limit: ``evoplay.arena.match.play_game``)."""
+def play(game, first, second, state, max_plies: int, rng=None) -> tuple[int, int]:
+    """(score of the side to move at ``state``: +1, 0, -1; plies) of a game, ``first`` playing
+    that side, drawn after ``max_plies`` plies (or the game's own limit:
+    ``evoplay.arena.match.play_game``); ``rng`` for players that draw their moves (None where
+    both are deterministic)."""
     mover = game.to_move(state)
     players = (first, second) if mover == 0 else (second, first)
-    score, plies, _ = play_game(game, *players, state, None, max_plies=max_plies)
+    score, plies, _ = play_game(game, *players, state, rng, max_plies=max_plies)
     return (score if mover == 0 else -score), plies
 
 
 def play_chunk(args):
     """``toolbox.map`` unit of work: (game, genomes, kings, sizes, depth, quiescence, pairs, max_plies
-    [, openings]) -> (n, 2) int array of (score of the first player, plies) per pair ``(first, second)``.
+    [, openings [, specs, seeds]]) -> (n, 2) int array of (score of the first player, plies) per pair
+    ``(first, second)``. ``specs``: the indexes of ``genomes`` that stand for players given by a
+    spec (anchors: ``make_player``), ``seeds``: each game's seed for their random draws.
 
     The first player is the side that moves first in the game; a game with an opening
     (a list of moves, one per pair) starts after them, and its plies count them; the side
@@ -98,12 +102,14 @@ def play_chunk(args):
     """
     ref, genomes, kings, sizes, depth, quiescence, pairs, max_plies, *rest = args
     openings = rest[0] if rest and rest[0] is not None else [()] * len(pairs)
+    specs, seeds = rest[1:3] if len(rest) == 3 else ({}, None)
     game = resolve_game(ref)
     players = {}
 
     def player(i):
         if i not in players:
-            players[i] = net_player(game, genomes[i], sizes, kings[i], depth, quiescence)
+            players[i] = (make_player(game, specs[i]) if i in specs
+                          else net_player(game, genomes[i], sizes, kings[i], depth, quiescence))
         return players[i]
 
     out = np.zeros((len(pairs), 2), dtype=np.int64)
@@ -114,6 +120,7 @@ def play_chunk(args):
         k = len(opening)
         side = game.to_move(state)  # the pair's first network plays the side that moved first
         first, second = (player(int(a)), player(int(b))) if side == 0 else (player(int(b)), player(int(a)))
-        score, plies = play(game, first, second, state, max_plies - k)
+        rng = None if seeds is None else np.random.default_rng(int(seeds[g]))
+        score, plies = play(game, first, second, state, max_plies - k, rng)
         out[g] = (score if side == 0 else -score, plies + k)
     return out

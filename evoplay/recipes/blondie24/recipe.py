@@ -85,6 +85,8 @@ from evoplay.recipes.blondie24.state import B24State, json_copy, state_from_data
 
 #: Stream purposes of the pairing and of the games' random openings (after the framework's INIT..VARIATE).
 PAIRING, OPENING = 5, 6
+#: Stream purpose of the seeds of games against anchors given by a spec (after HALL, 8, and the yardstick's 7).
+ANCHOR_PLAY = 10
 #: Stream purpose of the games against the archive (``evaluation.hall_of_fame_games``; after the yardstick's 7).
 HALL = 8
 
@@ -183,16 +185,25 @@ class Blondie24Recipe(Recipe):
         most = self.cfg["evaluation"]["random_plies"]
         return draw_openings(resolve_game(self.game), count, most, ctx.stream(OPENING)) if most else None
 
-    def play_games(self, genomes, kings, pairs, ctx: Context) -> np.ndarray:
-        """(score of the first player, plies) of every pair, through ``toolbox.map`` in chunks."""
+    def play_games(self, genomes, kings, pairs, ctx: Context, specs: dict | None = None) -> np.ndarray:
+        """(score of the first player, plies) of every pair, through ``toolbox.map`` in chunks.
+
+        ``specs``: the players among ``genomes`` that are anchors given by a spec (index ->
+        spec), which play as themselves; each game then draws its moves' randomness from its
+        own seed, drawn for every pair from the generation's ANCHOR_PLAY stream, so a run is
+        the same bytes in any number of chunks."""
         g = self.cfg["game"]
         openings = self.openings(len(pairs), ctx)
+        seeds = ctx.stream(ANCHOR_PLAY).integers(2**63, size=len(pairs)) if specs else None
         jobs = []
         for a, b in ctx.bounds(len(pairs)):
             # a chunk carries only the networks its pairs name (on 150 one-game tasks, 2 of 30 genomes each)
             named, local = np.unique(np.asarray(pairs[a:b]), return_inverse=True)
-            jobs.append((self.game, genomes[named], kings[named], self.sizes, self.depth,
-                         g["quiescence"], local.reshape(-1, 2), g["max_plies"], openings[a:b] if openings else None))
+            job = (self.game, genomes[named], kings[named], self.sizes, self.depth,
+                   g["quiescence"], local.reshape(-1, 2), g["max_plies"], openings[a:b] if openings else None)
+            if specs:
+                job += ({i: specs[int(n)] for i, n in enumerate(named) if int(n) in specs}, seeds[a:b])
+            jobs.append(job)
         return np.concatenate(list(self.toolbox.map(self.toolbox.evaluate, jobs)))
 
     def step(self, st: B24State, ctx: Context) -> dict:
@@ -222,7 +233,9 @@ class Blondie24Recipe(Recipe):
             first_anchor = len(genomes) - len(self.anchors)
             pairs, credit = anchor_games(len(pool), list(range(first_anchor, len(genomes))), ev["anchor_games"], pairs, credit,
                                          ev["both_seats"])
-        results = self.play_games(genomes, kings, pairs, ctx)
+        first_anchor = len(genomes) - len(self.anchors)
+        specs = {first_anchor + j: a["spec"] for j, a in enumerate(self.anchors) if "spec" in a}
+        results = self.play_games(genomes, kings, pairs, ctx, specs)
         points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, ev["opponent_scores"], ev["both_seats"], credit)
         for net, p, r in zip(pool, points, wdl):
             net.points, net.record = float(p), tuple(int(x) for x in r)

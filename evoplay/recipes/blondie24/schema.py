@@ -32,17 +32,19 @@ MAX_ANCHORS = 16
 
 
 def _anchors(v):
-    """``evaluation.anchors`` as stored: piece difference, or a network player file's path made
-    absolute against the config's folder (the file is checked against the run's networks in
-    ``check_config``, once the game and sizes are known)."""
+    """``evaluation.anchors`` as stored: piece difference, a network player file's path made
+    absolute against the config's folder, or any other player spec of the run's game (each
+    checked in ``check_config``, once the game and sizes are known)."""
     from evoplay.framework.config import base_dir
 
     if not (isinstance(v, list) and 1 <= len(v) <= MAX_ANCHORS and all(isinstance(a, str) and a for a in v)):
         return False
+    from evoplay.arena.specs import is_path
+
     out = []
     for a in v:
         check_text(a)
-        out.append(a if a == PIECE_DIFFERENCE else str((base_dir() / a).resolve()))
+        out.append(str((base_dir() / a).resolve()) if a != PIECE_DIFFERENCE and is_path(a) else a)
     return out
 
 
@@ -83,7 +85,7 @@ SCHEMA = {
         "hall_of_fame_every": (int, 1, configs.in_range(1, 1_000_000)),
         "anchor_games": (int, 0, configs.in_range(0, 10_000)),
         "anchors": (object, [PIECE_DIFFERENCE], (_anchors, f"a list of 1-{MAX_ANCHORS} opponents, each "
-                    f"{PIECE_DIFFERENCE!r} or the path of a network player file")),
+                    f"{PIECE_DIFFERENCE!r}, the path of a network player file or a player spec")),
     },
     "champion": {
         "rule": (str, "best", (lambda v: v in CHAMPION_RULES, "best or league")),
@@ -168,21 +170,32 @@ def check_config(cfg: dict):
 
 
 def anchor_networks(cfg: dict) -> list[dict]:
-    """The networks of ``evaluation.anchors``, in order: piece difference as the network of the
+    """The opponents of ``evaluation.anchors``, in order: piece difference as the network of the
     piece-difference weight alone (its kings worth ``yardstick.pd_king``), a player file as its
     weights and king value, checked to be a network of the run's game and layer sizes (it then
-    searches as the members do, to ``game.depth``)."""
+    searches as the members do, to ``game.depth``), and any other player spec (``mcts``,
+    ``piece-difference:depth=6``, ``openspiel-mcts``) as ``{"spec": ...}``, checked to build, its
+    ``genome`` and ``king`` zeros that stand in its place among the networks of a generation
+    (it plays as itself: ``evoplay.recipes.blondie24.play.play_chunk``)."""
     from evoplay.files.playerfile import player_path, read_document
     from evoplay.networks.evalnet import n_weights
     from evoplay.recipes.blondie24.operators import material_network
     from evoplay.recipes.blondie24.playerfile import network_parts
-    from evoplay.errors import PlayerFileError
+    from evoplay.arena.specs import is_path, make_player
+    from evoplay.errors import EvoplayError, PlayerFileError
 
     sizes = layer_sizes(cfg)
     out = []
     for a in cfg["evaluation"]["anchors"]:
         if a == PIECE_DIFFERENCE:
             out.append({"genome": material_network(n_weights(sizes)), "king": cfg["yardstick"]["pd_king"]})
+            continue
+        if not is_path(a):  # a player spec of the game: played as it is, not by the network search
+            try:
+                make_player(resolve_game(cfg["game"]["name"]), a)
+            except EvoplayError as e:
+                raise ConfigError(f"config key 'evaluation.anchors': {e}") from None
+            out.append({"spec": a, "genome": np.zeros(n_weights(sizes)), "king": 0.0})
             continue
         try:
             doc = read_document(player_path(a))
