@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from support.web import fogel_file
 from evoplay.tictactoe import exact
 from evoplay.cli import cli
 from evoplay.files.playerfile import save_player
@@ -24,19 +25,6 @@ def run_json(*args):
     result = CliRunner().invoke(cli, [*args, "--json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
-
-
-def fogel_net_file(path, hidden=2, seed=0):
-    """A valid fogel-net player file with small random weights."""
-    rng = np.random.default_rng(seed)
-    weights = {
-        "hidden_weights": rng.uniform(-0.5, 0.5, (9, hidden)),
-        "hidden_bias": rng.uniform(-0.5, 0.5, hidden),
-        "output_weights": rng.uniform(-0.5, 0.5, (hidden, 9)),
-        "output_bias": rng.uniform(-0.5, 0.5, 9),
-    }
-    arch = {"inputs": 9, "hidden": hidden, "outputs": 9}
-    return save_player(path, "fogel-net", arch, weights, {"test": True})
 
 
 def test_match_json_schema():
@@ -156,7 +144,7 @@ def test_analyze_human_output():
 
 def test_player_file_plays(tmp_path):
     pytest.importorskip("evoplay.recipes.fogel.nets")
-    path = fogel_net_file(tmp_path / "net.json")
+    path = fogel_file(tmp_path / "net.json", hidden=2, scale=0.5)
     doc = run_json("match", str(path), "random", "--exact", "--seats", "a-first")
     assert doc["a"] == str(path)
     assert sum(doc["results"][0][k] for k in ("a_win", "draw", "b_win")) == pytest.approx(1.0)
@@ -209,7 +197,7 @@ def test_malformed_player_file(tmp_path):
 
 
 def test_tampered_player_file(tmp_path):
-    path = fogel_net_file(tmp_path / "net.json")
+    path = fogel_file(tmp_path / "net.json", hidden=2, scale=0.5)
     doc = json.loads(path.read_text())
     doc["weights"]["output_bias"][3] += 0.25
     path.write_text(json.dumps(doc, indent=1))

@@ -21,13 +21,14 @@ from evoplay.web.app import make_app, make_server
 from evoplay.web.roots import Roots
 
 
-def fogel_file(path, seed=0, hidden=3):
+def fogel_file(path, seed=0, hidden=3, scale=2.0):
+    """A valid fogel-net player file, its weights uniform in [-scale, scale] from ``seed``."""
     rng = np.random.default_rng(seed)
     weights = {
-        "hidden_weights": rng.uniform(-2, 2, (9, hidden)),
-        "hidden_bias": rng.uniform(-2, 2, hidden),
-        "output_weights": rng.uniform(-2, 2, (hidden, 9)),
-        "output_bias": rng.uniform(-2, 2, 9),
+        "hidden_weights": rng.uniform(-scale, scale, (9, hidden)),
+        "hidden_bias": rng.uniform(-scale, scale, hidden),
+        "output_weights": rng.uniform(-scale, scale, (hidden, 9)),
+        "output_bias": rng.uniform(-scale, scale, 9),
     }
     return save_player(path, "fogel-net", {"inputs": 9, "hidden": hidden, "outputs": 9}, weights, {"seed": seed})
 
