@@ -4,16 +4,15 @@ bit for bit, and the figures its page quotes read back from the files they come 
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
+from support.runs import td_leaf_first_steps
 from test_blondie24_archive import first_rows
 
 from evoplay.framework import config as configs
 from evoplay.framework.trial import TrialRun
 from evoplay.recipes.blondie24.recipe import Blondie24Recipe
-from evoplay.recipes.td_leaf.recipe import TDLeafRecipe
 
 ROOT = Path(__file__).resolve().parents[1]
 TD, ANCHOR = ROOT / "results" / "td-leaf-1999", ROOT / "results" / "blondie24-td-anchor"
@@ -23,13 +22,9 @@ def test_the_td_arm_is_its_config_and_reproduces_its_first_two_steps():
     """results/td-leaf-1999 (`evoplay evolve configs/td-leaf-1999.toml`): trial 0's first two
     generations' steps, made again with the yardstick cut to one ballot (training never sees
     it), are the logbook's to the last bit."""
-    cfg = configs.load(TD / "config.toml")
-    assert cfg == configs.load(ROOT / "configs" / "td-leaf-1999.toml")
-    cfg["yardstick"]["openings"] = 1
-    made = TrialRun(TDLeafRecipe(cfg), 0).run(2).logbook
-    with (TD / "trials" / "trial_00" / "logbook.csv").open() as f:
-        committed = [float(r["step_size"]) for r in csv.DictReader(f)][:2]
-    assert [row["step_size"] for row in made] == committed and committed[0] > 0
+    assert configs.load(TD / "config.toml") == configs.load(ROOT / "configs" / "td-leaf-1999.toml")
+    made, committed = td_leaf_first_steps(TD)
+    assert made == committed and committed[0] > 0
 
 
 def test_the_anchor_arm_is_its_config_and_reproduces_its_first_generation():

@@ -249,20 +249,13 @@ def test_the_committed_ten_generations_of_td_leaf_checkers_reproduce_their_first
     the TD network evolution's third arm plays against): its config is the shipped one cut to 10
     generations, and the first two generations' steps, made again here with the yardstick cut to
     one ballot (training never sees it), are the logbook's to the last bit."""
-    import csv
-
     from evoplay.framework.config import load, override
-    from evoplay.framework.trial import TrialRun
-    from evoplay.recipes.td_leaf.recipe import TDLeafRecipe
+    from support.runs import td_leaf_first_steps
 
     run = ROOT / "results" / "td-leaf-checkers-10"
-    cfg = load(run / "config.toml")
-    assert cfg == override(load(ROOT / "configs" / "td-leaf-checkers.toml"), generations=10)
-    cfg["yardstick"]["openings"] = 1
-    made = TrialRun(TDLeafRecipe(cfg), 0).run(2).logbook
-    with (run / "trials" / "trial_00" / "logbook.csv").open() as f:
-        committed = [float(r["step_size"]) for r in csv.DictReader(f)][:2]
-    assert [row["step_size"] for row in made] == committed and committed[0] > 0
+    assert load(run / "config.toml") == override(load(ROOT / "configs" / "td-leaf-checkers.toml"), generations=10)
+    made, committed = td_leaf_first_steps(run)
+    assert made == committed and committed[0] > 0
 
 
 def test_the_committed_connect_four_run_reproduces_its_first_steps():
@@ -270,20 +263,13 @@ def test_the_committed_connect_four_run_reproduces_its_first_steps():
     is the shipped one, and its first two steps, made again with the yardstick cut to one opening,
     are the logbook's to the last bit (the views' sum held at weight 0 from the start)."""
     pytest.importorskip("pyspiel")
-    import csv
-
     from evoplay.framework.config import load
-    from evoplay.framework.trial import TrialRun
-    from evoplay.recipes.td_leaf.recipe import TDLeafRecipe
+    from support.runs import td_leaf_first_steps
 
     run = ROOT / "results" / "td-leaf-connect-four"
-    cfg = load(run / "config.toml")
-    assert cfg == load(ROOT / "configs" / "td-leaf-connect-four.toml")
-    cfg["yardstick"]["openings"] = 1
-    made = TrialRun(TDLeafRecipe(cfg), 0).run(2)
-    with (run / "trials" / "trial_00" / "logbook.csv").open() as f:
-        committed = [float(r["step_size"]) for r in csv.DictReader(f)][:2]
-    assert [row["step_size"] for row in made.logbook] == committed and committed[0] > 0
+    assert load(run / "config.toml") == load(ROOT / "configs" / "td-leaf-connect-four.toml")
+    made, committed = td_leaf_first_steps(run)
+    assert made == committed and committed[0] > 0
     # held fixed (training.sum_weight_fixed): after 1,000 generations the views' sum still weighs 0
     assert json.loads((run / "champion.json").read_text())["weights"]["genome"][-1] == 0.0
 

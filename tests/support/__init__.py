@@ -7,7 +7,8 @@
   damage (``FuzzEnv``, its ``env`` fixture).
 - ``support.nowork``: checks without a clock that a command refused before its work: a
   call it must not make, Ray never started, a file never opened, input not read through.
-- ``support.runs``: ``evoplay`` in a process of its own, and a run directory's files.
+- ``support.runs``: ``evoplay`` in a process of its own, a run directory's files, and a
+  committed ``td-leaf`` run's first steps made again.
 - ``support.games``: positions from random games, hand-made tic-tac-toe networks.
 - ``support.web``: a real server of the web app and requests to it (``serving``, ``ok``,
   ``refused``), the player files and run directory it is given.

@@ -29,3 +29,21 @@ def tree(folder: Path, skip=MACHINE_FILES) -> dict:
     bytes, but those named in ``skip``."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
             if p.is_file() and p.name not in skip}
+
+
+def td_leaf_first_steps(run: Path, steps: int = 2) -> tuple[list, list]:
+    """A committed ``td-leaf`` run's trial 0 made again for ``steps`` generations with its
+    yardstick cut to one opening (training never sees it): (the step sizes made, the
+    logbook's), to compare bit for bit."""
+    import csv
+
+    from evoplay.framework.config import load
+    from evoplay.framework.trial import TrialRun
+    from evoplay.recipes.td_leaf.recipe import TDLeafRecipe
+
+    cfg = load(run / "config.toml")
+    cfg["yardstick"]["openings"] = 1
+    made = TrialRun(TDLeafRecipe(cfg), 0).run(steps).logbook
+    with (run / "trials" / "trial_00" / "logbook.csv").open() as f:
+        committed = [float(row["step_size"]) for row in csv.DictReader(f)][:steps]
+    return [row["step_size"] for row in made], committed
