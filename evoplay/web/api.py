@@ -18,7 +18,8 @@ from evoplay.tictactoe.players import TEMPERATURE_RANGE
 from evoplay.web import boards
 from evoplay.web.boards import check_fields
 from evoplay.web.roots import ApiError
-from evoplay.web.tictactoe import HUMAN_MODEL, RESULTS, Batched, board_text, exact_facts, move_probs, table
+from evoplay.tictactoe.players import GamePlayer
+from evoplay.web.tictactoe import HUMAN_MODEL, RESULTS, board_text, exact_facts, move_probs, table
 
 MARK_CHARS = MappingProxyType({"X": board.X, "O": board.O, ".": board.EMPTY})
 HUMAN = boards.HUMAN
@@ -106,7 +107,7 @@ def computer_move(book: PlayerBook, body) -> dict:
     if player is None:
         raise ApiError(400, "player: 'human' moves by clicking a square, not by computer")
     seed = boards.check_seed(body.get("seed"))
-    if isinstance(player, Batched):  # 422 for a player whose probabilities are not finite (mcts has none)
+    if isinstance(player, GamePlayer):  # 422 for a player whose probabilities are not finite (mcts has none)
         move_probs(player.player, code, body["player"])
     square = int(boards.choose(player, code, seed))
     return {"board": board_text(board.play(code, square)), "square": square}

@@ -22,7 +22,7 @@ from evoplay.games import resolve_game
 from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
 from evoplay.files.playerfile import load_player
-from evoplay.tictactoe.players import MINIMAX_SCORES, REGISTRY, Player, parse_spec
+from evoplay.tictactoe.players import MINIMAX_SCORES, REGISTRY, GamePlayer, Player, parse_spec
 from evoplay.web.roots import ApiError
 
 RESULTS = MappingProxyType({board.ONGOING: "ongoing", board.X_WIN: "x_win", board.O_WIN: "o_win", board.DRAW: "draw"})
@@ -49,16 +49,6 @@ LABELS = MappingProxyType({
 FACT_VALUES = MappingProxyType({"field": "minimax", "label": "Show minimax value of each move"})
 
 
-class Batched:
-    """A tic-tac-toe player (batched over board codes) as a player of the arena interface."""
-
-    def __init__(self, player: Player):
-        self.player, self.spec = player, getattr(player, "spec", "")
-
-    def choose(self, state, rng):
-        return int(self.player.choose(np.array([state]), rng.random(1))[0])
-
-
 def builtin(spec: str):
     """A built-in player (never user code: a spec sent over the web names no module to import):
     tic-tac-toe's own, batched, or one every game has (``mcts``), which samples its moves."""
@@ -67,30 +57,30 @@ def builtin(spec: str):
         return any_game_player(game, spec)
     name, params = parse_spec(spec)
     factory, _ = REGISTRY[name]
-    return Batched(factory(**params))
+    return GamePlayer(factory(**params))
 
 
 def table(player, what: str) -> Player:
     """The move-table player behind a page's player; 400 for one that samples its moves
     (``mcts``), which has no move probabilities to compute exact facts with."""
-    if not isinstance(player, Batched):
+    if not isinstance(player, GamePlayer):
         raise ApiError(400, f"{what}: {player.spec} samples its moves: exact facts need a player with move probabilities")
     return player.player
 
 
-def from_file(path: str) -> Batched:
+def from_file(path: str) -> GamePlayer:
     """The player saved in a file, or a run directory's best champion."""
     player = load_player(path)
     if not isinstance(player, Player):
         raise SpecError(f"player file {path} is not a tic-tac-toe player")
-    return Batched(player)
+    return GamePlayer(player)
 
 
-def from_elite(net, spec: str) -> Batched:
+def from_elite(net, spec: str) -> GamePlayer:
     """An elite of a MAP-Elites archive (a Fogel network) as a table player."""
     from evoplay.recipes.fogel.nets import net_player
 
-    return Batched(net_player(net, spec))
+    return GamePlayer(net_player(net, spec))
 
 
 def cells(state) -> list:
@@ -195,7 +185,7 @@ def facts(state, sides: list, body: dict, get) -> dict | None:
     if not isinstance(want_minimax, bool):
         raise ApiError(400, f"minimax must be true or false, got {want_minimax!r}")
     (x_spec, x), (o_spec, o) = sides
-    if not all(p is None or isinstance(p, Batched) for p in (x, o)):
+    if not all(p is None or isinstance(p, GamePlayer) for p in (x, o)):
         return None
     unwrap = lambda p: None if p is None else p.player  # noqa: E731
     return exact_facts(state, unwrap(x), unwrap(o), (x_spec, o_spec), model, str(model_spec), want_minimax)
