@@ -85,12 +85,15 @@ def _leave(code: int):
 @click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]", type=PathArg(file_okay=False))
 @click.option("--out", type=PathArg(dir_okay=False),
               help="Output image: .png, .pdf or .svg, written in that format (default curve.png here).")
+@click.option("--x", "x", type=click.Choice(["generation", "games", "cpu"]), default="generation", show_default=True,
+              help="Against what: the generation, the games a trial played (a finished run), or a trial's "
+              "worker-CPU seconds (costs.json).")
 @game_option()
-def plot(run_dirs, out, game_name):
+def plot(run_dirs, out, x, game_name):
     """Plot the mean max-fitness curve of one or more runs (overlaid), finished or still running."""
     from evoplay.cli import runfiles
 
-    runfiles.echo_paths(runfiles.plot(run_dirs, out, name_game(game_name)))
+    runfiles.echo_paths(runfiles.plot(run_dirs, out, name_game(game_name), x))
 
 
 @cli.command("diff")

@@ -87,6 +87,28 @@ def read_max_curve(rd: RunDir, trial: int) -> np.ndarray:
     return np.array(values)
 
 
+def per_generation(root, x: str) -> float:
+    """A trial's games a generation (``x = "games"``: a finished run's summary) or its
+    worker-CPU seconds a generation (``"cpu"``: ``costs.json``, the trials' mean)."""
+    if x == "games":
+        summary = read_summary(root)
+        played = summary.get("games_played")
+        if not isinstance(played, int) or isinstance(played, bool) or played <= 0:
+            raise EvoplayError(f"run {root}: its summary.json gives no games_played to draw --x games with")
+        return played / (summary["trials"] * summary["generations"])
+    costs = _run_dir(root).root / "costs.json"
+    if not costs.is_file():
+        raise EvoplayError(f"run {root} has no costs.json to draw --x cpu with")
+    doc = read_json(costs, "run costs", MAX_RUN_FILE_BYTES, EvoplayError)
+    try:
+        rates = [float(t["cpu_seconds"]) / int(t["generations"]) for t in doc.values()]
+    except (AttributeError, KeyError, TypeError, ValueError, ZeroDivisionError):
+        raise EvoplayError(f"run costs {costs} is damaged: not the costs.json a run writes") from None
+    if not rates or not all(np.isfinite(rates)) or min(rates) < 0:
+        raise EvoplayError(f"run costs {costs} is damaged: not the costs.json a run writes")
+    return float(np.mean(rates))
+
+
 def read_curves(root, summary: dict) -> np.ndarray:
     """Max payoff per generation of every trial, shape (trials, generations)."""
     rd = RunDir(root)
@@ -170,12 +192,15 @@ def check_game_file(run_dir, named=None) -> None:
                 raise
 
 
-def plot(run_dirs, out=None, named=None) -> list[Path]:
+def plot(run_dirs, out=None, named=None, x: str = "generation") -> list[Path]:
     """``evoplay plot``: the runs' curves overlaid in one image.
 
     ``out`` (default ``curve.png`` in the current directory) may end in .png, .pdf or
     .svg and is written in that format only. It may replace a file of an input run only
-    when named explicitly with ``--out``.
+    when named explicitly with ``--out``. ``x``: the curves against the generation, the
+    games a trial played (``games``: a finished run's ``games_played`` over its trials and
+    generations) or a trial's worker-CPU seconds (``cpu``: its ``costs.json``, each
+    generation the trials' mean).
     """
     from evoplay.framework import plotting
 
@@ -197,6 +222,7 @@ def plot(run_dirs, out=None, named=None) -> list[Path]:
             summary, curves = read_unfinished(rd)
         runs.append(curves)
         labels.append(plotting.run_label(summary, Path(d), len(curves)))
+    scale = None if x == "generation" else [per_generation(d, x) for d in run_dirs]
     labelled = list(zip(plotting.distinct_labels(labels, list(run_dirs)), runs))
     words = FitnessWords.common(plotting.run_words(d) for d in run_dirs)
     for d in run_dirs:  # a --game that is not the run's refused, a game file changed since the run said
@@ -204,7 +230,7 @@ def plot(run_dirs, out=None, named=None) -> list[Path]:
     recipes = [run_recipe(d) for d in run_dirs]
     curves = [out if len(run_dirs) == 1 else out.with_name(f"{out.stem}-{k}{out.suffix}") for k in range(len(run_dirs))]
     with writing(out):
-        written = plotting.plot_curves(labelled, [out], words)
+        written = plotting.plot_curves(labelled, [out], words, scale, x)
         for d, recipe, curve in zip(run_dirs, recipes, curves):
             if recipe is not None:
                 written += recipe.figures(d, curve)

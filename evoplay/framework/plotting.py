@@ -80,16 +80,23 @@ def run_words(root) -> FitnessWords:
         return FitnessWords()
 
 
-def curve_figure(runs: list[tuple[str, np.ndarray]], words: FitnessWords = FitnessWords()):
+#: ``evoplay plot --x``: what the curve is drawn against, and the axis' words.
+X_AXES = {"generation": "generation", "games": "games played a trial", "cpu": "worker-CPU seconds a trial"}
+
+
+def curve_figure(runs: list[tuple[str, np.ndarray]], words: FitnessWords = FitnessWords(),
+                 per_generation: list[float] | None = None, x: str = "generation"):
     """Figure of ``(label, curves)`` runs, ``curves`` of shape (trials, generations).
 
     Each trial is a faint line; the mean over trials is drawn on top with its 95% band
     (filled and edged, above the trial lines so that it stays visible among many trials).
+    ``per_generation``: each run's games or CPU seconds a generation, for an ``x`` of
+    ``X_AXES`` other than the generation (the curve at generation g drawn at g times it).
     """
     fig, ax = plt.subplots(figsize=(8, 5))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for k, (label, curves) in enumerate(runs):
-        gens = np.arange(1, curves.shape[1] + 1)
+        gens = np.arange(1, curves.shape[1] + 1) * (1 if per_generation is None else per_generation[k])
         color = colors[k % len(colors)]
         for c in curves:
             ax.plot(gens, c, color=color, alpha=0.07, linewidth=0.4, zorder=1)
@@ -97,7 +104,7 @@ def curve_figure(runs: list[tuple[str, np.ndarray]], words: FitnessWords = Fitne
         ax.fill_between(gens, mean - half, mean + half, facecolor=color, alpha=0.45, edgecolor=color,
                         linewidth=0.6, zorder=3, label=f"{label}: 95% band")
         ax.plot(gens, mean, color=color, linewidth=1.0, zorder=5, label=f"{label}: mean")
-    ax.set_xlabel("generation")
+    ax.set_xlabel(X_AXES[x])
     ax.set_ylabel(f"max {words.name} in the population" + (f" ({words.unit})" if words.unit else ""))
     ax.set_title(f"Mean over trials of the maximum {words.name}, 95% band (faint: single trials)")
     ax.grid(alpha=0.3)
@@ -106,9 +113,10 @@ def curve_figure(runs: list[tuple[str, np.ndarray]], words: FitnessWords = Fitne
     return fig
 
 
-def plot_curves(runs: list[tuple[str, np.ndarray]], outputs, words: FitnessWords = FitnessWords()) -> list[Path]:
+def plot_curves(runs: list[tuple[str, np.ndarray]], outputs, words: FitnessWords = FitnessWords(),
+                per_generation: list[float] | None = None, x: str = "generation") -> list[Path]:
     """Write the curve figure of ``runs`` to each path of ``outputs`` (format by extension)."""
-    fig = curve_figure(runs, words)
+    fig = curve_figure(runs, words, per_generation, x)
     try:
         written = [write_bytes(Path(p), render(fig, Path(p).suffix.lower())) for p in outputs]
     finally:
