@@ -152,6 +152,7 @@ def main(argv=None):
     parser.add_argument("--json")
     parser.add_argument("--league", type=Path, help="the league of every method's players (league.json)")
     parser.add_argument("--prefer", default="", help="LABEL,LABEL,...: the league winner's tie order of methods")
+    parser.add_argument("--title", default="Checkers, the 1999 network: evolution and TDLeaf(λ) at equal CPU")
     args = parser.parse_args(argv)
     import matplotlib
 
@@ -174,7 +175,7 @@ def main(argv=None):
     ax.set_ylim(-0.5, 0.5)  # a band of the first generations, from random networks, runs off it
     ax.set_xlabel("training CPU seconds of a trial")
     ax.set_ylabel("mean score against piece difference, depth 4")
-    ax.set_title("Checkers, the 1999 network: evolution and TDLeaf(λ) at equal CPU")
+    ax.set_title(args.title)
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(args.out, dpi=120, metadata={"Software": None})

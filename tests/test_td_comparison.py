@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from support.runs import td_leaf_first_steps
 from test_blondie24_archive import first_rows
 
@@ -69,3 +70,19 @@ def test_the_committed_tic_tac_toe_run_is_made_again_bit_for_bit(tmp_path):
         assert (tmp_path / "run" / name).read_bytes() == (run / name).read_bytes(), name
     champions = json.loads((run / "analysis.json").read_text())["champions"]
     assert [c["unbeatable_as_x"] for c in champions] == [True, False]
+
+
+def test_the_comparison_page_figures_are_the_scripts_output_from_the_committed_runs(tmp_path):
+    """results/td-leaf-1999/comparison.json, which the page quotes (means, intervals, Holm-adjusted
+    permutation tests, the league's winner), is what benchmarks/td_comparison.py makes from the three
+    arms' committed files and league.json, byte for byte; the winner is the anchored runs' trial 1."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "comparison.json"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "td_comparison.py"), str(tmp_path / "c.png"),
+                    "evolution=results/blondie24-choices/published", "TDLeaf=results/td-leaf-1999",
+                    "evolution+TD=results/blondie24-td-anchor", "--json", str(out), "--league", "results/td-leaf-1999/league.json",
+                    "--prefer", "TDLeaf,evolution+TD,evolution"], cwd=ROOT, check=True, capture_output=True)
+    assert out.read_bytes() == (TD / "comparison.json").read_bytes()
+    assert json.loads(out.read_text())["best"] == {"method": "evolution+TD", "trial": 1, "league": pytest.approx(0.1086, abs=1e-4)}
