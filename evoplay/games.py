@@ -13,7 +13,7 @@ import importlib
 from pathlib import Path
 
 from evoplay import context
-from evoplay.arena.game import REQUIRED, BaseGame, Game, game_ref
+from evoplay.arena.game import REQUIRED, BaseGame, Game, Labelled, game_ref
 from evoplay.errors import EvoplayError, GameError
 
 __all__ = ["Game", "BaseGame", "GameError", "resolve_game", "resolve_data_game", "is_code_ref", "game_digest",
@@ -56,7 +56,7 @@ def resolve_game(ref) -> Game:
         return moved
     game, canonical = _load(text)
     _check(game, text)
-    _label(game, text, canonical)
+    game = _label(game, text, canonical)
     from evoplay.arena import gamecheck
 
     if gamecheck.is_foreign(game):  # user code: a short conformance run before any long work
@@ -65,22 +65,16 @@ def resolve_game(ref) -> Game:
     return game
 
 
-def _label(game, text: str, canonical: str) -> None:
-    """Give a game the ``name``, ``side_names`` and ``ref`` it lacks; a game that cannot
-    take them (``__slots__`` without them) is refused in one line saying which."""
-    missing = {"name": not isinstance(getattr(game, "name", None), str),
+def _label(game, text: str, canonical: str):
+    """The game with the ``name``, ``side_names`` and ``ref`` evoplay gives a game lacking
+    them: the game itself where it has all three, else a ``Labelled`` game around it (the
+    user's object is not written to; a class with ``__slots__`` plays as well)."""
+    given = {"name": canonical, "side_names": ("first", "second"), "ref": canonical}
+    lacking = {"name": not isinstance(getattr(game, "name", None), str),
                "side_names": getattr(game, "side_names", None) is None,
                "ref": not isinstance(getattr(game, "ref", None), str)}
-    values = {"name": canonical, "side_names": ("first", "second"), "ref": canonical}
-    for attribute in [a for a, lacking in missing.items() if lacking]:
-        try:
-            setattr(game, attribute, values[attribute])
-        except (AttributeError, TypeError):
-            from evoplay.arena.gamecheck import defined_at
-
-            raise GameError(f"game {text!r}: {defined_at(type(game))}: {type(game).__name__} cannot take the attribute "
-                            f"{attribute!r} that evoplay gives a game lacking it (its __slots__ leave it out): add "
-                            f"{attribute!r} to __slots__, or give the class a {attribute!r}") from None
+    missing = {a: given[a] for a, lacks in lacking.items() if lacks}
+    return Labelled(game, **missing) if missing else game
 
 
 def is_code_ref(text: str) -> bool:

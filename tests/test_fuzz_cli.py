@@ -1192,8 +1192,9 @@ AT_IMPORT = ["sys.exit(3)", "sys.exit(0)", "raise KeyboardInterrupt", "raise Sys
 #: endless game reaches it past the conformance run's plies, in play, where it is refused.
 FROM_PLY = [0, 2, 150]
 BAD_MAX_PLIES = ["0", "-1", "'x'", "2.5", "True", "10 ** 30", "[10]"]
-#: __slots__ of a game class, and whether they let evoplay record its name, ref and sides.
-SLOTS = {"()": False, "('name', 'ref')": False, "('name', 'ref', 'side_names')": True}
+#: __slots__ of a game class, and whether it plays (evoplay names a game lacking its name, ref
+#: or sides in a wrapper of its own, so every one does).
+SLOTS = {"()": True, "('name', 'ref')": True, "('name', 'ref', 'side_names')": True}
 #: A command -> whether it plays the case's game to the end (True) or must refuse it (False).
 REFUSED_FIRST = {"match": False, "tournament": False, "game": False, "evolve": False}  # by the conformance run
 REFUSED_IN_PLAY = {"match": False, "tournament": False, "game": False}

@@ -89,6 +89,26 @@ def game_ref(game) -> str:
     return getattr(game, "ref", None) or game.name
 
 
+class Labelled:
+    """A user's game with the ``name``, ``side_names`` or ``ref`` it lacks, as evoplay names
+    it, the user's object left as it is: every other attribute is the game's own (its
+    methods bound to the user's object)."""
+
+    def __init__(self, game, **given):
+        self.__dict__.update(given, _game=game)
+
+    def __getattr__(self, attr):
+        game = self.__dict__.get("_game")
+        if game is None or attr.startswith("__"):  # unpickling, copying: not the game's
+            raise AttributeError(attr)
+        return getattr(game, attr)
+
+
+def unwrapped(game):
+    """The user's own game object behind a ``Labelled`` one (``game`` itself otherwise)."""
+    return game.__dict__["_game"] if isinstance(game, Labelled) else game
+
+
 class Feature(NamedTuple):
     """One thing a game may offer beyond the rules: its value when the game does not say."""
 

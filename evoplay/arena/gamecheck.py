@@ -19,7 +19,7 @@ import traceback
 
 import numpy as np
 
-from evoplay.arena.game import DEFAULT_MAX_PLIES, capability, game_ref
+from evoplay.arena.game import DEFAULT_MAX_PLIES, capability, game_ref, unwrapped
 from evoplay.errors import GameError
 from evoplay.files.usercode import is_user_file, raised
 
@@ -40,7 +40,7 @@ RAISED = (Exception, SystemExit)
 
 def is_foreign(game) -> bool:
     """Whether ``game`` comes from outside evoplay (user code, an installed package)."""
-    return type(game).__module__.split(".")[0] != "evoplay"
+    return type(unwrapped(game)).__module__.split(".")[0] != "evoplay"
 
 
 def check(game) -> None:
@@ -123,12 +123,12 @@ def call(game, method: str, *args, plies: int | None = None):
         frame = _user_frame(e)
         where = f"{frame.filename}:{frame.lineno}" if frame else defined_at(getattr(game, method))
         state = args[0] if args and method != "views" else None
-        raise _refusal(game, where, f"{type(game).__name__}.{method}: {_short(raised(e))}", state, plies, "failed") from None
+        raise _refusal(game, where, f"{type(unwrapped(game)).__name__}.{method}: {_short(raised(e))}", state, plies, "failed") from None
 
 
 def broken(game, method: str, what: str, state=None, plies: int | None = None) -> GameError:
     """The line for ``method`` breaking the protocol: where it is written, what it did, where."""
-    return _refusal(game, defined_at(getattr(game, method)), f"{type(game).__name__}.{method} {what}", state, plies)
+    return _refusal(game, defined_at(getattr(game, method)), f"{type(unwrapped(game)).__name__}.{method} {what}", state, plies)
 
 
 def defined_at(thing) -> str:
