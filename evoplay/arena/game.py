@@ -187,6 +187,8 @@ ACCELERATORS = {
                                     "scores (side moving first, other side) of a uniformly random game from "
                                     "``state``, each ply's move ``legal_moves[rng.integers(len(moves))]``, a draw "
                                     "once ``plies`` are played; for a game with a faster way to step than ``apply``"),
+    "warm_up": Feature(None, "() -> compile (or load from numba's cache) the game's own compiled kernels, "
+                             "as make setup does once"),
     "bench_figures": Feature(None, "(quick, progress) -> the game's own benchmark figures (``evoplay bench``)"),
     "bench_text": Feature(None, "(figures) -> the lines ``evoplay bench`` prints for ``bench_figures``"),
     "bench_moves": Feature(None, "(seconds) -> random-playout throughput measured the game's own way"),

@@ -145,6 +145,20 @@ class Checkers:
         return principal_line(state, depth, king, quiescence, self.quiet_limit,
                               network=genome if isinstance(genome, tuple) else (genome, sizes))
 
+    def warm_up(self) -> None:
+        """Compile (or load from numba's cache) the engine's and the search's kernels and,
+        where open_spiel is installed, the search that sets positions up for ``openspiel-mcts``."""
+        import importlib.util
+
+        from evoplay.checkers import engine, search
+
+        engine.perft(*engine.START, 2)
+        search.search(rules.initial(), 2)
+        if importlib.util.find_spec("pyspiel") is not None:  # an optional extra
+            from evoplay.checkers import spielboard
+
+            spielboard.setup(spielboard.cells(rules.initial()), rules.BLACK)
+
     def bench_figures(self, quick: bool = False, progress=None) -> dict:
         """perft, leaves per second, seconds per game (``evoplay bench --game checkers``)."""
         from evoplay.checkers.bench import figures
