@@ -61,11 +61,10 @@ def duel_chunk(args):
 
 
 def _player(game, spec: tuple):
-    from evoplay.checkers.players import make_piece_difference
     from evoplay.recipes.blondie24.play import net_player
 
     if spec[0] == "piece-difference":
-        return make_piece_difference(game, spec[1], spec[2])
+        return yardstick.piece_difference(game, spec[1], spec[2])
     _, genome, sizes, king, depth, quiescence = spec
     return net_player(game, genome, sizes, king, depth, quiescence)
 

@@ -25,6 +25,7 @@ from itertools import combinations
 import numpy as np
 
 from evoplay.errors import EvoplayError
+from evoplay.games import resolve_game
 from evoplay.framework.rundir import RunDir
 from evoplay.recipes.blondie24 import yardstick
 from evoplay.recipes.blondie24.playerfile import network_document
@@ -82,13 +83,12 @@ def play_league(recipe, nets: list, openings: int) -> tuple[list[dict], int]:
 
 def check(recipe, run_dir, openings: int) -> list:
     """The last parents of every trial, once the league is known to be possible (one-line errors otherwise)."""
-    from evoplay.checkers.openings import ballots
-
     if yardstick.kind(recipe) != "piece-difference":
         raise EvoplayError(f"--league is for runs judged against piece difference over ballots (checkers); this run "
                            f"plays {recipe.game[:60]} (its champions have their own yardstick)")
-    if not 1 <= openings <= len(ballots()):
-        raise EvoplayError(f"--league takes 1 to {len(ballots())} ballots, got {openings}")
+    ballots = len(resolve_game(recipe.game).openings())
+    if not 1 <= openings <= ballots:
+        raise EvoplayError(f"--league takes 1 to {ballots} ballots, got {openings}")
     return final_parents(recipe, RunDir(run_dir))
 
 

@@ -29,13 +29,15 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.arena.match import play_game, random_opening
+from evoplay.arena.specs import make_player
 from evoplay.framework.stats import mean_ci
 from evoplay.arena.game import capability
 from evoplay.games import resolve_game
 from evoplay.networks.evalnet import Evaluator
 from evoplay.recipes.blondie24.play import play, ttt_move_table
 from evoplay.tictactoe import exact
-from evoplay.tictactoe.players import TablePlayer, make_player, onehot_table
+from evoplay.tictactoe.players import TablePlayer, onehot_table
+from evoplay.tictactoe.players import make_player as table_player
 
 TTT_COLUMNS = ("yard_logic32", "yard_unbeat_x", "yard_unbeat_o", "yard_mm_x_draw", "yard_mm_o_draw")
 #: The game the piece-difference yardstick is defined on (its ballots and its material count).
@@ -50,9 +52,9 @@ def ttt_player(genome, sizes, king, depth: int) -> TablePlayer:
 
 def ttt_facts(player) -> dict:
     """Exact yardstick of a tic-tac-toe player, as logbook columns (numbers; 0/1 for no/yes)."""
-    minimax = make_player("minimax")
+    minimax = table_player("minimax")
     return {
-        "yard_logic32": 32 * exact.expected_payoff(player, make_player("logic")),
+        "yard_logic32": 32 * exact.expected_payoff(player, table_player("logic")),
         "yard_unbeat_x": int(exact.unbeatable(player, as_x=True)),
         "yard_unbeat_o": int(exact.unbeatable(player, as_x=False)),
         "yard_mm_x_draw": exact.outcome(player, minimax).draw,
@@ -68,14 +70,13 @@ def checkers_chunk(args):
     ``("piece-difference", king value)`` or ``("network", genome, king)``, searching as deep;
     ``quiescence``: whether the networks extend captures (``searches_with_quiescence``).
     """
-    from evoplay.checkers.players import make_piece_difference
     from evoplay.recipes.blondie24.play import net_player
 
     genome, king, sizes, depth, quiescence, opponent, first, last, max_plies = args
     game = resolve_game(PD_GAME)
     net = net_player(game, genome, sizes, king, depth, quiescence)
     if opponent[0] == "piece-difference":
-        other = make_piece_difference(game, depth, opponent[1])
+        other = piece_difference(game, depth, opponent[1])
     else:
         other = net_player(game, opponent[1], sizes, opponent[2], depth, quiescence)
     return ballot_scores(game, net, other, first, last, max_plies)
@@ -117,10 +118,14 @@ def searches_with_quiescence(recipe, opponent) -> bool:
 
 
 def n_games(recipe) -> int:
-    from evoplay.checkers.openings import ballots
+    k, ballots = recipe.cfg["yardstick"]["openings"], len(resolve_game(PD_GAME).openings())
+    return 2 * (min(k, ballots) if k else ballots)
 
-    k = recipe.cfg["yardstick"]["openings"]
-    return 2 * (min(k, len(ballots())) if k else len(ballots()))
+
+def piece_difference(game, depth: int, king: float):
+    """The game's own ``piece-difference`` player searching ``depth`` plies, kings worth ``king``
+    (built from its spec, the float written so that it reads back the same)."""
+    return make_player(game, f"piece-difference:depth={int(depth)},king={float(king)!r}")
 
 
 #: Yardstick games in one task when a run's end (the league's champion, the duels) measures a network.
