@@ -494,5 +494,7 @@ def test_player_specs_are_anchors_that_play_as_themselves_the_same_in_chunks_and
         mine = net_player(CHECKERS, member.genome, recipe.sizes, member.king, recipe.depth)
         first, second = (mine, pd2) if a < n else (pd2, mine)
         assert play(CHECKERS, first, second, CHECKERS.initial(), cfg["game"]["max_plies"]) == (score, plies)
+    raw = {"recipe": "blondie24", "game": {"name": "checkers", "depth": 1}, "network": {"hidden": [4]},
+           "evaluation": {"games": 2, "anchor_games": 2, "anchors": ["nobody"]}}
     with pytest.raises(ConfigError, match="anchors': unknown player 'nobody'"):
-        Blondie24Recipe(config(TINY, anchor_games=1, anchors=["nobody"]))
+        configs.resolve(raw)

@@ -30,10 +30,14 @@ def test_the_td_arm_is_its_config_and_reproduces_its_first_two_steps():
 
 def test_the_anchor_arm_is_its_config_and_reproduces_its_first_generation():
     """results/blondie24-td-anchor (`evoplay evolve configs/blondie24-td-anchor.toml`): the config
-    as written (its anchor file's path made absolute where the run was made), and trial 0's first
+    as written (its anchor file's path made absolute where the run was made: read as data, and
+    pointed at this checkout's copy to play), and trial 0's first
     generation, with 2 of each network's 5 games against results/td-leaf-checkers-10, made again
     in this checkout: the logbook's first row, every column but the yardstick's, bit for bit."""
-    cfg = configs.load(ANCHOR / "config.toml")
+    from evoplay.games import reading_data
+
+    with reading_data():  # a run's config is data: its anchor file, named where the run was made, is not opened
+        cfg = configs.load(ANCHOR / "config.toml")
     anchor = ROOT / "results" / "td-leaf-checkers-10" / "champion.json"
     [stored] = cfg["evaluation"]["anchors"]
     assert Path(stored).parts[-3:] == anchor.parts[-3:]
@@ -86,3 +90,23 @@ def test_the_comparison_page_figures_are_the_scripts_output_from_the_committed_r
                     "--prefer", "TDLeaf,evolution+TD,evolution"], cwd=ROOT, check=True, capture_output=True)
     assert out.read_bytes() == (TD / "comparison.json").read_bytes()
     assert json.loads(out.read_text())["best"] == {"method": "evolution+TD", "trial": 1, "league": pytest.approx(0.1086, abs=1e-4)}
+
+
+def test_a_moved_anchor_run_is_read_as_data_without_its_anchor_file(tmp_path):
+    """A run whose config names its anchor by a path that is gone (the run copied to another
+    machine) is still read as data: its config loads and its recipe is made (report, plot), and
+    only playing against the anchor would open the file."""
+    import shutil
+
+    from evoplay.cli.runfiles import run_recipe
+    from evoplay.errors import ConfigError
+
+    run = tmp_path / "run"
+    shutil.copytree(ANCHOR, run, ignore=shutil.ignore_patterns("checkpoints"))
+    text = (run / "config.toml").read_text()
+    [stored] = [line.strip().strip('",') for line in text.splitlines() if line.strip().startswith('"/')]
+    (run / "config.toml").write_text(text.replace(stored, str(tmp_path / "gone" / "champion.json")))
+    recipe = run_recipe(run)
+    assert recipe.cfg["evaluation"]["anchors"] == [str(tmp_path / "gone" / "champion.json")]
+    with pytest.raises(ConfigError, match="anchors': player file .*gone/champion.json"):
+        recipe.anchors

@@ -116,7 +116,7 @@ class Blondie24Recipe(Recipe):
         tb.register("map", map)
         self.toolbox = tb
         self.hooks = []
-        self.anchors = anchor_networks(cfg) if ev["anchor_games"] else []
+        self._anchors = None if ev["anchor_games"] else []
 
     @classmethod
     def check(cls, cfg: dict):
@@ -184,6 +184,15 @@ class Blondie24Recipe(Recipe):
         """The random opening plies of the generation's games (``evaluation.random_plies``), or None."""
         most = self.cfg["evaluation"]["random_plies"]
         return draw_openings(resolve_game(self.game), count, most, ctx.stream(OPENING)) if most else None
+
+    @property
+    def anchors(self) -> list[dict]:
+        """``evaluation.anchors``' opponents (``anchor_networks``), read when first played against,
+        not when the recipe is made: a run's stored config read as data (report, plot) opens no
+        anchor file, which may be elsewhere on another machine."""
+        if self._anchors is None:
+            self._anchors = anchor_networks(self.cfg)
+        return self._anchors
 
     def play_games(self, genomes, kings, pairs, ctx: Context, specs: dict | None = None) -> np.ndarray:
         """(score of the first player, plies) of every pair, through ``toolbox.map`` in chunks.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from evoplay import context
 from evoplay.errors import ConfigError
 from evoplay.framework import config as configs
 from evoplay.arena.game import capability, game_ref
@@ -166,7 +167,8 @@ def check_config(cfg: dict):
     if ev["anchor_games"] and PIECE_DIFFERENCE in ev["anchors"] and not material:
         raise ConfigError(f"config key 'evaluation.anchors': {PIECE_DIFFERENCE} is for checkers "
                           "(a game whose positions have a piece difference)")
-    anchor_networks(cfg)
+    if not context.current().reading_data:  # a run's stored config is data: its anchors are read when it plays
+        anchor_networks(cfg)
 
 
 def anchor_networks(cfg: dict) -> list[dict]:
