@@ -6,8 +6,9 @@ so deterministic players meet in varied positions; ``--seats both`` plays each o
 from both sides. Players are ``evoplay.arena.specs``'s: ``random`` and ``mcts`` for every
 game, the game's own, and player files of that game. A game that plays a pairing in
 batches or exactly (tic-tac-toe's ``pair_result``, and ``--exact`` where it says ``exact``)
-does so on the same path, through ``evoplay.arena.match.pair_result``; ``analyze``'s exact
-facts about a tic-tac-toe player are ``evoplay.cli.play``'s.
+does so on the same path, through ``evoplay.arena.match.pair_result``; ``analyze`` of
+players a game analyses exactly (its ``exact_analysis``: tic-tac-toe's table players) is
+printed by ``evoplay.cli.play``, any other here.
 """
 
 from __future__ import annotations
