@@ -35,13 +35,10 @@ class TicTacToe:
         """A pairing's results over batched games on the move tables, or exact with
         ``games=None`` (``tournament.pair_result``), for players with move tables; None for
         others (mcts), which play one game at a time."""
-        from evoplay.tictactoe.players import GamePlayer, Player
         from evoplay.tictactoe.tournament import pair_result
 
-        tables = [p.player if isinstance(p, GamePlayer) else p for p in (first, second)]
-        if not all(isinstance(p, Player) for p in tables):
-            return None
-        return pair_result(*tables, games, rng, progress)
+        tables = _move_tables(first, second)
+        return None if tables is None else pair_result(*tables, games, rng, progress)
 
     def exact_analysis(self, player, opponent) -> dict | None:
         """``evoplay analyze``'s exact facts about ``player`` against ``opponent`` (payoff moving
@@ -49,10 +46,9 @@ class TicTacToe:
         also by the side to move), for players with move tables; None for others (mcts,
         alpha-beta), which are analysed over sampled games."""
         from evoplay.tictactoe import board, exact
-        from evoplay.tictactoe.players import GamePlayer, Player
 
-        tables = [p.player if isinstance(p, GamePlayer) else p for p in (player, opponent)]
-        if not all(isinstance(p, Player) for p in tables):
+        tables = _move_tables(player, opponent)
+        if tables is None:
             return None
         mine, theirs = tables
         return {"expected_payoff": exact.expected_payoff(mine, theirs),
@@ -146,3 +142,12 @@ class TicTacToe:
 
 
 TICTACTOE = TicTacToe()
+
+
+def _move_tables(*players) -> list | None:
+    """The move-table players behind ``players`` (each a table player or the game's
+    ``GamePlayer`` of one), or None where one has no move table (mcts, alpha-beta)."""
+    from evoplay.tictactoe.players import GamePlayer, Player
+
+    tables = [p.player if isinstance(p, GamePlayer) else p for p in players]
+    return tables if all(isinstance(p, Player) for p in tables) else None

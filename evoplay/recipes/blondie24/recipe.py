@@ -238,11 +238,10 @@ class Blondie24Recipe(Recipe):
             picks = draw_archive(len(pool), from_archive, len(st.archive), ctx.stream(HALL))
             pairs, credit = archive_games(len(pool), picks, pairs, credit, ev["both_seats"])
         archived = len(pairs)
+        first_anchor = len(genomes) - len(self.anchors)
         if ev["anchor_games"]:
-            first_anchor = len(genomes) - len(self.anchors)
             pairs, credit = anchor_games(len(pool), list(range(first_anchor, len(genomes))), ev["anchor_games"], pairs, credit,
                                          ev["both_seats"])
-        first_anchor = len(genomes) - len(self.anchors)
         specs = {first_anchor + j: a["spec"] for j, a in enumerate(self.anchors) if "spec" in a}
         results = self.play_games(genomes, kings, pairs, ctx, specs)
         points, wdl = points_of(pairs, results[:, 0], len(pool), self.points, ev["opponent_scores"], ev["both_seats"], credit)
