@@ -86,7 +86,7 @@ def test_the_comparison_page_figures_are_the_scripts_output_from_the_committed_r
     out = tmp_path / "comparison.json"
     subprocess.run([sys.executable, str(ROOT / "benchmarks" / "td_comparison.py"), str(tmp_path / "c.png"),
                     "evolution=results/blondie24-choices/published", "TDLeaf=results/td-leaf-1999",
-                    "evolution+TD=results/blondie24-td-anchor", "--json", str(out), "--league", "results/td-leaf-1999/league.json",
+                    "evolution+TD=results/blondie24-td-anchor", "--json", str(out), "--league", "results/td-leaf-1999-study/league.json",
                     "--prefer", "TDLeaf,evolution+TD,evolution"], cwd=ROOT, check=True, capture_output=True)
     assert out.read_bytes() == (TD / "comparison.json").read_bytes()
     assert json.loads(out.read_text())["best"] == {"method": "evolution+TD", "trial": 1, "league": pytest.approx(0.1086, abs=1e-4)}
@@ -110,3 +110,64 @@ def test_a_moved_anchor_run_is_read_as_data_without_its_anchor_file(tmp_path):
     assert recipe.cfg["evaluation"]["anchors"] == [str(tmp_path / "gone" / "champion.json")]
     with pytest.raises(ConfigError, match="anchors': player file .*gone/champion.json"):
         recipe.anchors
+
+
+STUDY = ROOT / "results" / "td-leaf-1999-study"
+
+
+def test_the_committed_study_is_what_its_study_file_writes_from_the_three_runs_and_the_league(tmp_path, ray_here, evoplay_here):
+    """results/td-leaf-1999-study: configs/td-leaf-1999-study.toml over the three committed runs,
+    then with the league copied into its folder and --resume, byte for byte; its permutation
+    tests are those of the comparison (comparison.json), made by the study's own code."""
+    import shutil
+
+    out = tmp_path / "out"
+    evoplay_here("study", ROOT / "configs" / "td-leaf-1999-study.toml", "--out", out, "--workers", 1, "--quiet")
+    shutil.copy(STUDY / "league.json", out / "league.json")
+    evoplay_here("study", ROOT / "configs" / "td-leaf-1999-study.toml", "--out", out, "--workers", 1, "--quiet", "--resume")
+    for name in ("study.json", "study.md", "study.png", "study.svg"):
+        assert (out / name).read_bytes() == (STUDY / name).read_bytes(), name
+    result = json.loads((STUDY / "study.json").read_text())
+    comparison = json.loads((TD / "comparison.json").read_text())
+    _, td, anchored = result["variants"]
+    assert result["fitness_compared"] is False  # points in a pool and a TD run's strength are not one figure
+    keys = {"4": "champion_score", "6": "duel:piece-difference:depth=6", "league": "league"}
+    for variant, method in ((td, "TDLeaf"), (anchored, "evolution+TD")):
+        assert set(variant["vs_baseline"]) == set(keys.values())
+        for figure, key in keys.items():
+            [row] = [r for r in comparison["tests"][figure] if r["method"] == method]
+            got = variant["vs_baseline"][key]
+            assert (got["p"], got["p_holm"]) == pytest.approx((row["p"], row["p_holm"]), abs=1e-12), (method, figure)
+            assert got["mean_difference"] == pytest.approx(row["difference"], abs=1e-12)
+
+
+def test_a_study_of_recipes_that_name_their_fitness_differently_tests_only_their_common_measures():
+    """Blondie24's fitness (points in its pool) and a TDLeaf run's strength are shown side by side
+    but not tested against each other (the study once called TDLeaf 'lower' by a large effect);
+    the champions' scores against piece difference, which both recipes report alike, are tested."""
+    from evoplay.framework.study import load_study
+    from evoplay.framework.study_report import fitness_compared, trial_measures
+
+    study = load_study(ROOT / "configs" / "td-leaf-1999-study.toml")
+    assert not fitness_compared(study)
+    assert trial_measures(study) == {"champion_score": "champion's score against piece difference at depth 4"}
+    same = {**study, "variants": [study["variants"][0], study["variants"][2]]}  # two Blondie24 runs
+    assert fitness_compared(same)
+
+
+def test_a_study_variant_of_a_moved_anchor_run_loads_without_its_anchor_file(tmp_path):
+    """A study variant that takes a finished run reads the run's config as data: a copied
+    anchored run whose anchor file is gone still loads (and is checked by its digest)."""
+    import shutil
+
+    from evoplay.framework.study import load_study
+
+    run = tmp_path / "run"
+    shutil.copytree(ANCHOR, run, ignore=shutil.ignore_patterns("checkpoints"))
+    text = (run / "config.toml").read_text()
+    [stored] = [line.strip().strip('",') for line in text.splitlines() if line.strip().startswith('"/')]
+    (run / "config.toml").write_text(text.replace(stored, str(tmp_path / "gone" / "champion.json")))
+    (tmp_path / "study.toml").write_text(f'name = "moved"\nbase = "{ROOT / "configs" / "blondie24.toml"}"\n\n[[variants]]\n'
+                                         'name = "blondie24-td-anchor"\nconfig = "run/config.toml"\nrun = "run"\n')
+    [variant] = load_study(tmp_path / "study.toml")["variants"]
+    assert variant["run_dir"] == run and variant["config"]["evaluation"]["anchors"] == [str(tmp_path / "gone" / "champion.json")]

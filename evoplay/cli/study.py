@@ -46,7 +46,11 @@ def study(study_file, out, address, workers, resume, overwrite, trials, generati
     for v in result["variants"]:
         f = v["final_mean_max"]
         line = f"  {v['name']}: final mean max {words.with_unit} {f['mean']:.2f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"
-        t = v.get("vs_baseline", {}).get("final_mean_max")
-        click.echo(line + (f"; {t['verdict']}" if t else " (baseline)"))
+        tests = v.get("vs_baseline")
+        if tests is None:
+            click.echo(line + " (baseline)")
+        else:  # its fitness's verdict, else (recipes that measure fitness differently) its measures'
+            shown = [tests["final_mean_max"]] if "final_mean_max" in tests else list(tests.values())
+            click.echo(line + "".join(f"; {t['verdict']}" for t in shown))
     click.echo(f"table: {out / 'study.md'}  curves: {out / 'study.png'}")
     _leave(0)

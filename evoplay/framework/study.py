@@ -66,6 +66,7 @@ from evoplay.framework import config as configs
 from evoplay.framework import distributed
 from evoplay.framework.rundir import RunDir, make_folders, read_run_file, remove_empty
 from evoplay.framework.runner import RunJob, _prepare, finish_jobs, make_recipe, run_pool
+from evoplay.games import reading_data
 from evoplay.framework.study_report import LEAGUE_FILE, LEAGUE_LABEL, compare, markdown, plot_study, read_league, read_max_curves, study_words
 from evoplay.files.paths import read_regular, probe_writable
 
@@ -179,16 +180,19 @@ def load_study(path, trials=None, generations=None) -> dict:
             raise ConfigError(f"{where}: 'run' must name a finished run directory, got {done!r}")
         if own is not None and not (isinstance(own, str) and own.strip()):
             raise ConfigError(f"{where}: 'config' must name a config file, got {own!r}")
-        try:
-            start = raw if own is None else starting_point(own)
-        except ConfigError as e:
-            raise ConfigError(f"{where}: {e}") from None
-        merged = _merge(start, overrides, where)
-        merged["name"] = slug(name)
-        try:
-            cfg = configs.resolve(merged, base=path.parent / Path(own or doc["base"]).parent)
-        except ConfigError as e:
-            raise ConfigError(f"{where}: {e}") from None
+        # a variant that takes a finished run's trials runs nothing: its config is read as a
+        # run's stored config is, as data (the anchor files it names are not opened)
+        with reading_data() if done is not None else contextlib.nullcontext():
+            try:
+                start = raw if own is None else starting_point(own)
+            except ConfigError as e:
+                raise ConfigError(f"{where}: {e}") from None
+            merged = _merge(start, overrides, where)
+            merged["name"] = slug(name)
+            try:
+                cfg = configs.resolve(merged, base=path.parent / Path(own or doc["base"]).parent)
+            except ConfigError as e:
+                raise ConfigError(f"{where}: {e}") from None
         entry = {"name": name, "dir": slug(name), "overrides": _flat(overrides), "config": cfg}
         if own is not None:
             entry["config_file"] = own
@@ -210,7 +214,8 @@ def _finished_run(folder: Path, cfg: dict, where: str) -> Path:
     if not rd.config.is_file():
         raise ConfigError(f"{where}: run {folder} is no run directory (no config.toml)")
     try:
-        stored = configs.load(rd.config)
+        with reading_data():  # a run's stored config is data
+            stored = configs.load(rd.config)
         summary = rd.read_summary()
     except EvoplayError as e:
         raise ConfigError(f"{where}: run {folder}: {e}") from None

@@ -59,6 +59,13 @@ def verdict(delta: float, p_holm: float, metric: str) -> str:
     return f"{way} {metric} than the baseline, a {size} effect (Cliff's delta {delta:+.2f}, Holm-adjusted p = {p_holm:.3g})"
 
 
+def fitness_compared(study: dict) -> bool:
+    """Whether the variants' final mean max fitness is one measure: their recipes name it alike
+    (Fogel's recipes all score a payoff; Blondie24's fitness, its points in the pool, and a
+    TDLeaf run's strength are different figures, which no test compares)."""
+    return len({FitnessWords.of(configs.recipe_class(v["config"][""]["recipe"])) for v in study["variants"]}) == 1
+
+
 def study_words(study: dict) -> FitnessWords:
     """The fitness words of the variants' recipes (neutral ones if the variants' recipes differ)."""
     return FitnessWords.common(FitnessWords.of(configs.recipe_class(v["config"][""]["recipe"])) for v in study["variants"])
@@ -145,6 +152,8 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], curv
     later = reported_measures(reported or [], [s["trials"] for s in summaries])
     measures = {**trial_measures(study), **later}
     labels = metrics(words, measures)
+    if not fitness_compared(study):
+        del labels["final_mean_max"]
     names = [v["name"] for v in study["variants"]]
     base = names.index(study["baseline"])
     per = {}
@@ -207,6 +216,7 @@ def compare(study: dict, summaries: list[dict], analyses: list[list[dict]], curv
         "test": "two-sided permutation test of the difference of means over trials (exact up to 200,000 splits, "
                 "else 100,000 seeded random splits), Holm-corrected across variants per metric; effect size Cliff's delta",
         "final_generations_averaged": LAST,
+        **({} if "final_mean_max" in labels else {"fitness_compared": False}),
         **({"measures": measures} if measures else {}),
         "variants": variants,
     }
@@ -239,7 +249,9 @@ def markdown(result: dict, env: dict, words: FitnessWords = FitnessWords()) -> s
              f"Final mean max {name}: mean over trials of each trial's max {name} averaged over its last "
              f"{result['final_generations_averaged']} generations, with its 95% interval, on the recipe's common scale"
              + (" (Fogel: per 32 games, whatever the games played). Champions: each trial's champion analysed exactly "
-                "against its evaluation opponent." if analysed else "."), "",
+                "against its evaluation opponent." if analysed else ".")
+             + ("" if result.get("fitness_compared", True) else
+                " The variants' recipes measure different things by it, so it is shown, not compared."), "",
              f"| variant | trials x gens | final mean max {words.with_unit} [95% CI] |"
              + (" champions' exact expected payoff (mean / median / best) | unbeatable as X | mean H |" if analysed else "")
              + " task time (s) |" + "".join(f" {label}: mean [95% CI] (sd) |" for label in measures.values())

@@ -177,6 +177,18 @@ class TDLeafRecipe(Recipe):
     def champion_analysis(self, champion: dict) -> dict:
         return Blondie24Recipe.champion_analysis(self, champion)
 
+    def trial_measures(self) -> dict[str, str]:
+        """Blondie24's: each trial's champion against piece difference at the run's depth, so a
+        study compares a TDLeaf run with evolution's on the same games."""
+        return Blondie24Recipe.trial_measures(_Judged(self))
+
+    def reported_measures(self, run_dir) -> dict[str, dict]:
+        """Blondie24's: each trial's champion in each duel ``evoplay report`` wrote (``duels.json``)."""
+        from evoplay.recipes.blondie24.duels import measures
+
+        scored = self.trial_measures() and self.cfg["yardstick"]["openings"] == 0
+        return measures(run_dir, self.depth if scored else None)
+
     def duel(self, first: dict, second: dict, openings: int, seed: int) -> dict:
         return Blondie24Recipe.duel(self, first, second, openings, seed)
 
