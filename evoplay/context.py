@@ -72,3 +72,16 @@ def use(ctx: Context | None = None):
         yield ctx
     finally:
         _CURRENT.reset(token)
+
+
+@contextlib.contextmanager
+def reading_data():
+    """Within it, what is read is data (a run's stored config): a game reference of user code
+    that was not named (``--game``) is refused, as ``evoplay.games.resolve_data_game`` refuses
+    it, and the player files a config names (Blondie24's anchors) are not opened."""
+    ctx = current()
+    before, ctx.reading_data = ctx.reading_data, True
+    try:
+        yield
+    finally:
+        ctx.reading_data = before

@@ -8,11 +8,11 @@ here as the public face for a user's own game.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 from pathlib import Path
 
 from evoplay import context
+from evoplay.context import reading_data
 from evoplay.arena.game import REQUIRED, BaseGame, Game, Labelled, game_ref
 from evoplay.errors import EvoplayError, GameError
 
@@ -172,16 +172,6 @@ def unnamed_game(ref: str, sha256: str | None = None) -> str:
     return f"names the game {ref}, user code ({rule}): {add}"
 
 
-@contextlib.contextmanager
-def reading_data():
-    """Within it, a game reference of user code that was not named (``--game``) is refused,
-    as ``resolve_data_game`` refuses it: what a run's stored config names is data."""
-    ctx = context.current()
-    before, ctx.reading_data = ctx.reading_data, True
-    try:
-        yield
-    finally:
-        ctx.reading_data = before
 
 
 def check_text(text: str) -> None:

@@ -194,3 +194,74 @@ def test_a_bad_drawing_declaration_is_refused_when_served(tmp_path, declared, pr
     boards.serve_games(())
     message = str(refused_game.value)
     assert "cannot be served" in message and problem in message and "\n" not in message
+
+
+#: Hexapawn as a user would give it the rest of what checkers' page shows: its squares named
+#: as its moves name them, a position written and read back (the board and the side to move,
+#: "BBB...WWW w"), its own label for a player and the search player its analysis offers.
+NAMED = '''
+
+class Named(Hexapawn):
+    square_names = ("a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1")
+    player_labels = {"alpha-beta": "alpha-beta (Hexapawn to the end)"}
+    analyst = "alpha-beta:depth=3"
+
+    def position_text(self, state):
+        return "".join({1: "W", -1: "B", 0: "."}[v] for v in state[0]) + " " + "wb"[state[1]]
+
+    def parse_position(self, text):
+        marks, _, side = text.partition(" ")
+        if len(marks) != 9 or set(marks) - set("WB.") or side not in ("w", "b"):
+            raise ValueError(f"not a Hexapawn position: {text!r}")
+        return (tuple({"W": 1, "B": -1, ".": 0}[m] for m in marks), "wb".index(side))
+'''
+
+
+def test_a_game_names_its_squares_writes_its_positions_and_offers_its_analysis_as_checkers_does(tmp_path):
+    """What checkers' page had of its own (square numbers, FEN starts, its menu label, its analysis
+    player) any game gets by declaring it: the page writes each square's name in its corner and
+    clicks it by that name, starts from a text the game reads, labels the game's player and
+    analyses with any player that searches with an evaluation of its own."""
+    (tmp_path / "named.py").write_text((ROOT / "examples" / "games" / "hexapawn.py").read_text() + NAMED)
+    with serving([f"{tmp_path / 'named.py'}:Named"]) as url:
+        hp = next(g["name"] for g in ok(url, "/api/games")["games"] if g["name"] not in ("tictactoe", "checkers"))
+        info = ok(url, path(hp, "state"), {"moves": ["b1-b2", "a3-b2"]})
+        flat = [c for row in info["cells"] for c in row]
+        assert [c["square"] for c in flat] == [c["num"] for c in flat] == ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"]
+        assert {m["text"]: m["path"] for m in info["legal"]} == {
+            "a1-a2": ["a1", "a2"], "a1-b2": ["a1", "b2"], "c1-c2": ["c1", "c2"], "c1-b2": ["c1", "b2"]}
+        assert info["last"] == ["a3", "b2"] and info["position"] == ".BB.B.W.W w"
+        started = ok(url, path(hp, "move"), {"start": "B.B.W.W.W b", "moves": [], "move": "a3-b2"})
+        assert started["position"] == "..B.B.W.W w" and started["start"] == "B.B.W.W.W b" and started["to_move"] == "White"
+        refused(url, path(hp, "state"), {"start": "BBB"}, fragment="start: not a Hexapawn position: 'BBB'")
+        listed = ok(url, path(hp, "players"))
+        assert [b["label"] for b in listed["builtin"] if b["name"] == "alpha-beta"] == ["alpha-beta (Hexapawn to the end)"]
+        assert listed["analyst"] == "alpha-beta:depth=3"
+        analysed = ok(url, path(hp, "analysis"), {"start": "B.B.W.W.W b", "player": "alpha-beta:depth=3"})
+        assert analysed["depth"] == 3 and {s["move"] for s in analysed["scores"]} == {"a3-a2", "a3-b2", "c3-c2", "c3-b2"}
+        refused(url, path(hp, "analysis"), {"player": "random"}, fragment="(alpha-beta:depth=3 or a network file)")
+
+
+def test_checkers_page_is_the_one_page_drawn_from_what_checkers_declares():
+    """Checkers has no page of its own: the board the page draws is the one any game's
+    declarations give, its squares named 1-32 on the dark cells, its FEN its position."""
+    from evoplay.checkers import rules
+    from evoplay.web.pages import BUILTIN_PAGES
+
+    assert "checkers" not in BUILTIN_PAGES
+    game = resolve_game("checkers")
+    state = rules.from_fen("B:W14,23,30:B1,9")
+    [jump] = game.legal_moves(state)
+    assert game.move_text(state, jump) == "9x18x27"
+    assert [game.square_names[i] for i in game.move_squares(state, jump)] == ["9", "18", "27"]
+    assert [i for i, n in enumerate(game.square_names) if n][:4] == [1, 3, 5, 7]  # the dark squares of the top row
+    assert [game.cells(state)[game.square_names.index(n)] for n in ("1", "9", "14", "23", "30")] == ["b", "b", "w", "w", "w"]
+    assert game.parse_position(game.position_text(state)) == state
+
+
+@pytest.mark.parametrize("declared, problem", [
+    ('square_names = ("a",) * 9', "square_names must give 9 names, each other than the rest"),
+    ('square_names = ("a", "b")', "square_names must give 9 names"),
+])
+def test_bad_square_names_are_refused_when_served(tmp_path, declared, problem):
+    test_a_bad_drawing_declaration_is_refused_when_served(tmp_path, declared, problem)

@@ -42,7 +42,12 @@ def test_a_legal_move_is_played_and_the_board_follows(site):
     assert got["position"] == rules.to_fen(rules.apply(rules.initial(), (11, 15)))
     cells = [c for row in got["cells"] for c in row if c["square"] is not None]
     assert [c["square"] for c in cells] == [str(s) for s in range(1, 33)]
-    assert cells[10]["piece"] == "" and cells[14]["piece"] == "b" and cells[20]["piece"] == "w"
+    assert [c["num"] for c in cells] == [c["square"] for c in cells]  # the page writes each square's number
+    assert cells[10]["owner"] is None and cells[14]["owner"] == 0 and cells[20]["owner"] == 1  # 11-15: 11 empty, 15 Black's
+    assert cells[10]["piece"] == "" and cells[14]["piece"] == "side0" and cells[20]["piece"] == "side1"
+    assert cells[14]["label"] == cells[20]["label"] == ""  # men: plain discs
+    light = [c for row in got["cells"] for c in row if c["square"] is None]
+    assert len(light) == 32 and all(c["piece"] == "" for c in light)  # no piece stands on a light square
 
 
 @pytest.mark.parametrize(
@@ -90,7 +95,8 @@ def test_crowning_and_a_game_reaching_a_result(site):
     got = ok(url, f"{G}/move", {"start": start, "moves": got["moves"], "move": "14-10"})
     got = ok(url, f"{G}/move", {"start": start, "moves": got["moves"], "move": "27-32"})
     assert "K32" in got["position"].split(":")[2]
-    assert [c for row in got["cells"] for c in row if c["square"] == "32"][0] == {"square": "32", "piece": "B", "king": True}
+    assert [c for row in got["cells"] for c in row if c["square"] == "32"][0] == {"square": "32", "num": "32", "piece": "side0",
+                                                                                   "owner": 0, "label": "K"}
     # White's man on 10 runs into Black's king on 1... White to move: 10-6 or 10-7, then Black captures.
     moves = got["moves"]
     while True:

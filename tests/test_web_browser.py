@@ -323,7 +323,8 @@ def test_checkers_by_clicks_with_a_multi_jump_and_the_analysis(server, page, sho
     opponent = "piece-difference:depth=3"
     page.goto(f"{server}/?game=checkers&first=human&second={opponent}")
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Black to move: you')")
-    assert page.eval_on_selector_all("#board .sq[data-piece=b]", "s => s.length") == 12
+    assert page.eval_on_selector_all('#board .sq[data-owner="0"]', "s => s.length") == 12  # Black's men
+    assert page.inner_text('#board .sq[data-square="11"] .num') == "11"  # the squares are numbered as the moves
     label = page.inner_text("fieldset[data-side=white] .kind option[value=piece-difference]")
     assert label == "piece-difference (material count)" and page.get_attribute("#board", "data-look") == ""
     # 11-15 by clicks: the piece, then its landing square; the computer answers

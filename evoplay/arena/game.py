@@ -150,6 +150,14 @@ BOARD = {
                                   "row * columns + column or (row, column) pairs; [] for a move on no square "
                                   "(a pass): the board page plays a move by clicks on its squares"),
     "move_prompt": Feature(None, "what a person at the terminal is asked for (default: an example move)"),
+    "square_names": Feature(None, "the name of each cell of ``board_shape``, row by row, as the game's moves name it "
+                                  "('' for a cell no piece stands on, drawn plain and never clicked): the board page "
+                                  "writes it in the cell's corner and clicks cells by it (default: none written, the "
+                                  "cells clicked by index)"),
+    "position_text": Feature(None, "(state) -> the position as a text ``parse_position`` reads back (checkers: a PDN "
+                                   "FEN): the board page shows it and may start from it (default: the ``render`` text)"),
+    "parse_position": Feature(None, "(text) -> the state ``position_text`` wrote; ValueError naming the problem "
+                                    "(default: games start from their initial position only)"),
 }
 
 
@@ -159,6 +167,9 @@ PLAYERS = {
     "make_player": Feature(None, "(spec) -> player: its own way to read every spec (tic-tac-toe's table players)"),
     "heuristic": Feature(None, "(views) -> scores of the side to move: the evaluation ``alpha-beta`` uses "
                                "at unfinished leaves (default: 0 there)"),
+    "player_labels": Feature({}, "{its own player's name: the label the board page's menus show for it}"),
+    "analyst": Feature(None, "the spec of the search player the board page offers to analyse a position "
+                             "(default: none offered)"),
 }
 
 

@@ -62,6 +62,12 @@ class Checkers:
     yardstick = "piece-difference"
     #: ``evoplay game``'s computer player when --vs is not given.
     default_opponent = "piece-difference"
+    #: The board page: the 32 dark squares numbered as the moves name them, kings marked, a
+    #: position written as a PDN FEN, piece difference as the analysis player.
+    square_names = tuple(str(4 * r + c // 2 + 1) if (r + c) % 2 else "" for r in range(8) for c in range(8))
+    piece_symbols = {"B": "K", "W": "K"}
+    player_labels = {"piece-difference": "piece-difference (material count)"}
+    analyst = "piece-difference:depth=4"
 
     def __init__(self, quiet_limit: int = rules.QUIET_LIMIT):
         self.quiet_limit = quiet_limit
@@ -182,6 +188,16 @@ class Checkers:
                 on = dark and (state.black >> s & 1 or state.white >> s & 1)
                 out.append(rules.SYMBOLS[rules.BLACK if state.black >> s & 1 else rules.WHITE, bool(state.kings >> s & 1)] if on else "")
         return out
+
+    def move_squares(self, state, move) -> list[int]:
+        """The cells of the squares a move passes through (its squares are numbered 1-32)."""
+        return [(n - 1) // 4 * 8 + 2 * ((n - 1) % 4) + (1 - (n - 1) // 4 % 2) for n in move]
+
+    def position_text(self, state) -> str:
+        return rules.to_fen(state)
+
+    def parse_position(self, text: str):
+        return rules.from_fen(text)
 
     def owners(self, state) -> list:
         """Whose piece is on each square of ``cells``: 0 Black's (men and kings), 1 White's, None empty."""

@@ -36,10 +36,16 @@ class PieceDifferencePlayer:
     """Alpha-beta to ``depth`` on material; the first best move in legal order."""
 
     deterministic = True
+    quiescence = False
 
     def __init__(self, game, depth: int, king: float):
         self.game, self.depth, self.king = game, depth, king
         self.spec = format_spec("piece-difference", {"depth": depth, "king": float(king)})
+
+    @property
+    def evaluate(self):
+        """Its evaluation as the generic search reads one (what the board page analyses with)."""
+        return piece_difference(self.king)
 
     def best(self, state):
         return compiled.search(state, self.depth, self.king, quiet_limit=self.game.quiet_limit)

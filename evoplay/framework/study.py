@@ -60,13 +60,13 @@ import time
 import tomllib
 from pathlib import Path
 
+from evoplay.context import reading_data
 from evoplay.files.atomic import write_text
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as configs
 from evoplay.framework import distributed
 from evoplay.framework.rundir import RunDir, make_folders, read_run_file, remove_empty
 from evoplay.framework.runner import RunJob, _prepare, finish_jobs, make_recipe, run_pool
-from evoplay.games import reading_data
 from evoplay.framework.study_report import LEAGUE_FILE, LEAGUE_LABEL, compare, markdown, plot_study, read_league, read_max_curves, study_words
 from evoplay.files.paths import read_regular, probe_writable
 

@@ -29,7 +29,7 @@ from evoplay.arena.game import capability, game_ref
 from evoplay.games import BUILTIN_GAMES, GameError, is_code_ref, resolve_data_game, resolve_game
 from evoplay.arena.search import move_scores, principal_variation
 from evoplay.web.archive import is_elite_spec
-from evoplay.web.pages import BUILTIN_PAGES, WebGame, any_game_page
+from evoplay.web.pages import BUILTIN_PAGES, WebGame, any_game_page, searching
 from evoplay.web.roots import ApiError, Roots
 
 HUMAN = "human"
@@ -522,10 +522,10 @@ def _search(book: Players, game, adapter: WebGame, state, body) -> dict:
         raise ApiError(400, "the game is over: nothing to analyse")
     spec = body["player"]
     player = book.get(game, spec, "player")
-    parts = None if player is None else adapter.search_parts(player)
+    parts = None if player is None else searching(player)
     if parts is None:
         raise ApiError(400, f"player {str(spec).strip()} does not search: analysis needs a search player "
-                            f"({'piece-difference or a network file' if adapter.analyst else f'{game.name} has none'})")
+                            f"({f'{adapter.analyst} or a network file' if adapter.analyst else f'{game.name} has none'})")
     evaluate, depth, quiescence = parts
     if depth == 0 and "depth" not in body:
         raise ApiError(400, f"player {str(spec).strip()} solves to the end of the game, which analysis does not: "

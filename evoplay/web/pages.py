@@ -1,7 +1,8 @@
-"""What the board page shows of each game (``WebGame``): tic-tac-toe's and checkers' own pages
-(``BUILTIN_PAGES``; a package's own game's through the entry-point group
-``evoplay.board_pages``), and the page of any other game,
-drawn from what the game offers (``any_game_page``)."""
+"""What the board page shows of each game (``WebGame``): the page drawn from what the game
+declares (``any_game_page``: its board, square names, position text, labels and analysis
+player), which checkers and every other game play on; tic-tac-toe's own page, with its exact
+facts (``BUILTIN_PAGES``); a package's own game's page through the entry-point group
+``evoplay.board_pages``."""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ class WebGame:
     cells: Callable  # state -> rows of cells {"square": str | None, "piece": str}
     parse_start: Callable  # text -> state (ValueError naming the problem)
     start_text: Callable  # state -> text parse_start reads back
-    search_parts: Callable  # player -> (evaluator, depth, quiescence) or None
     default_players: tuple  # the two sides' specs when the page opens
     analyst: str | None = None  # the search player the page offers for analysis, None: no search player
     sliders: dict = field(default_factory=dict)  # built-in name -> {param: slider}, drawn by the page
@@ -47,50 +47,6 @@ class WebGame:
         return [str(s) for s in move] if isinstance(move, tuple) else [str(move)]
 
 
-# ---------------------------------------------------------------- checkers
-
-
-def checkers_board() -> WebGame:
-    """Checkers' board page: FEN starts, its players and files, the search's analysis."""
-    from evoplay.arena.specs import make_player, registry
-    from evoplay.checkers import players as checkers_players
-    from evoplay.checkers import rules
-    from evoplay.networks.evalnet import Evaluator
-    from evoplay.recipes.blondie24.play import CompiledNetPlayer
-
-    def cells(state):
-        rows = []
-        for r in range(8):
-            row = []
-            for c in range(8):
-                if (r + c) % 2 == 0:
-                    row.append({"square": None, "piece": ""})
-                    continue
-                s = 4 * r + c // 2
-                piece = ""
-                if state.black >> s & 1 or state.white >> s & 1:
-                    piece = rules.SYMBOLS[rules.BLACK if state.black >> s & 1 else rules.WHITE, bool(state.kings >> s & 1)]
-                row.append({"square": str(s + 1), "piece": piece, "king": bool(state.kings >> s & 1)})
-            rows.append(row)
-        return rows
-
-    def search_parts(player):
-        if isinstance(player, checkers_players.PieceDifferencePlayer):
-            return checkers_players.piece_difference(player.king), player.depth, False
-        if isinstance(player, CompiledNetPlayer):
-            return Evaluator(player.genome, player.sizes, player.king), player.depth, player.quiescence
-        return searching(player)
-
-    game = resolve_game("checkers")
-
-    def build(spec):
-        return make_player(game, spec)
-
-    return WebGame(build, build, registry(game), cells, rules.from_fen, rules.to_fen, search_parts,
-                   default_players=("human", "piece-difference"), analyst="piece-difference:depth=4",
-                   labels=MappingProxyType({"piece-difference": "piece-difference (material count)"}))
-
-
 # ---------------------------------------------------------------- tic-tac-toe
 
 
@@ -99,7 +55,7 @@ def tictactoe_board() -> WebGame:
     from evoplay.tictactoe.players import REGISTRY
     from evoplay.web import tictactoe as web_tictactoe
 
-    return WebGame(web_tictactoe.builtin, web_tictactoe.from_file, REGISTRY, web_tictactoe.cells, web_tictactoe.parse_start, web_tictactoe.board_text, lambda player: None,
+    return WebGame(web_tictactoe.builtin, web_tictactoe.from_file, REGISTRY, web_tictactoe.cells, web_tictactoe.parse_start, web_tictactoe.board_text,
                    default_players=web_tictactoe.DEFAULT_PLAYERS, sliders=web_tictactoe.SLIDERS, from_elite=web_tictactoe.from_elite,
                    facts=web_tictactoe.facts, fact_fields=web_tictactoe.FACT_FIELDS, labels=web_tictactoe.LABELS,
                    look="marks", human_model=web_tictactoe.HUMAN_MODEL, fact_values=web_tictactoe.FACT_VALUES)
@@ -115,19 +71,21 @@ def searching(player):
     return None if evaluate is None else (evaluate, player.depth, getattr(player, "quiescence", False))
 
 
-#: evoplay's own games' pages, richer than the board drawn from a game's features: a plain
-#: table, so the import graph sees them; a package adds a page for its game through the
+#: evoplay's own game pages richer than the board drawn from a game's features (tic-tac-toe's
+#: exact facts): a plain table, so the import graph sees them; a package adds a page for its game through the
 #: entry-point group ``evoplay.board_pages`` (``evoplay.web.boards.PAGE_GROUP``).
-BUILTIN_PAGES = MappingProxyType({"tictactoe": tictactoe_board, "checkers": checkers_board})
+BUILTIN_PAGES = MappingProxyType({"tictactoe": tictactoe_board})
 
 
 def any_game_page(game) -> WebGame:
     """The board page of a game from what it offers (``evoplay.arena.game.FEATURES``): a grid of
     its ``board_shape`` with the texts of ``cells(state)`` where it has both, else its ``render``
     text (``describe``); each side's pieces in its own colour where it declares ``owners``
-    (``piece_symbols`` written on them), its ``coordinates`` beside the board; moves played by
-    clicks on their ``move_squares``, or from the list of legal moves; the players every game
-    has, its own, and its player files; a network player's search for analysis."""
+    (``piece_symbols`` written on them), its ``coordinates`` beside the board, its
+    ``square_names`` in the cells' corners; moves played by clicks on their ``move_squares``, or
+    from the list of legal moves; a start read by its ``parse_position``; the players every game
+    has, its own (labelled by its ``player_labels``), and its player files; any player that
+    searches with an evaluation of its own for analysis, the game's ``analyst`` offered."""
     from evoplay.arena.specs import make_player, registry
 
     shape, texts = capability(game, "board_shape"), capability(game, "cells")
@@ -135,6 +93,8 @@ def any_game_page(game) -> WebGame:
     squares = capability(game, "move_squares")
     drawn = bool(shape) and texts is not None
     rows, cols = shape if drawn else (0, 0)
+    declared = capability(game, "square_names")
+    named = _names(declared, rows * cols) if drawn and declared is not None else None
 
     def cells(state):
         """The board's rows of squares; [] where the game is drawn as its text."""
@@ -142,30 +102,51 @@ def any_game_page(game) -> WebGame:
         if not flat or len(flat) != rows * cols:
             return []
         whose = _owners(owners(state), len(flat)) if owners is not None else [None] * len(flat)
-        squares_drawn = [_cell(i, str(flat[i]), whose[i], symbols) for i in range(len(flat))]
+        squares_drawn = [_cell(str(i) if named is None else named[i], named is not None, str(flat[i]), whose[i], symbols)
+                         for i in range(len(flat))]
         return [squares_drawn[r * cols : (r + 1) * cols] for r in range(rows)]
 
     def move_path(state, move):
-        return [] if squares is None or not drawn else [str(i) for i in _squares(squares(state, move), rows, cols)]
+        if squares is None or not drawn:
+            return []
+        return [str(i) if named is None else named[i] for i in _squares(squares(state, move), rows, cols)]
+
+    reads = capability(game, "parse_position")
 
     def parse_start(text):
-        raise ValueError(f"{game_ref(game)} starts from its initial position: send its moves instead")
+        if reads is None:
+            raise ValueError(f"{game_ref(game)} starts from its initial position: send its moves instead")
+        return reads(text)
+
+    writes = capability(game, "position_text") or game.render
 
     def build(spec):
         return make_player(game, spec)
 
-    names = registry(game)
-    return WebGame(build, build, names, cells, parse_start, lambda state: game.render(state), searching,
+    return WebGame(build, build, registry(game), cells, parse_start, writes,
                    default_players=("human", capability(game, "default_opponent")), move_path=move_path,
-                   coordinates=_coordinates(capability(game, "coordinates"), rows, cols) if drawn else None)
+                   coordinates=_coordinates(capability(game, "coordinates"), rows, cols) if drawn else None,
+                   analyst=capability(game, "analyst"), labels=MappingProxyType(dict(capability(game, "player_labels"))))
 
 
-def _cell(index: int, text: str, owner, symbols: dict) -> dict:
+def _cell(name: str, numbered: bool, text: str, owner, symbols: dict) -> dict:
     """One square as the page draws it: a side's piece (``owner`` 0 or 1, with its symbol),
-    a text of its own (a game that declares no owners, a neutral mark), or empty."""
+    a text of its own (a game that declares no owners, a neutral mark), or empty; ``name``:
+    how moves name it ('' for a cell no piece stands on: no square), written in its corner
+    where the game names its squares (``numbered``)."""
+    square, num = (name or None), (name if numbered else "")
     if owner is not None:
-        return {"square": str(index), "num": "", "piece": f"side{owner}", "owner": owner, "label": str(symbols.get(text, ""))[:4]}
-    return {"square": str(index), "num": "", "piece": "text" if text else "", "owner": None, "label": text[:4]}
+        return {"square": square, "num": num, "piece": f"side{owner}", "owner": owner, "label": str(symbols.get(text, ""))[:4]}
+    return {"square": square, "num": num, "piece": "text" if text else "", "owner": None, "label": text[:4]}
+
+
+def _names(given, count: int) -> list[str]:
+    """A game's ``square_names``, checked: ``count`` short texts, each named once ('' aside)."""
+    names = [str(n)[:8] for n in given]
+    taken = [n for n in names if n]
+    if len(names) != count or len(set(taken)) != len(taken):
+        raise ValueError(f"square_names must give {count} names, each other than the rest ('' for no square); got {names[:12]!r}"[:300])
+    return names
 
 
 def _owners(given, count: int) -> list:

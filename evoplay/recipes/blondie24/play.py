@@ -59,6 +59,11 @@ class CompiledNetPlayer:
     def best(self, state):
         return self.game.network_search(state, self.depth, self.network, self.sizes, self.king, self.quiescence)
 
+    @property
+    def evaluate(self) -> Evaluator:
+        """Its network as the generic search reads one (what the board page analyses with)."""
+        return Evaluator(self.genome, self.sizes, self.king)
+
     def distribution(self, state) -> list:
         return [(self.best(state).move, 1.0)]
 

@@ -379,7 +379,7 @@ function render() {
     if (cell.piece) {
       node.dataset.piece = cell.piece;
       if (whose !== null) node.dataset.owner = String(cell.owner);
-      node.append(el("span", {class: `piece p-${cell.piece}`, text: cell.label || (cell.king ? "K" : "")}));
+      node.append(el("span", {class: `piece p-${cell.piece}`, text: cell.label || ""}));
       return;
     }
     if (facts && facts.probs) {
