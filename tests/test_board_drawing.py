@@ -244,12 +244,15 @@ def test_a_game_names_its_squares_writes_its_positions_and_offers_its_analysis_a
 
 def test_checkers_page_is_the_one_page_drawn_from_what_checkers_declares():
     """Checkers has no page of its own: the board the page draws is the one any game's
-    declarations give, its squares named 1-32 on the dark cells, its FEN its position."""
+    declarations give, its squares named 1-32 on the dark cells, its FEN its position; the only
+    thing a built-in game has beyond its declarations is tic-tac-toe's panel of exact facts."""
     from evoplay.checkers import rules
-    from evoplay.web.pages import BUILTIN_PAGES
 
-    assert "checkers" not in BUILTIN_PAGES
+    assert set(boards.PANELS) == {"tictactoe"}
     game = resolve_game("checkers")
+    drawn_page = boards.Games().page("checkers")
+    assert drawn_page.panel is None and drawn_page.analyst == "piece-difference:depth=4" and drawn_page.look is None
+    assert drawn_page.labels == {"piece-difference": "piece-difference (material count)"}
     state = rules.from_fen("B:W14,23,30:B1,9")
     [jump] = game.legal_moves(state)
     assert game.move_text(state, jump) == "9x18x27"
@@ -262,6 +265,9 @@ def test_checkers_page_is_the_one_page_drawn_from_what_checkers_declares():
 @pytest.mark.parametrize("declared, problem", [
     ('square_names = ("a",) * 9', "square_names must give 9 names, each other than the rest"),
     ('square_names = ("a", "b")', "square_names must give 9 names"),
+    ('board_players = ("human",)', "board_players must be the two sides' player specs"),
+    ('look = "stones"', "look must be None or 'marks'"),
+    ('player_sliders = {"alpha-beta": 3}', "player_sliders must map a player's name to {parameter: slider}"),
 ])
-def test_bad_square_names_are_refused_when_served(tmp_path, declared, problem):
+def test_bad_page_declarations_are_refused_when_served(tmp_path, declared, problem):
     test_a_bad_drawing_declaration_is_refused_when_served(tmp_path, declared, problem)

@@ -395,3 +395,26 @@ def test_analysis_with_a_deep_alpha_beta_names_its_depth_not_that_it_does_not_se
             fragment=f"the player searches 20 plies; send depth 1-{MAX_ANALYSIS_DEPTH} to analyse here")
     got = ok(url, f"{G}/analysis", {"moves": ["11-15"], "player": "alpha-beta:depth=20", "depth": 2})
     assert got["depth"] == 2 and len(got["scores"]) == 7
+
+
+def test_tic_tac_toe_is_drawn_from_what_its_game_declares_with_its_panel_beside(site):
+    """Tic-tac-toe plays on the one page as every game does: its marks as each side's pieces
+    (owner 0 X, 1 O, the mark written on them), its squares named 0-8, its position as nine
+    characters, every game's players (alpha-beta, which can analyse a position, as on any game)
+    beside its own; the exact facts are the one thing beyond its declarations. The old API
+    lists tic-tac-toe's own players as it always did."""
+    url, _ = site
+    T = "/api/games/tictactoe"
+    got = ok(url, f"{T}/move", {"moves": ["4"], "move": "0"})
+    flat = [c for row in got["cells"] for c in row]
+    assert [c["square"] for c in flat] == [c["num"] for c in flat] == [str(s) for s in range(9)]
+    assert (flat[4]["owner"], flat[4]["label"], flat[0]["owner"], flat[0]["label"]) == (0, "X", 1, "O")
+    assert got["position"] == "O...X...." and got["last"] == ["0"]
+    listed = ok(url, f"{T}/players")
+    assert [b["name"] for b in listed["builtin"]] == ["human", "random", "mcts", "alpha-beta", "first-open", "logic",
+                                                     "minimax", "softmax"]
+    assert listed["look"] == "marks" and listed["facts"]["human_model"] == "random" and listed["elites"]
+    analysed = ok(url, f"{T}/analysis", {"start": "O...X....", "player": "alpha-beta:depth=2"})
+    assert analysed["depth"] == 2 and len(analysed["scores"]) == 7
+    assert [b["name"] for b in ok(url, "/api/players")["builtin"]] == ["human", "random", "first-open", "logic", "minimax",
+                                                                       "softmax"]

@@ -100,7 +100,7 @@ def shots(tmp_path_factory):
 
 def board(page) -> str:
     return page.eval_on_selector_all(
-        "#board .sq", "cells => cells.map(c => c.dataset.piece || '.').join('')"
+        "#board .sq", "cells => cells.map(c => c.dataset.piece ? c.querySelector('.piece').textContent || c.dataset.piece : '.').join('')"
     )
 
 
@@ -142,7 +142,7 @@ def test_play_a_whole_game_against_minimax_by_clicking(server, page):
         n_x = before.count("X") + 1
         # my mark, then minimax's reply (or the end): the status asks me again or names the result
         page.wait_for_function(
-            "n => document.querySelectorAll('#board .sq[data-piece=X]').length === n && document.body.dataset.busy === '' && "
+            "n => document.querySelectorAll('#board .sq[data-owner=\"0\"]').length === n && document.body.dataset.busy === '' && "
             "(document.querySelector('#status').textContent.includes('click a square') || "
             "document.querySelector('#status').dataset.result !== 'ongoing')",
             arg=n_x,
@@ -275,7 +275,7 @@ def test_errors_are_shown_and_the_page_stays_usable(server, page):
     assert page.inner_text("#error-text").startswith("O player: ")
     # still usable: a click plays, and the next good spec is taken
     page.click('#board .sq[data-square="4"]')
-    page.wait_for_function("document.querySelectorAll('#board .sq[data-piece=X]').length === 1")
+    page.wait_for_function("document.querySelectorAll('#board .sq[data-owner=\"0\"]').length === 1")
     assert page.is_hidden("#error")  # a good move clears it
     page.select_option("fieldset[data-side=o] .kind", "logic")
     wait_rendered(page, "random", "logic")  # the human X is modelled as random

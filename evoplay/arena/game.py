@@ -158,6 +158,9 @@ BOARD = {
                                    "FEN): the board page shows it and may start from it (default: the ``render`` text)"),
     "parse_position": Feature(None, "(text) -> the state ``position_text`` wrote; ValueError naming the problem "
                                     "(default: games start from their initial position only)"),
+    "look": Feature(None, "how the board page draws the board: None, a grid of squares with pieces on them; "
+                          "'marks', squares apart, each taking a side's mark (its ``piece_symbols``), shaded by "
+                          "the probability of a move there where the page has the exact facts"),
 }
 
 
@@ -170,6 +173,11 @@ PLAYERS = {
     "player_labels": Feature({}, "{its own player's name: the label the board page's menus show for it}"),
     "analyst": Feature(None, "the spec of the search player the board page offers to analyse a position "
                              "(default: none offered)"),
+    "board_players": Feature(None, "the two sides' specs when the board page opens (default: 'human' against "
+                                   "``default_opponent``)"),
+    "player_sliders": Feature({}, "{its own player's name: {parameter: slider}} the board page draws for it; a "
+                                  "slider: {'label', 'min', 'max', 'log' (the value is 10 ** position), 'ends': "
+                                  "(left word, right word)}"),
 }
 
 

@@ -30,6 +30,21 @@ class TicTacToe:
     default_opponent = "logic"
     #: Games per pairing of a sampled match (played in batches over the move tables).
     match_games = 10_000
+    #: The board page: nine squares apart, each numbered as its moves are and taking a mark,
+    #: shaded by the exact facts' probability of a move there.
+    look = "marks"
+    square_names = tuple(str(s) for s in range(9))
+    piece_symbols = {"X": "X", "O": "O"}
+    #: Who plays when the board page opens: a person against a softmax-minimax player that
+    #: models its opponent as random-ish (the page's first defaults).
+    board_players = ("human", "softmax:t=0.2,model_t=1")
+    player_labels = {"logic": "logic (Fogel's rule player)", "minimax": "minimax (perfect play)",
+                     "softmax": "softmax-minimax"}
+    #: softmax's temperatures as sliders: log10 of the value from -2 to 1 (0.01 to 10).
+    player_sliders = {"softmax": {
+        "t": {"label": "Own temperature", "min": -2, "max": 1, "log": True, "ends": ("Precise", "Chaotic")},
+        "model_t": {"label": "Opponent modelled at", "min": -2, "max": 1, "log": True, "ends": ("Precise", "Chaotic")},
+    }}
 
     def pair_result(self, first, second, games, rng, progress=None):
         """A pairing's results over batched games on the move tables, or exact with
@@ -135,6 +150,23 @@ class TicTacToe:
 
     def render(self, state, numbers: bool = False) -> str:
         return board.render(state, numbers)
+
+    def owners(self, state) -> list:
+        """Whose mark is on each square: 0 X's, 1 O's, None empty."""
+        return [0 if m == board.X else 1 if m == board.O else None for m in board.decode(state)]
+
+    def move_squares(self, state, move) -> list[int]:
+        return [int(move)]
+
+    def position_text(self, state) -> str:
+        """The board as nine characters row by row, X, O or '.' (``X...O....``)."""
+        return "".join(".XO"[m] for m in board.decode(state))
+
+    def parse_position(self, text: str) -> int:
+        code = board.parse(text)
+        if not board.REACHABLE[code]:
+            raise ValueError(f"board {text!r} cannot arise in a game")
+        return code
 
     def cells(self, state) -> list[str]:
         """One text per square, row by row: 'X', 'O' or ''."""

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from evoplay.games import resolve_game
 from evoplay.tictactoe import board
-from evoplay.tictactoe.players import TEMPERATURE_RANGE
+from evoplay.tictactoe.players import REGISTRY, TEMPERATURE_RANGE
 from evoplay.web import boards
 from evoplay.web.boards import check_fields
 from evoplay.web.roots import ApiError
@@ -70,7 +70,8 @@ def listing(players: boards.Players) -> dict:
     """The built-in players with their parameters and the player files served."""
     game, adapter = players.games.named(GAME)
     listed = boards.players(game, adapter, players.roots)
-    builtin = [{"name": b["name"], "params": b["params"]} for b in listed["builtin"]]
+    own = {boards.HUMAN, *REGISTRY}  # the old page's menu: tic-tac-toe's own players (every game's are on the board page)
+    builtin = [{"name": b["name"], "params": b["params"]} for b in listed["builtin"] if b["name"] in own]
     return {"builtin": builtin, "files": listed["files"], "temperature_range": list(TEMPERATURE_RANGE)}
 
 

@@ -34,6 +34,20 @@ def elite_spec(run: str, trial: int, cell: int, elite: int) -> str:
     return f"{run}#trial={trial},cell={cell},elite={elite}"
 
 
+def elites_play() -> str:
+    """The game (its reference) that MAP-Elites runs' elites play."""
+    from evoplay.framework.config import recipe_class
+
+    return recipe_class(RECIPE).game
+
+
+def elite_player(net, spec: str):
+    """An elite of a MAP-Elites archive as a player of its game (``MapElitesRecipe.elite_player``)."""
+    from evoplay.framework.config import recipe_class
+
+    return recipe_class(RECIPE).elite_player(net, spec)
+
+
 class Archives:
     """The archives of the server's MAP-Elites runs, read from checkpoints and cached by file identity."""
 

@@ -6,13 +6,12 @@ game's notation (``"11-15"``, ``"22x15"``; a tic-tac-toe square ``"4"``). The se
 replays them, so every move is checked and the draw rules (no-progress count,
 repetition) see the whole game. What differs between games (how players are named, how
 a position is drawn and read, the facts only a game can give: tic-tac-toe's exact ones
-live in ``evoplay.web.tictactoe``) is in a small ``WebGame`` per game (``evoplay.web.pages``);
-the rest, the one board page included, is shared.
+live in ``evoplay.web.tictactoe``) is what each game declares (``evoplay.web.pages.page``
+draws it); the rest, the one board page included, is shared.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import threading
 from collections import OrderedDict
@@ -24,12 +23,12 @@ import numpy as np
 from evoplay.arena.alphabeta import AlphaBetaPlayer
 from evoplay.arena.players import SearchPlayer, quoted
 from evoplay.errors import EvoplayError
-from evoplay.files import usercode
 from evoplay.arena.game import capability, game_ref
 from evoplay.games import BUILTIN_GAMES, GameError, is_code_ref, resolve_data_game, resolve_game
 from evoplay.arena.search import move_scores, principal_variation
-from evoplay.web.archive import is_elite_spec
-from evoplay.web.pages import BUILTIN_PAGES, WebGame, any_game_page, searching
+from evoplay.web.archive import elite_player, elites_play, is_elite_spec
+from evoplay.web.pages import Page, page, searching
+from evoplay.web.tictactoe import PANEL
 from evoplay.web.roots import ApiError, Roots
 
 HUMAN = "human"
@@ -47,8 +46,8 @@ MAX_ANALYSIS_DEPTH = 6
 MAX_SIMS = 10_000
 
 
-#: Labels of the players every game has, as the page's menus show them (a game's own page
-#: labels its own players: ``WebGame.labels``); any other player is shown by its name.
+#: Labels of the players every game has, as the page's menus show them (a game labels its own
+#: players: its ``player_labels``); any other player is shown by its name.
 COMMON_LABELS = MappingProxyType({
     "mcts": "mcts (Monte Carlo tree search)",
     "alpha-beta": "alpha-beta (search to a depth)",
@@ -134,21 +133,13 @@ class Games:
     def resolve(self, name: str):
         return resolve_game(self.served.get(name, name))
 
-    def page(self, name: str) -> WebGame:
-        """The board page of a game: its own (evoplay's ``BUILTIN_PAGES``, or a package's
-        through ``PAGE_GROUP``) where it has one, else ``any_game_page``'s, drawn from what
-        the game offers."""
+    def page(self, name: str) -> Page:
+        """The board page of a game, drawn from what the game declares (``evoplay.web.pages.page``),
+        with its analysis panel where ``PANELS`` has one."""
 
         def build():
             game = self.resolve(name)
-            ref = game_ref(game)
-            if ref in BUILTIN_PAGES:
-                return BUILTIN_PAGES[ref]()
-            own = usercode.entry_point_refs(PAGE_GROUP).get(ref)
-            if own is None:
-                return any_game_page(game)
-            module, _, attr = own.partition(":")
-            return getattr(importlib.import_module(module), attr)()
+            return page(game, PANELS.get(game_ref(game)))
 
         return self._pages.get(name, build)
 
@@ -191,10 +182,9 @@ def run_games_to_serve(recorded) -> list[str]:
     return [ref for ref, _ in recorded if not is_code_ref(ref) and ref not in BUILTIN_GAMES]
 
 
-#: The entry-point group naming a package's game's own board page: game reference ->
-#: "module:function" making its ``WebGame`` (evoplay's own, for tic-tac-toe and checkers, are
-#: ``evoplay.web.pages.BUILTIN_PAGES``). The games themselves know nothing of the web.
-PAGE_GROUP = "evoplay.board_pages"
+#: The analysis panels beside a game's board, by game reference: tic-tac-toe's exact facts
+#: (``evoplay.web.tictactoe``). A plain table: the games themselves know nothing of the web.
+PANELS = MappingProxyType({"tictactoe": PANEL})
 
 
 class _Named:
@@ -230,7 +220,7 @@ def _text(value, what: str, limit: int = MAX_TEXT) -> str:
     return value.strip()
 
 
-def replay(game, adapter: WebGame, body: dict):
+def replay(game, adapter: Page, body: dict):
     """The state after ``body["moves"]``, the moves in canonical notation, the start state, and
     the last move with the state it was played in (None before the first)."""
     start = body.get("start")
@@ -298,7 +288,7 @@ def _legal_texts(game, state) -> list[str]:
     return [game.move_text(state, m) for m in game.legal_moves(state)]
 
 
-def describe(game, adapter: WebGame, state, played: list, start, first, last) -> dict:
+def describe(game, adapter: Page, state, played: list, start, first, last) -> dict:
     """What the page draws: the board with its coordinates, whose turn, the legal moves with
     the squares each is clicked on, the last move's squares and the result."""
     r = game.result(state)
@@ -361,20 +351,19 @@ class Players:
         return self._load(game.name, "builtin", spec, None, spec, what)
 
     def _elite(self, game, spec: str, what: str):
-        adapter = self.games.page(game.name)
-        if adapter.from_elite is None:
-            raise ApiError(400, f"{what}: {spec[:80]!r} names an elite of a MAP-Elites run; those play tic-tac-toe, not {game.name}")
+        plays = elites_play()
+        if game_ref(game) != plays:
+            raise ApiError(400, f"{what}: {spec[:80]!r} names an elite of a MAP-Elites run; those play {plays}, not {game.name}")
         root, trial, cell, rank, net = self.archives.elite(spec, what)
         key = (game.name, root.real, trial, cell, rank, net.ident)
-        return self._elites.get(key, lambda: adapter.from_elite(net, spec))
+        return self._elites.get(key, lambda: elite_player(net, spec))
 
     def _load(self, name, kind, source, stamp, spec, what):
         """A built-in player by its spec, or a file's by its real path (``stamp``: the file's
         mtime and size, so an edited file is read again)."""
 
         def build():
-            adapter = self.games.page(name)
-            return adapter.builtin(source) if kind == "builtin" else adapter.from_file(source)
+            return self.games.page(name).build(source)
 
         try:
             return self._built.get((name, kind, source, stamp), build)
@@ -395,7 +384,7 @@ def within_bounds(player, what: str):
     return player
 
 
-def players(game, adapter: WebGame, roots: Roots) -> dict:
+def players(game, adapter: Page, roots: Roots) -> dict:
     """The built-in players of a game with their parameters, each with the label the page's
     menu shows (the game's own, ``COMMON_LABELS``, else its name; and the sliders the page
     draws for some), the player files served, who plays when the page opens, the analysis
@@ -409,13 +398,11 @@ def players(game, adapter: WebGame, roots: Roots) -> dict:
         if name in adapter.sliders:
             entry["sliders"] = _plain(adapter.sliders[name])
         listed.append(entry)
-    facts = None
-    if adapter.facts is not None:
-        facts = {"human_model": adapter.human_model,
-                 "values": _plain(adapter.fact_values)}
+    panel = adapter.panel
+    facts = None if panel is None else {"human_model": panel.human_model, "values": _plain(panel.values)}
     return {"game": game.name, "sides": list(game.side_names), "builtin": listed, "files": roots.player_files(),
             "defaults": list(adapter.default_players), "analyst": adapter.analyst, "look": adapter.look,
-            "facts": facts, "elites": adapter.from_elite is not None}
+            "facts": facts, "elites": game_ref(game) == elites_play()}
 
 
 def _plain(value):
@@ -427,7 +414,7 @@ def _plain(value):
     return value
 
 
-def human_moves(game, adapter: WebGame) -> str:
+def human_moves(game, adapter: Page) -> str:
     """How a person moves on this game's board: by clicks where the board is drawn and a move
     reads as squares (the legal moves of the initial position tell), else from the list."""
     state = game.initial()
@@ -493,7 +480,8 @@ def analysis(book: Players, name: str, body) -> dict:
       for the side to move (its evaluator; its depth unless ``depth`` is sent).
     """
     game, adapter = book.games.named(name)
-    check_fields(body, (), ("start", "moves", "players", "player", "depth") + adapter.fact_fields)
+    fields = () if adapter.panel is None else adapter.panel.fields
+    check_fields(body, (), ("start", "moves", "players", "player", "depth") + fields)
     if "player" not in body and "players" not in body:
         raise ApiError(400, "missing field 'player' (a search player) or 'players' (the two sides)")
     state, played, first, last = replay(game, adapter, body)
@@ -501,9 +489,9 @@ def analysis(book: Players, name: str, body) -> dict:
     if "players" in body:
         sides = _sides(book, game, body["players"])
         get = lambda spec, what: book.get(game, spec, what)  # noqa: E731
-        answer["facts"] = None if adapter.facts is None else adapter.facts(state, sides, body, get)
-    elif any(k in body for k in adapter.fact_fields):
-        raise ApiError(400, f"{', '.join(adapter.fact_fields)} go with 'players'")
+        answer["facts"] = None if adapter.panel is None else adapter.panel.facts(state, sides, body, get)
+    elif any(k in body for k in fields):
+        raise ApiError(400, f"{', '.join(fields)} go with 'players'")
     if "player" in body:
         answer |= _search(book, game, adapter, state, body)
     return answer
@@ -517,7 +505,7 @@ def _sides(book: Players, game, specs) -> list:
             for spec, side in zip(specs, game.side_names)]
 
 
-def _search(book: Players, game, adapter: WebGame, state, body) -> dict:
+def _search(book: Players, game, adapter: Page, state, body) -> dict:
     if game.result(state) is not None:
         raise ApiError(400, "the game is over: nothing to analyse")
     spec = body["player"]

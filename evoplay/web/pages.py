@@ -1,8 +1,8 @@
-"""What the board page shows of each game (``WebGame``): the page drawn from what the game
-declares (``any_game_page``: its board, square names, position text, labels and analysis
-player), which checkers and every other game play on; tic-tac-toe's own page, with its exact
-facts (``BUILTIN_PAGES``); a package's own game's page through the entry-point group
-``evoplay.board_pages``."""
+"""What the one board page shows of a game (``Page``), drawn from what the game declares
+(``page``: its board, square names, position text, players' labels and sliders, analysis
+player; ``evoplay.arena.game.FEATURES``), and the analysis panel a page may add beside the
+board (``Panel``: tic-tac-toe's exact facts, ``evoplay.web.tictactoe``). No game declares a
+page: checkers, tic-tac-toe, OpenSpiel's games and a user's all play on this one."""
 
 from __future__ import annotations
 
@@ -12,72 +12,53 @@ from types import MappingProxyType
 from typing import Callable, Mapping
 
 from evoplay.arena.game import capability, game_ref
-from evoplay.games import resolve_game
 
 
 @dataclass(frozen=True)
-class WebGame:
-    """What the board page needs that differs between games."""
+class Panel:
+    """What a page shows beside the board that only a game's whole tree can give (tic-tac-toe's
+    exact facts): ``facts(state, [(spec, player or None)] x2, body, get)`` -> the facts of the
+    position for the two sides (None where a side gives nothing exact), ``fields`` the request
+    fields it reads, ``human_model`` the player standing in for a human side unless the page
+    names another, ``values`` {"field", "label"} of the values per square the page may ask for."""
 
-    builtin: Callable  # a built-in player's spec -> player of the arena interface
-    from_file: Callable  # a real file or run directory path -> player
+    facts: Callable
+    fields: tuple
+    human_model: str
+    values: Mapping | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    """What the board page draws of one game, made from the game's declarations (``page``)."""
+
+    build: Callable  # a built-in player's spec, or a real file or run directory path -> player
     registry: dict  # name -> (factory, schema), for the page's menu
-    cells: Callable  # state -> rows of cells {"square": str | None, "piece": str}
+    cells: Callable  # state -> rows of cells {"square": str | None, "num", "piece", "owner", "label"}
     parse_start: Callable  # text -> state (ValueError naming the problem)
     start_text: Callable  # state -> text parse_start reads back
     default_players: tuple  # the two sides' specs when the page opens
     analyst: str | None = None  # the search player the page offers for analysis, None: no search player
-    sliders: dict = field(default_factory=dict)  # built-in name -> {param: slider}, drawn by the page
-    from_elite: Callable | None = None  # (archive network, spec) -> player: MAP-Elites elites play this game
-    facts: Callable | None = None  # (state, [(spec, player)] x2, body, get) -> exact facts of the position
-    fact_fields: tuple = ()  # request fields ``facts`` reads
-    move_path: Callable | None = None  # (state, move) -> the squares clicked for it; None: the move's own parts
+    sliders: Mapping = field(default_factory=dict)  # built-in name -> {param: slider}, drawn by the page
+    move_path: Callable | None = None  # (state, move) -> the squares clicked for it
     coordinates: dict | None = None  # {"rows": [...], "columns": [...]}: labels drawn beside the board
     labels: Mapping = field(default_factory=dict)  # built-in name -> its label in the page's menus
-    look: str | None = None  # how the page draws the board: None, squares with pieces on them; "marks",
-    # squares apart, each taking a mark, shaded by the facts' probability of a move there
-    human_model: str | None = None  # with ``facts``: the player standing in for a human side unless the page names another
-    fact_values: Mapping | None = None  # with ``facts``: {"field", "label"} of the values per square the page may ask for
+    look: str | None = None  # how the page draws the board (the game's ``look``)
+    panel: Panel | None = None  # the analysis panel beside the board, None: none
 
     def squares(self, state, move) -> list[str]:
-        """The squares a move is clicked on, from-square first: ``move_path`` where the page has
-        one, else the move's own parts (a checkers move's squares, a tic-tac-toe square)."""
-        if self.move_path is not None:
-            return self.move_path(state, move)
-        return [str(s) for s in move] if isinstance(move, tuple) else [str(move)]
-
-
-# ---------------------------------------------------------------- tic-tac-toe
-
-
-def tictactoe_board() -> WebGame:
-    """Tic-tac-toe's board page: exact facts of the position, temperature sliders, elites."""
-    from evoplay.tictactoe.players import REGISTRY
-    from evoplay.web import tictactoe as web_tictactoe
-
-    return WebGame(web_tictactoe.builtin, web_tictactoe.from_file, REGISTRY, web_tictactoe.cells, web_tictactoe.parse_start, web_tictactoe.board_text,
-                   default_players=web_tictactoe.DEFAULT_PLAYERS, sliders=web_tictactoe.SLIDERS, from_elite=web_tictactoe.from_elite,
-                   facts=web_tictactoe.facts, fact_fields=web_tictactoe.FACT_FIELDS, labels=web_tictactoe.LABELS,
-                   look="marks", human_model=web_tictactoe.HUMAN_MODEL, fact_values=web_tictactoe.FACT_VALUES)
-
-
-# ---------------------------------------------------------------- any other game
+        """The squares a move is clicked on, from-square first ([] where the game declares none)."""
+        return [] if self.move_path is None else self.move_path(state, move)
 
 
 def searching(player):
     """(evaluator, depth, quiescence) of a player that searches with an evaluator of its own
-    (``alpha-beta``, a network searching in Python), None for one that does not."""
+    (``alpha-beta``, piece difference, a network), None for one that does not."""
     evaluate = getattr(player, "evaluate", None)
     return None if evaluate is None else (evaluate, player.depth, getattr(player, "quiescence", False))
 
 
-#: evoplay's own game pages richer than the board drawn from a game's features (tic-tac-toe's
-#: exact facts): a plain table, so the import graph sees them; a package adds a page for its game through the
-#: entry-point group ``evoplay.board_pages`` (``evoplay.web.boards.PAGE_GROUP``).
-BUILTIN_PAGES = MappingProxyType({"tictactoe": tictactoe_board})
-
-
-def any_game_page(game) -> WebGame:
+def page(game, panel: Panel | None = None) -> Page:
     """The board page of a game from what it offers (``evoplay.arena.game.FEATURES``): a grid of
     its ``board_shape`` with the texts of ``cells(state)`` where it has both, else its ``render``
     text (``describe``); each side's pieces in its own colour where it declares ``owners``
@@ -86,7 +67,8 @@ def any_game_page(game) -> WebGame:
     from the list of legal moves; a start read by its ``parse_position``; the players every game
     has, its own (labelled by its ``player_labels``), and its player files; any player that
     searches with an evaluation of its own for analysis, the game's ``analyst`` offered."""
-    from evoplay.arena.specs import make_player, registry
+    from evoplay.arena.players import build as build_spec
+    from evoplay.arena.specs import is_path, make_player, registry
 
     shape, texts = capability(game, "board_shape"), capability(game, "cells")
     owners, symbols = capability(game, "owners"), dict(capability(game, "piece_symbols") or {})
@@ -120,13 +102,28 @@ def any_game_page(game) -> WebGame:
 
     writes = capability(game, "position_text") or game.render
 
-    def build(spec):
-        return make_player(game, spec)
+    names = registry(game)
 
-    return WebGame(build, build, registry(game), cells, parse_start, writes,
-                   default_players=("human", capability(game, "default_opponent")), move_path=move_path,
-                   coordinates=_coordinates(capability(game, "coordinates"), rows, cols) if drawn else None,
-                   analyst=capability(game, "analyst"), labels=MappingProxyType(dict(capability(game, "player_labels"))))
+    def build(spec):
+        """A player file or run directory's player (the path is the server's to check), else a
+        built-in of the game's table only: a spec sent over the web never names code to import
+        (``module:Class``, which the game's own ``make_player`` would read for the command line)."""
+        return make_player(game, spec) if is_path(spec) else build_spec(spec, names, game_ref(game))
+
+    opening = capability(game, "board_players") or ("human", capability(game, "default_opponent"))
+    if not (isinstance(opening, (tuple, list)) and len(opening) == 2 and all(isinstance(x, str) and x.strip() for x in opening)):
+        raise ValueError(f"board_players must be the two sides' player specs, got {opening!r}"[:300])
+    if capability(game, "look") not in (None, "marks"):
+        raise ValueError(f"look must be None or 'marks', got {capability(game, 'look')!r}"[:300])
+    sliders = capability(game, "player_sliders")
+    if not (isinstance(sliders, Mapping) and all(isinstance(v, Mapping) and all(isinstance(x, Mapping) for x in v.values())
+                                                  for v in sliders.values())):
+        raise ValueError(f"player_sliders must map a player's name to {{parameter: slider}}, got {sliders!r}"[:300])
+    return Page(build, names, cells, parse_start, writes, tuple(opening), move_path=move_path,
+                coordinates=_coordinates(capability(game, "coordinates"), rows, cols) if drawn else None,
+                analyst=capability(game, "analyst"), labels=MappingProxyType(dict(capability(game, "player_labels"))),
+                sliders=MappingProxyType(dict(sliders)), look=capability(game, "look"),
+                panel=panel)
 
 
 def _cell(name: str, numbered: bool, text: str, owner, symbols: dict) -> dict:

@@ -1,11 +1,12 @@
-"""Tic-tac-toe on the board page: its ``WebGame`` and the exact facts only it can have.
+"""Tic-tac-toe's analysis panel on the board page (``PANEL``): the exact facts only its whole
+game tree can give.
 
-A position is a board code (``evoplay.tictactoe.board``); a move is a square 0-8. Besides
-what every game shows, the page gets for tic-tac-toe what the whole game tree gives: the
-side to move's probability of each square, the exact outcome between the two chosen
-players from this position (a human side modelled by a computer player), the minimax
-value of each square and the winning line. The old ``/api/analyze`` answers the same
-facts (``evoplay.web.api``).
+A position is a board code (``evoplay.tictactoe.board``); a move is a square 0-8. Beside
+what the one board page shows of every game (drawn from what the game declares), the page
+gets for tic-tac-toe the side to move's probability of each square, the exact outcome
+between the two chosen players from this position (a human side modelled by a computer
+player), the minimax value of each square and the winning line. The old ``/api/analyze``
+answers the same facts (``evoplay.web.api``).
 """
 
 from __future__ import annotations
@@ -15,49 +16,18 @@ from types import MappingProxyType
 
 import numpy as np
 
-from evoplay.arena.specs import common
-from evoplay.arena.specs import make_player as any_game_player
-from evoplay.errors import SpecError
-from evoplay.games import resolve_game
 from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
-from evoplay.files.playerfile import load_player
-from evoplay.tictactoe.players import MINIMAX_SCORES, REGISTRY, GamePlayer, Player, parse_spec
+from evoplay.tictactoe.players import MINIMAX_SCORES, GamePlayer, Player
+from evoplay.web.pages import Panel
 from evoplay.web.roots import ApiError
 
 RESULTS = MappingProxyType({board.ONGOING: "ongoing", board.X_WIN: "x_win", board.O_WIN: "o_win", board.DRAW: "draw"})
 #: The player that stands in for a human side in the exact outcome unless another is named.
 HUMAN_MODEL = "random"
-#: Sliders the page draws for built-in parameters: log10 of the value from ``min`` to ``max``.
-SLIDERS = MappingProxyType({
-    "softmax": MappingProxyType({
-        "t": MappingProxyType({"label": "Own temperature", "min": -2, "max": 1, "log": True, "ends": ("Precise", "Chaotic")}),
-        "model_t": MappingProxyType({"label": "Opponent modelled at", "min": -2, "max": 1, "log": True,
-                                     "ends": ("Precise", "Chaotic")}),
-    })
-})
-#: Who plays each side when the page opens (the old page's defaults).
-DEFAULT_PLAYERS = ("human", "softmax:t=0.2,model_t=1")
-#: The labels of its own built-in players in the page's menus.
-LABELS = MappingProxyType({
-    "logic": "logic (Fogel's rule player)",
-    "minimax": "minimax (perfect play)",
-    "softmax": "softmax-minimax",
-})
 #: The values per square the page may ask the facts for: the request field (the facts' own
 #: field in the answer) and the label of the page's checkbox.
 FACT_VALUES = MappingProxyType({"field": "minimax", "label": "Show minimax value of each move"})
-
-
-def builtin(spec: str):
-    """A built-in player (never user code: a spec sent over the web names no module to import):
-    tic-tac-toe's own, batched, or one every game has (``mcts``), which samples its moves."""
-    game = resolve_game("tictactoe")
-    if spec.partition(":")[0].strip() in common(game).keys() - REGISTRY.keys():
-        return any_game_player(game, spec)
-    name, params = parse_spec(spec)
-    factory, _ = REGISTRY[name]
-    return GamePlayer(factory(**params))
 
 
 def table(player, what: str) -> Player:
@@ -66,34 +36,6 @@ def table(player, what: str) -> Player:
     if not isinstance(player, GamePlayer):
         raise ApiError(400, f"{what}: {player.spec} samples its moves: exact facts need a player with move probabilities")
     return player.player
-
-
-def from_file(path: str) -> GamePlayer:
-    """The player saved in a file, or a run directory's best champion."""
-    player = load_player(path)
-    if not isinstance(player, Player):
-        raise SpecError(f"player file {path} is not a tic-tac-toe player")
-    return GamePlayer(player)
-
-
-def from_elite(net, spec: str) -> GamePlayer:
-    """An elite of a MAP-Elites archive (a Fogel network) as a table player."""
-    from evoplay.recipes.fogel.nets import net_player
-
-    return GamePlayer(net_player(net, spec))
-
-
-def cells(state) -> list:
-    marks = board.decode(state)
-    return [[{"square": str(3 * r + c), "piece": ".XO"[marks[3 * r + c]].strip(".")} for c in range(3)]
-            for r in range(3)]
-
-
-def parse_start(text: str) -> int:
-    code = board.parse(text)
-    if not board.REACHABLE[code]:
-        raise ValueError(f"board {text!r} cannot arise in a game")
-    return code
 
 
 def board_text(code: int) -> str:
@@ -192,3 +134,7 @@ def facts(state, sides: list, body: dict, get) -> dict | None:
 
 
 FACT_FIELDS = ("human_model", "minimax")
+
+
+#: The panel the board page shows beside tic-tac-toe's board.
+PANEL = Panel(facts, FACT_FIELDS, HUMAN_MODEL, FACT_VALUES)

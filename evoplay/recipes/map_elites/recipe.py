@@ -96,6 +96,14 @@ class MapElitesRecipe(FogelRecipe):
     schema = MAP_ELITES_SCHEMA
     report_files = ("archive.json", "archive.md")
 
+    @staticmethod
+    def elite_player(net, spec: str):
+        """An elite of its archive (a Fogel network) as a player of tic-tac-toe: its move table."""
+        from evoplay.recipes.fogel.nets import net_player
+        from evoplay.tictactoe.players import GamePlayer
+
+        return GamePlayer(net_player(net, spec))
+
     def __init__(self, cfg: dict):
         Recipe.__init__(self, cfg)
         pop, mut, ev = cfg["population"], cfg["mutation"], cfg["evaluation"]

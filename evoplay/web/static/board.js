@@ -348,7 +348,7 @@ function render() {
     board.style.aspectRatio = `${info.cells[0].length} / ${info.cells.length}`;
   }
   // any other game's page: a checkered, lined grid, each side's pieces in its own colour
-  const grid = info.cells.length > 0 && "owner" in info.cells[0][0];
+  const grid = info.cells.length > 0 && S.meta.look !== "marks";
   board.classList.toggle("grid", grid);
   if (grid) sideColours(board, info.sides);
   renderCoordinates(info);
@@ -369,7 +369,7 @@ function render() {
     node.dataset.square = cell.square;
     const whose = cell.owner === undefined || cell.owner === null ? null : info.sides[cell.owner];
     node.setAttribute("aria-label", `square ${grid ? squareName(cell.square) : cell.square}: ` +
-      (whose ? `${whose}${cell.label ? " " + cell.label : ""}` : cell.label || cell.piece || "empty"));
+      (whose ? `${whose}${cell.label && cell.label !== whose ? " " + cell.label : ""}` : cell.label || cell.piece || "empty"));
     node.append(el("span", {class: "num", text: cell.num ?? cell.square}));
     if (human && (starts.has(cell.square) || next.has(cell.square))) node.classList.add("target");
     if (S.picked.includes(cell.square)) node.classList.add("picked");
