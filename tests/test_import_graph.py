@@ -218,3 +218,59 @@ def test_the_layout_page_lists_every_module_and_only_modules_that_exist():
     files = {str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py")}
     assert sorted(named - files) == []
     assert sorted(files - named) == []
+
+
+#: The eight places outside a game's own package where a built-in game may be named, as the
+#: layout page lists them: a module path, or a folder (ending in "/").
+GAME_NAMING = ("games.py", "__init__.py", "files/playerfile.py", "framework/recipe.py", "recipes/", "published/",
+               "web/", "cli/")
+#: A built-in game's package, and its reference in code.
+GAME_WORD = re.compile(r"\b(tictactoe|checkers)\b")
+GAME_PACKAGE = re.compile(r"evoplay\.(tictactoe|checkers)\b")
+
+
+def naming_a_game(path: Path) -> list[str]:
+    """Where a module names a built-in game: an import of its package, or a string in code (not
+    a docstring) with its reference as a word."""
+    tree = ast.parse(path.read_text())
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        modules = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        found += [f"{node.lineno}: import {m}" for m in modules if GAME_PACKAGE.match(m)]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs and GAME_WORD.search(node.value):
+            found.append(f"{node.lineno}: {node.value[:60]!r}")
+    return found
+
+
+def test_the_game_naming_check_sees_an_import_and_a_string_but_not_a_docstring(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text('"""Plays checkers."""\nfrom evoplay.tictactoe import board\nGAME = "checkers"\n\n\n'
+                      'def f():\n    """tictactoe."""\n    return "a checkersboard"\n')
+    assert naming_a_game(source) == ["2: import evoplay.tictactoe", "3: 'checkers'"]
+
+
+def test_a_built_in_game_is_named_outside_its_package_only_in_the_eight_places_the_layout_page_lists():
+    """The board page, the command line's match, tournament, analyze, play and warm-up, the
+    framework and the arena name no game: only the places listed (GAME_NAMING) do, each said
+    on the layout page."""
+    outside = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel.split("/")[0] in ("tictactoe", "checkers", "openspiel") or "__pycache__" in rel:
+            continue
+        found = naming_a_game(path)
+        if found:
+            outside[rel] = found
+    stray = {rel: found for rel, found in outside.items()
+             if not any(rel == place or (place.endswith("/") and rel.startswith(place)) for place in GAME_NAMING)}
+    assert stray == {}
+    assert {"games.py", "web/api.py", "recipes/fogel/recipe.py"} <= set(outside)  # it sees them
+    assert [line.partition(": ")[2] for line in outside["web/boards.py"]] == ["'tictactoe'"]  # the panel's table, no more
+    assert not any(rel.startswith(("arena/", "framework/study", "cli/gameplay", "cli/play", "web/pages")) for rel in outside)
+    page = (ROOT / "docs" / "guide" / "layout.md").read_text()
+    listed = page[page.index("Where a built-in game is named outside its own package"):page.index("Outside the package:")]
+    assert [f"`evoplay/{place}`" in listed for place in GAME_NAMING] == [True] * len(GAME_NAMING)
+    assert len(GAME_NAMING) <= 8

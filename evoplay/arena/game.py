@@ -130,7 +130,7 @@ FACTS = {
     "exact": Feature(False, "whether ``pair_result`` computes matches exactly (``match --exact``)"),
     "match_games": Feature(20, "games per pairing of a sampled match when --games is not given"),
     "default_opponent": Feature("mcts:sims=1000", "the computer player ``evoplay game`` and the board page offer"),
-    "openings": Feature(None, "() -> the positions matches start from, in order (checkers' ballots)"),
+    "openings": Feature(None, "() -> the positions matches start from, in order (a set of ballots: opening moves drawn in advance)"),
     "king_inputs": Feature(False, "whether views hold kings as +-2, read by a network as +-K"),
 }
 
@@ -154,8 +154,8 @@ BOARD = {
                                   "('' for a cell no piece stands on, drawn plain and never clicked): the board page "
                                   "writes it in the cell's corner and clicks cells by it (default: none written, the "
                                   "cells clicked by index)"),
-    "position_text": Feature(None, "(state) -> the position as a text ``parse_position`` reads back (checkers: a PDN "
-                                   "FEN): the board page shows it and may start from it (default: the ``render`` text)"),
+    "position_text": Feature(None, "(state) -> the position as a text ``parse_position`` reads back (a FEN, "
+                                   "say): the board page shows it and may start from it (default: the ``render`` text)"),
     "parse_position": Feature(None, "(text) -> the state ``position_text`` wrote; ValueError naming the problem "
                                     "(default: games start from their initial position only)"),
     "look": Feature(None, "how the board page draws the board: None, a grid of squares with pieces on them; "
@@ -185,7 +185,7 @@ PLAYERS = {
 RECIPE_HINTS = {
     "yardstick": Feature("baselines", "how champions are judged: 'exact', 'piece-difference' or 'baselines'"),
     "work_per_game": Feature(20_000, "one game's work in Fogel-game units, for the runner's chunking "
-                                      "(default: a checkers game searched to depth 4)"),
+                                      "(default: an 8x8 draughts game searched to depth 4)"),
 }
 
 
