@@ -145,7 +145,7 @@ def test_batched_play_matches_single_network_tables():
     codes = board.DECISION_CODES
     for i, net in enumerate(pop):
         table = net_player(net).table
-        moves = batch.choose(codes, None, np.full(len(codes), i))
+        moves = batch.sample(codes, None, np.full(len(codes), i))
         assert (table[codes, moves] == 1).all()
 
 

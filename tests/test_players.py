@@ -50,7 +50,7 @@ def test_sampled_moves_have_mass(spec):
     rng = np.random.default_rng(1)
     codes = np.repeat(DECIDE, 3)
     u = np.concatenate([rng.random(len(DECIDE)), np.zeros(len(DECIDE)), np.full(len(DECIDE), 1 - 1e-16)])
-    moves = player.choose(codes, u)
+    moves = player.sample(codes, u)
     assert (player.probs(codes)[np.arange(len(codes)), moves] > 0).all()
 
 
@@ -123,7 +123,7 @@ def test_minimax_tiebreak_first_is_deterministic():
     moves = np.argmax(first.probs(DECIDE), axis=1)
     assert (moves == np.argmax(best, axis=1)).all()
     u = np.random.default_rng(0).random((2, len(DECIDE)))
-    assert (first.choose(DECIDE, u[0]) == first.choose(DECIDE, u[1])).all()
+    assert (first.sample(DECIDE, u[0]) == first.sample(DECIDE, u[1])).all()
 
 
 def test_minimax_random_tiebreak_is_uniform_over_best():

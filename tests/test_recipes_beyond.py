@@ -309,7 +309,7 @@ def test_exploring_play_equals_one_game_at_a_time_with_the_same_uniforms():
         assert as_o[k] == engine.play(players[b[k]], players[a[k]], u[100 + k : 101 + k])[0]
     # exploration moves are uniform over the legal squares
     codes = np.full(90_000, board.parse("X.. / .O. / ..."))
-    moves = Exploring(make_player("first-open"), 0.999999).choose(codes, np.random.default_rng(1).random(90_000))
+    moves = Exploring(make_player("first-open"), 0.999999).sample(codes, np.random.default_rng(1).random(90_000))
     counts = np.bincount(moves, minlength=9)
     assert counts[0] == counts[4] == 0 and all(abs(c / 90_000 - 1 / 7) < 0.006 for c in counts[[1, 2, 3, 5, 6, 7, 8]])
 
@@ -438,11 +438,11 @@ def test_only_the_exploring_copies_explore():
     codes = np.zeros(8, dtype=np.int64)
     u = np.full(8, 0.01)  # below eps: an exploring copy plays legal square floor(0.01 / 0.5 * 9) = 0
     rows = np.array([0, 1, 2, 3, 4, 5, 6, 7])
-    moves = Exploring(batch, 0.5, members=4).choose(codes, u, rows)
-    plain = batch.choose(codes[:4], u[:4], rows[:4])
+    moves = Exploring(batch, 0.5, members=4).sample(codes, u, rows)
+    plain = batch.sample(codes[:4], u[:4], rows[:4])
     assert moves[:4].tolist() == plain.tolist() and moves[4:].tolist() == [0, 0, 0, 0]
     # above eps an exploring copy plays its member's move
-    moves = Exploring(batch, 0.5, members=4).choose(codes, np.full(8, 0.9), rows)
+    moves = Exploring(batch, 0.5, members=4).sample(codes, np.full(8, 0.9), rows)
     assert moves[4:].tolist() == plain.tolist()
 
 

@@ -169,7 +169,7 @@ def test_ga_net_takes_best_valued_move_and_lazy_player_agrees():
     _check_prefers(ga_value_net.player_from_net(net))
     lazy = GreedyPlayer("lazy", ga_value_net.score_fn(net))
     codes = board.DECISION_CODES
-    assert np.array_equal(lazy.choose(codes, np.zeros(len(codes))), ga_value_net.player_from_net(net).table[codes].argmax(1))
+    assert np.array_equal(lazy.sample(codes, np.zeros(len(codes))), ga_value_net.player_from_net(net).table[codes].argmax(1))
 
 
 def test_value_net_inputs_seen_by_player_who_just_moved():

@@ -29,9 +29,9 @@ def play(x_player, o_player, u: np.ndarray, x_rows=None, o_rows=None) -> np.ndar
             player, rows = o_player, o_rows
         c = codes[active]
         if rows is None:
-            moves = player.choose(c, u[active, ply])
+            moves = player.sample(c, u[active, ply])
         else:
-            moves = player.choose(c, u[active, ply], rows[active])
+            moves = player.sample(c, u[active, ply], rows[active])
         c = board.CHILD[c, moves]
         codes[active] = c
         active = active[board.OUTCOME[c] == board.ONGOING]

@@ -86,12 +86,12 @@ class TicTacToe:
         (table players, files, user code) where the spec names one, else every game's
         (``mcts``)."""
         from evoplay.arena.specs import common, common_player
-        from evoplay.tictactoe.players import REGISTRY, GamePlayer, make_player
+        from evoplay.tictactoe.players import REGISTRY, make_player
 
         name = spec.strip().partition(":")[0].strip()
         if name not in REGISTRY and name in common(self):
             return common_player(self, spec)
-        return GamePlayer(make_player(spec))
+        return make_player(spec)
 
     def search_table(self, evaluate, depth: int):
         """The search player's move on every board code at once (``searchtable.move_table``)."""
@@ -177,9 +177,8 @@ TICTACTOE = TicTacToe()
 
 
 def _move_tables(*players) -> list | None:
-    """The move-table players behind ``players`` (each a table player or the game's
-    ``GamePlayer`` of one), or None where one has no move table (mcts, alpha-beta)."""
-    from evoplay.tictactoe.players import GamePlayer, Player
+    """``players`` where each has a move table (tic-tac-toe's own players), else None (mcts,
+    alpha-beta)."""
+    from evoplay.tictactoe.players import Player
 
-    tables = [p.player if isinstance(p, GamePlayer) else p for p in players]
-    return tables if all(isinstance(p, Player) for p in tables) else None
+    return list(players) if all(isinstance(p, Player) for p in players) else None

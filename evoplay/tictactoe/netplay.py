@@ -1,6 +1,6 @@
 """Members of one batched player against each other: both seats of every pairing in one batch.
 
-A batched player (say, a population of networks) answers ``choose(codes, u, rows)`` for
+A batched player (say, a population of networks) answers ``sample(codes, u, rows)`` for
 games where member ``rows[g]`` is to move in game ``g``. ``play_pairs`` plays pairing
 ``k`` twice, ``a[k]`` as X against ``b[k]`` and ``b[k]`` as X against ``a[k]``, all games
 in one call of the engine, so each ply asks the player once for every game.
@@ -50,7 +50,7 @@ class Exploring:
         self.player, self.eps, self.members = player, float(eps), int(members)
         self.deterministic = eps == 0 and getattr(player, "deterministic", False)
 
-    def choose(self, codes, u, rows=None):
+    def sample(self, codes, u, rows=None):
         codes, u = np.asarray(codes), np.asarray(u, dtype=np.float64)
         explores = np.ones(len(codes), dtype=bool) if rows is None or self.members == 0 else rows >= self.members
         if rows is not None and self.members:
@@ -64,5 +64,5 @@ class Exploring:
         tame = ~wild
         if tame.any():
             v = np.where(explores, (u - self.eps) / (1.0 - self.eps), u)[tame]
-            moves[tame] = self.player.choose(codes[tame], v) if rows is None else self.player.choose(codes[tame], v, rows[tame])
+            moves[tame] = self.player.sample(codes[tame], v) if rows is None else self.player.sample(codes[tame], v, rows[tame])
         return moves

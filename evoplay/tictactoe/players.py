@@ -4,7 +4,10 @@ One interface serves matches, fitness evaluation and exact analysis:
 
 - ``probs(codes)`` -> ``(n, 9)`` move probabilities for boards given as codes (the side to
   move is read off the board, so every player can play either side);
-- ``choose(codes, u)`` -> ``(n,)`` moves, sampled with one uniform number per board.
+- ``sample(codes, u)`` -> ``(n,)`` moves, sampled with one uniform number per board;
+- as every game's player (``evoplay.arena.players``): ``distribution(state)`` and
+  ``choose(state, rng)`` on one board, so a tic-tac-toe player is an ordinary player of its
+  game, with its move table as a capability the game's batched and exact matches read.
 
 Built-in players are computed once over all 3**9 boards (``TablePlayer``), so playing a
 move is a table look-up.
@@ -38,8 +41,18 @@ class Player:
     def probs(self, codes) -> np.ndarray:
         raise NotImplementedError
 
-    def choose(self, codes, u) -> np.ndarray:
+    def sample(self, codes, u) -> np.ndarray:
         raise NotImplementedError
+
+    # as a player of the game interface (``evoplay.arena.players``), on one board code
+    def distribution(self, state) -> list:
+        row = self.probs(np.array([state]))[0]
+        return [(int(m), float(row[m])) for m in np.flatnonzero(row > 0)]
+
+    def choose(self, state, rng):
+        """Its move on one board, drawn with one uniform of ``rng``, as the batched engine draws
+        one per board, so a seeded game repeats."""
+        return int(self.sample(np.array([state]), rng.random(1))[0])
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.spec}>"
@@ -110,7 +123,7 @@ class TablePlayer(Player):
     def probs(self, codes):
         return self.table[np.asarray(codes)]
 
-    def choose(self, codes, u):
+    def sample(self, codes, u):
         return sample_moves(self.keep, self.alias, np.asarray(codes), np.asarray(u))
 
 
@@ -331,19 +344,9 @@ REGISTRY = MappingProxyType({
 
 
 def game_registry() -> dict:
-    """``REGISTRY``'s players as players of the game interface (``GamePlayer``), with their
-    parameters: the game's own ``players`` beside every game's (``evoplay.arena.specs``)."""
-    return {name: (_as_game_player(make), schema) for name, (make, schema) in REGISTRY.items()}
-
-
-def _as_game_player(make):
-    """A factory of ``make``'s table player as a ``GamePlayer``, with ``make``'s parameters and words."""
-
-    @functools.wraps(make)
-    def factory(**params):
-        return GamePlayer(make(**params))
-
-    return factory
+    """``REGISTRY``'s players with their parameters: the game's own ``players`` beside every
+    game's (``evoplay.arena.specs``); a table player is a player of the game interface too."""
+    return dict(REGISTRY)
 
 
 #: Names that are players but not table players (handled by the command that plays them).
@@ -407,19 +410,3 @@ def builtin_player(name: str, full: tuple, given: tuple) -> Player:
     a process (a Fogel run's workers build ``logic`` and ``minimax`` once, not once a segment)."""
     factory, _ = REGISTRY[name]
     return factory(**dict(given))
-
-
-class GamePlayer:
-    """A tic-tac-toe player (move distributions over board codes) as a player of the game
-    interface: ``choose(state, rng)`` draws its move with one uniform of ``rng``, as the
-    batched engine draws one per board, so a seeded game repeats."""
-
-    def __init__(self, player: Player):
-        self.player, self.spec, self.deterministic = player, player.spec, player.deterministic
-
-    def distribution(self, state) -> list:
-        row = self.player.probs(np.array([state]))[0]
-        return [(int(m), float(row[m])) for m in np.flatnonzero(row > 0)]
-
-    def choose(self, state, rng):
-        return int(self.player.choose(np.array([state]), rng.random(1))[0])

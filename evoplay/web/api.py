@@ -18,7 +18,7 @@ from evoplay.tictactoe.players import REGISTRY, TEMPERATURE_RANGE
 from evoplay.web import boards
 from evoplay.web.boards import check_fields
 from evoplay.web.roots import ApiError
-from evoplay.tictactoe.players import GamePlayer
+from evoplay.tictactoe.players import Player
 from evoplay.web.tictactoe import HUMAN_MODEL, RESULTS, board_text, exact_facts, move_probs, table
 
 MARK_CHARS = MappingProxyType({"X": board.X, "O": board.O, ".": board.EMPTY})
@@ -108,7 +108,7 @@ def computer_move(book: PlayerBook, body) -> dict:
     if player is None:
         raise ApiError(400, "player: 'human' moves by clicking a square, not by computer")
     seed = boards.check_seed(body.get("seed"))
-    if isinstance(player, GamePlayer):  # 422 for a player whose probabilities are not finite (mcts has none)
-        move_probs(player.player, code, body["player"])
+    if isinstance(player, Player):  # 422 for a player whose probabilities are not finite (mcts has none)
+        move_probs(player, code, body["player"])
     square = int(boards.choose(player, code, seed))
     return {"board": board_text(board.play(code, square)), "square": square}

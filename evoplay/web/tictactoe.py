@@ -18,7 +18,7 @@ import numpy as np
 
 from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
-from evoplay.tictactoe.players import MINIMAX_SCORES, GamePlayer, Player
+from evoplay.tictactoe.players import MINIMAX_SCORES, Player
 from evoplay.web.pages import Panel
 from evoplay.web.roots import ApiError
 
@@ -33,9 +33,9 @@ FACT_VALUES = MappingProxyType({"field": "minimax", "label": "Show minimax value
 def table(player, what: str) -> Player:
     """The move-table player behind a page's player; 400 for one that samples its moves
     (``mcts``), which has no move probabilities to compute exact facts with."""
-    if not isinstance(player, GamePlayer):
+    if not isinstance(player, Player):
         raise ApiError(400, f"{what}: {player.spec} samples its moves: exact facts need a player with move probabilities")
-    return player.player
+    return player
 
 
 def board_text(code: int) -> str:
@@ -127,10 +127,9 @@ def facts(state, sides: list, body: dict, get) -> dict | None:
     if not isinstance(want_minimax, bool):
         raise ApiError(400, f"minimax must be true or false, got {want_minimax!r}")
     (x_spec, x), (o_spec, o) = sides
-    if not all(p is None or isinstance(p, GamePlayer) for p in (x, o)):
+    if not all(p is None or isinstance(p, Player) for p in (x, o)):
         return None
-    unwrap = lambda p: None if p is None else p.player  # noqa: E731
-    return exact_facts(state, unwrap(x), unwrap(o), (x_spec, o_spec), model, str(model_spec), want_minimax)
+    return exact_facts(state, x, o, (x_spec, o_spec), model, str(model_spec), want_minimax)
 
 
 FACT_FIELDS = ("human_model", "minimax")

@@ -224,7 +224,7 @@ GAME_TABLES = (board.CHILD.astype(np.int16), board.OUTCOME, board.N_LEGAL, board
 class NetBatch:
     """A population of networks playing as one batched player.
 
-    ``choose(codes, u, rows)`` moves for game boards ``codes`` where network ``rows[g]``
+    ``sample(codes, u, rows)`` moves for game boards ``codes`` where network ``rows[g]``
     plays game ``g``. Each distinct (network, board) pair is computed once, and only what
     the move needs (``kernels.net_moves``): the hidden sums over occupied squares (inputs
     are +1/-1 there, 0 elsewhere) and the outputs of empty squares, in a fixed order per
@@ -265,7 +265,7 @@ class NetBatch:
             _NO_STREAM, _NO_JUMPS, keep, alias, np.ascontiguousarray(o_base, dtype=np.int64), codes, moves, *GAME_TABLES,
         )
 
-    def choose(self, codes, u, rows):
+    def sample(self, codes, u, rows):
         moves = board.FIRST_LEGAL[codes]  # right wherever the move is forced
         todo = np.flatnonzero(board.N_LEGAL[codes] > 1)
         if todo.size:

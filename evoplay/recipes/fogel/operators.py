@@ -50,7 +50,7 @@ class MixedOpponent:
         self.keep = np.concatenate([p.keep for p in players])
         self.alias = np.concatenate([p.alias for p in players])
 
-    def choose(self, codes, u, rows):
+    def sample(self, codes, u, rows):
         return sample_moves(self.keep, self.alias, rows * board.N_CODES + codes, u)
 
 

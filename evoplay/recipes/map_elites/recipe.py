@@ -100,9 +100,8 @@ class MapElitesRecipe(FogelRecipe):
     def elite_player(net, spec: str):
         """An elite of its archive (a Fogel network) as a player of tic-tac-toe: its move table."""
         from evoplay.recipes.fogel.nets import net_player
-        from evoplay.tictactoe.players import GamePlayer
 
-        return GamePlayer(net_player(net, spec))
+        return net_player(net, spec)
 
     def __init__(self, cfg: dict):
         Recipe.__init__(self, cfg)

@@ -68,7 +68,7 @@ class GreedyPlayer(Player):
     def probs(self, codes):
         return onehot_table(best_moves(self.score, codes))
 
-    def choose(self, codes, u):
+    def sample(self, codes, u):
         return best_moves(self.score, codes)
 
 
