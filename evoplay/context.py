@@ -32,6 +32,9 @@ class Context:
     warned: set = field(default_factory=set)
     #: While True, a game of user code must already be in ``games`` (a run's config is data).
     reading_data: bool = False
+    #: While True, checking a config opens none of the player files it names (Blondie24's
+    #: anchors, read when first played against): a run's config read as data, a finished run.
+    files_unread: bool = False
     #: user module name -> (source text, file name) of every user module loaded here or shipped.
     sources: dict = field(default_factory=dict)
     #: tic-tac-toe player key (spec, or name and full parameters) -> the player built from it.
@@ -80,8 +83,22 @@ def reading_data():
     that was not named (``--game``) is refused, as ``evoplay.games.resolve_data_game`` refuses
     it, and the player files a config names (Blondie24's anchors) are not opened."""
     ctx = current()
-    before, ctx.reading_data = ctx.reading_data, True
+    before = ctx.reading_data, ctx.files_unread
+    ctx.reading_data = ctx.files_unread = True
     try:
         yield
     finally:
-        ctx.reading_data = before
+        ctx.reading_data, ctx.files_unread = before
+
+
+@contextlib.contextmanager
+def finished_run():
+    """Within it, a config is read for a run that has finished (a study variant that takes a
+    run's trials): the player files it names (Blondie24's anchors) are not opened; its game
+    is resolved as the config's game always is."""
+    ctx = current()
+    before, ctx.files_unread = ctx.files_unread, True
+    try:
+        yield
+    finally:
+        ctx.files_unread = before

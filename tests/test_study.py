@@ -339,3 +339,46 @@ def test_the_blondie24_depth_study_runs_unchanged_and_its_variants_are_the_commi
     for v, depth in zip(result["variants"], (1, 2, 3)):
         assert configs.load(out / v["dir"] / "config.toml")["game"]["depth"] == depth
         assert v["trials"] == 2 and v["champions"]["unbeatable_as_x"]["of"] == 2
+
+
+USER_TINY = f"""recipe = "blondie24"
+name = "mine"
+seed = 3
+trials = 1
+generations = 2
+
+[game]
+name = "{ROOT / 'examples' / 'games' / 'connect_four.py'}:ConnectFour"
+depth = 1
+max_plies = 60
+
+[network]
+hidden = [2]
+
+[population]
+parents = 2
+
+[evaluation]
+games = 1
+random_plies = 1
+
+[yardstick]
+every = 2
+openings = 1
+mcts_sims = 3
+"""
+
+
+def test_a_study_variant_takes_a_finished_run_of_a_users_game_the_base_does_not_name(tmp_path, ray_here, evoplay_here):
+    """A variant that takes a finished run opens none of its config's anchor files, and its
+    game is resolved as a config's game always is: a run of a user's game loads though the
+    study's base plays tic-tac-toe (reading it as a run's stored config, which refuses user
+    code not named by --game, would refuse it: `evoplay study` has no --game)."""
+    from evoplay.framework.study import load_study
+
+    (tmp_path / "mine.toml").write_text(USER_TINY)
+    evoplay_here("evolve", tmp_path / "mine.toml", "--out", tmp_path / "mine", "--workers", 1, "--quiet")
+    (tmp_path / "study.toml").write_text(f'name = "s"\nbase = "{ROOT / "configs" / "quick.toml"}"\n\n[[variants]]\n'
+                                         'name = "mine"\nconfig = "mine/config.toml"\nrun = "mine"\n')
+    [variant] = load_study(tmp_path / "study.toml")["variants"]
+    assert variant["run_dir"] == tmp_path / "mine" and variant["config"]["game"]["name"].endswith("connect_four.py:ConnectFour")

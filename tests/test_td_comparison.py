@@ -156,8 +156,8 @@ def test_a_study_of_recipes_that_name_their_fitness_differently_tests_only_their
 
 
 def test_a_study_variant_of_a_moved_anchor_run_loads_without_its_anchor_file(tmp_path):
-    """A study variant that takes a finished run reads the run's config as data: a copied
-    anchored run whose anchor file is gone still loads (and is checked by its digest)."""
+    """A study variant that takes a finished run opens none of its config's player files: a
+    copied anchored run whose anchor file is gone still loads (and is checked by its digest)."""
     import shutil
 
     from evoplay.framework.study import load_study

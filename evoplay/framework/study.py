@@ -60,7 +60,7 @@ import time
 import tomllib
 from pathlib import Path
 
-from evoplay.context import reading_data
+from evoplay.context import finished_run
 from evoplay.files.atomic import write_text
 from evoplay.errors import ConfigError, EvoplayError
 from evoplay.framework import config as configs
@@ -180,9 +180,9 @@ def load_study(path, trials=None, generations=None) -> dict:
             raise ConfigError(f"{where}: 'run' must name a finished run directory, got {done!r}")
         if own is not None and not (isinstance(own, str) and own.strip()):
             raise ConfigError(f"{where}: 'config' must name a config file, got {own!r}")
-        # a variant that takes a finished run's trials runs nothing: its config is read as a
-        # run's stored config is, as data (the anchor files it names are not opened)
-        with reading_data() if done is not None else contextlib.nullcontext():
+        # a variant that takes a finished run's trials runs nothing: the anchor files its
+        # config names are not opened (a run copied from another machine is still compared)
+        with finished_run() if done is not None else contextlib.nullcontext():
             try:
                 start = raw if own is None else starting_point(own)
             except ConfigError as e:
@@ -214,7 +214,7 @@ def _finished_run(folder: Path, cfg: dict, where: str) -> Path:
     if not rd.config.is_file():
         raise ConfigError(f"{where}: run {folder} is no run directory (no config.toml)")
     try:
-        with reading_data():  # a run's stored config is data
+        with finished_run():
             stored = configs.load(rd.config)
         summary = rd.read_summary()
     except EvoplayError as e:

@@ -167,7 +167,7 @@ def check_config(cfg: dict):
     if ev["anchor_games"] and PIECE_DIFFERENCE in ev["anchors"] and not material:
         raise ConfigError(f"config key 'evaluation.anchors': {PIECE_DIFFERENCE} is for checkers "
                           "(a game whose positions have a piece difference)")
-    if not context.current().reading_data:  # a run's stored config is data: its anchors are read when it plays
+    if not context.current().files_unread:  # a run's stored config is data: its anchors are read when it plays
         anchor_networks(cfg)
 
 
