@@ -340,6 +340,7 @@ def test_a_spec_sent_over_the_web_imports_no_code(site):
     # `evoplay match` takes user players by module:Class; the server names only built-ins and files
     for spec in ("evoplay.published.baselines:Anything", "json:JSONDecoder"):
         refused(url, "/api/games/tictactoe/ai-move", {"player": spec}, fragment="unknown player")
+        refused(url, "/api/games/checkers/ai-move", {"player": spec}, fragment="unknown player")
         refused(url, "/api/ai-move", {"board": "." * 9, "player": spec}, fragment="unknown player")
 
 
