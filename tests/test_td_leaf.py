@@ -288,3 +288,21 @@ def test_the_committed_td_leaf_runs_are_served_and_their_networks_move_on_their_
             spec = ok(url, f"/api/runs/{i}")["champions"][0]["spec"]
             got = ok(url, f"/api/games/{urllib.parse.quote(game, safe='')}/ai-move", {"player": spec, "moves": moves})
             assert got["move"] and got["moves"][:len(moves)] == moves, (game, got)
+
+
+def test_td_leaf_trains_a_network_of_a_users_game_that_match_then_plays(tmp_path):
+    """A user's game from a file (examples/games/hexapawn.py) is trained as OpenSpiel's are,
+    judged against random and mcts, and its trained network is a player file `evoplay match`
+    takes for that game, named by --game as every run of user code is."""
+    ref = f"{ROOT / 'examples' / 'games' / 'hexapawn.py'}:Hexapawn"
+    (tmp_path / "h.toml").write_text(
+        f'recipe = "td-leaf"\nname = "h"\ntrials = 1\ngenerations = 2\n\n[game]\nname = "{ref}"\ndepth = 2\n'
+        'max_plies = 20\n\n[network]\nhidden = [4]\n\n[training]\ngames = 4\n\n[yardstick]\nopenings = 2\nmcts_sims = 5\n')
+    evoplay("evolve", tmp_path / "h.toml", "--out", tmp_path / "h", "--workers", "1", "--quiet")
+    logbook = (tmp_path / "h" / "trials" / "trial_00" / "logbook.csv").read_text().splitlines()
+    assert "yard_random_score" in logbook[0].split(",") and len(logbook) == 3
+    champion = json.loads((tmp_path / "h" / "champion.json").read_text())
+    assert champion["architecture"]["game"] == ref and champion["provenance"]["method"] == "td-leaf"
+    out = evoplay("match", tmp_path / "h", "random", "--game", ref, "--games", "4", "--json")
+    [row] = json.loads(out.stdout)["results"][:1]
+    assert row["a_win"] + row["draw"] + row["b_win"] == pytest.approx(1.0)
