@@ -172,8 +172,6 @@ def unnamed_game(ref: str, sha256: str | None = None) -> str:
     return f"names the game {ref}, user code ({rule}): {add}"
 
 
-
-
 def check_text(text: str) -> None:
     """Refuse a reference with whitespace around it or a character that prints nothing (a
     newline, a tab, a control character): the game it names is not what it says."""
