@@ -63,12 +63,17 @@ def fitness_compared(study: dict) -> bool:
     """Whether the variants' final mean max fitness is one measure: their recipes name it alike
     (Fogel's recipes all score a payoff; Blondie24's fitness, its points in the pool, and a
     TDLeaf run's strength are different figures, which no test compares)."""
-    return len({FitnessWords.of(configs.recipe_class(v["config"][""]["recipe"])) for v in study["variants"]}) == 1
+    return len(_fitness_words(study)) == 1
 
 
 def study_words(study: dict) -> FitnessWords:
     """The fitness words of the variants' recipes (neutral ones if the variants' recipes differ)."""
-    return FitnessWords.common(FitnessWords.of(configs.recipe_class(v["config"][""]["recipe"])) for v in study["variants"])
+    return FitnessWords.common(_fitness_words(study))
+
+
+def _fitness_words(study: dict) -> set[FitnessWords]:
+    """The fitness words of each variant's recipe, once each."""
+    return {FitnessWords.of(configs.recipe_class(v["config"][""]["recipe"])) for v in study["variants"]}
 
 
 def trial_measures(study: dict) -> dict[str, str]:

@@ -18,6 +18,7 @@ import numpy as np
 
 from evoplay.tictactoe import board
 from evoplay.tictactoe import exact
+from evoplay.tictactoe.game import TICTACTOE
 from evoplay.tictactoe.players import MINIMAX_SCORES, Player
 from evoplay.web.pages import Panel
 from evoplay.web.roots import ApiError
@@ -38,8 +39,8 @@ def table(player, what: str) -> Player:
     return player
 
 
-def board_text(code: int) -> str:
-    return "".join(".XO"[m] for m in board.decode(code))
+#: A board as nine characters row by row, X, O or '.': the game's own position text.
+board_text = TICTACTOE.position_text
 
 
 # ---------------------------------------------------------------- exact facts

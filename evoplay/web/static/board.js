@@ -347,7 +347,7 @@ function render() {
     board.style.gridTemplateRows = `repeat(${info.cells.length}, minmax(0, 1fr))`;
     board.style.aspectRatio = `${info.cells[0].length} / ${info.cells.length}`;
   }
-  // any other game's page: a checkered, lined grid, each side's pieces in its own colour
+  // every board but one of marks: a checkered, lined grid, each side's pieces in its own colour
   const grid = info.cells.length > 0 && S.meta.look !== "marks";
   board.classList.toggle("grid", grid);
   if (grid) sideColours(board, info.sides);
@@ -370,7 +370,7 @@ function render() {
     const whose = cell.owner === undefined || cell.owner === null ? null : info.sides[cell.owner];
     node.setAttribute("aria-label", `square ${grid ? squareName(cell.square) : cell.square}: ` +
       (whose ? `${whose}${cell.label && cell.label !== whose ? " " + cell.label : ""}` : cell.label || cell.piece || "empty"));
-    node.append(el("span", {class: "num", text: cell.num ?? cell.square}));
+    node.append(el("span", {class: "num", text: cell.num}));
     if (human && (starts.has(cell.square) || next.has(cell.square))) node.classList.add("target");
     if (S.picked.includes(cell.square)) node.classList.add("picked");
     if (line.has(cell.square)) node.classList.add("line");
