@@ -181,6 +181,14 @@ def draw(seed: int, key: int) -> list[float]:
     return np.random.default_rng(np.random.SeedSequence([seed, key])).normal(size=3).tolist()
 
 
+def busy(seconds: float) -> float:
+    """Spend about ``seconds`` of this process's CPU (not sleeping); the CPU seconds it spent."""
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        sum(range(1000))
+    return time.process_time() - start
+
+
 def sleepy_node(seconds: float) -> str:
     """Sleep, then name the node this ran on (slow enough that queued tasks spread out)."""
     time.sleep(seconds)

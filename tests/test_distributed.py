@@ -73,6 +73,17 @@ def test_raymap_equals_builtin_map(ray_session, chunk_size):
     assert distributed.RayMap(chunk_size)(abs, []) == []
 
 
+def test_raymap_counts_the_cpu_its_chunk_tasks_spent(ray_session):
+    """A chunked segment's cost counts the CPU of the chunks it sent to other workers, not only
+    its own (a chunked run's costs.json once counted half its CPU): the inline chunk is the
+    caller's, the others are summed in ``task_cpu_seconds``."""
+    rmap = distributed.RayMap(chunk_size=1, inline_first=True)
+    spent = rmap(raycluster.busy, [0.3] * 3)
+    assert rmap.task_cpu_seconds == pytest.approx(sum(spent[1:]), rel=0.2) and rmap.task_cpu_seconds >= 0.55
+    rmap(raycluster.busy, [0.3] * 2)
+    assert rmap.task_cpu_seconds >= 0.85  # summed over calls: a segment's generations
+
+
 def test_run_chains_with_a_window_starts_the_next_chain_only_when_one_ends(ray_session, tmp_path):
     # Two free CPUs, a window of one: chain 1 could run beside chain 0, but must not
     # start before chain 0 has ended (its two tasks); chains then start in list order.

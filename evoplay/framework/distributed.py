@@ -24,6 +24,7 @@ import logging
 import math
 import os
 import secrets
+import time
 
 import ray
 
@@ -290,6 +291,8 @@ class RayMap:
         self.chunk_size = chunk_size
         self.max_retries = max_retries
         self.inline_first = inline_first
+        #: CPU seconds the chunk tasks of this map's calls spent in their workers (not the caller's own).
+        self.task_cpu_seconds = 0.0
 
     def __call__(self, fn, *iterables) -> list:
         items = list(zip(*iterables))
@@ -304,7 +307,10 @@ class RayMap:
         refs = [task.remote(fn_ref, chunk) for chunk in chunks]
         try:
             parts = [[fn(*args) for args in chunk] for chunk in inline]
-            parts += [_get(ref) for ref in refs]
+            for ref in refs:
+                part, cpu = _get(ref)
+                parts.append(part)
+                self.task_cpu_seconds += cpu
         except Exception:
             _settle(refs)
             raise
@@ -321,7 +327,9 @@ def _call(fn, args):
 
 @ray.remote
 def _call_chunk(fn, chunk):
-    return [fn(*args) for args in chunk]
+    """The chunk's results and the CPU seconds this worker spent on them."""
+    cpu = time.process_time()
+    return [fn(*args) for args in chunk], time.process_time() - cpu
 
 
 def _get(ref):

@@ -39,7 +39,7 @@ def make_recipe(cfg: dict) -> Recipe:
 
 def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: int, log_detail: bool, shipment: dict):
     """Advance one trial to generation ``until``; return (trial data, detail log text, (wall seconds,
-    CPU seconds of this worker process)).
+    CPU seconds of this worker process and of the chunk tasks it sent to others)).
 
     Runs on a Ray worker. ``shipment`` carries the user code the config names and what
     the recipe's ``ship()`` sent (say, player files), so nodes need no copy of either.
@@ -51,7 +51,8 @@ def run_segment(cfg: dict, trial: int, data: dict | None, until: int, chunks: in
         detail = [] if log_detail else None
         t0, cpu0 = time.perf_counter(), time.process_time()
         run = TrialRun(recipe, trial, data, map_fn=map_fn, chunks=chunks, detail=detail).run(until)
-        return run.to_data(), "".join(detail or []), (time.perf_counter() - t0, time.process_time() - cpu0)
+        cpu = time.process_time() - cpu0 + getattr(map_fn, "task_cpu_seconds", 0.0)  # its chunks' workers' too
+        return run.to_data(), "".join(detail or []), (time.perf_counter() - t0, cpu)
 
 
 def recipe_here(cfg: dict, shipment: dict) -> Recipe:
