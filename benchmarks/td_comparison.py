@@ -1,5 +1,5 @@
 """Evolution and TDLeaf(lambda) at equal CPU: strength against piece difference over training
-CPU seconds, every method on one plot (the figure of docs/results/td-leaf-1999.md).
+CPU seconds, every method on one plot (the figures of docs/results/td-leaf-1999.md and td-leaf-2001.md).
 
 Each method is a run directory (or a study variant's) of the same network, search and
 yardstick: the yardstick rows of its trials' logbooks (the training network's mean score
@@ -8,7 +8,9 @@ generations: for evolution the generation's best network, for TDLeaf the one net
 put at the trial's CPU seconds so far, its ``costs.json`` CPU spread evenly over its
 generations. A method's line is the mean over its trials at each measured generation, its
 band the 95% t-interval of that mean across trials (each trial's own 314-game interval is
-not drawn). The judged players (``report --depths 4``: each trial's champion or final
+not drawn; a method of fewer than three trials is drawn trial by trial instead, each
+measurement with its own 95% interval over its games, as a t-interval of two values spans
+most of the plot). The judged players (``report --depths 4``: each trial's champion or final
 network, 314 games) are the markers at the end, mean with its interval across trials. The
 plot shows scores from -0.5 to +0.5: the bands of the first generations (random networks,
 three trials) run off it.
@@ -22,7 +24,10 @@ tournament ... --json`` of every method's trials' players, ``trials/trial_k/cham
 each player's league score (``evoplay.framework.study_report.read_league``: win 1, draw 0,
 loss -1 a game against every other player, from both seats) is tested the same way, and
 the league's winner is named: the comparison's best player by the rule written before it
-was played (ties to the method earlier in ``--prefer``, then the lower trial).
+was played (ties to the method earlier in ``--prefer``, then the lower trial). With
+``--whole-league`` the league may hold players of no method (other runs' champions): every
+player's score is listed (``league``) and the winner is the best of all of them, a tie going
+to the player the tournament lists first (list them in the rule's order).
 
     python benchmarks/td_comparison.py OUT.png "evolution=results/blondie24-choices/published" \
         "TDLeaf=results/td-leaf-1999" [--json OUT.json]
@@ -118,6 +123,26 @@ def league_winner(league: dict, prefer: list[str]) -> dict:
     return {"method": best[3], "trial": best[4], "league": best[0]}
 
 
+def league_table(path: Path) -> list[dict]:
+    """Every player of the tournament file ``path``, in its ``players`` order, with its mean
+    score a game (win 1, draw 0, loss -1) against every other player, from both seats."""
+    doc = json.loads(path.read_text())
+    totals = {name: [0.0, 0] for name in doc["players"]}
+    for row in doc["rows"]:
+        if row["x"] != row["o"]:
+            margin = float(row["x_win"]) - float(row["o_win"])
+            for name, sign in ((row["x"], 1.0), (row["o"], -1.0)):
+                totals[name][0] += sign * margin
+                totals[name][1] += 1
+    return [{"player": name, "league": total / count} for name, (total, count) in totals.items()]
+
+
+def whole_league_winner(table: list[dict]) -> dict:
+    """The player of the whole league with the highest score; a tie goes to the player listed first."""
+    best = max(row["league"] for row in table)
+    return next(row for row in table if row["league"] == best)
+
+
 def interval(values) -> tuple[float, float, float]:
     v = np.asarray(values, dtype=float)
     m = float(v.mean())
@@ -145,6 +170,36 @@ def method_curve(run: Path) -> dict:
             "judged_intervals": {d: dict(zip(("mean", "lo", "hi"), interval(v))) for d, v in depths.items()}}
 
 
+#: A method of fewer trials is drawn trial by trial: a t-interval of two values spans most of the plot.
+FEW_TRIALS = 3
+
+
+def draw_each_trial(ax, run: Path, label: str):
+    """A method of few trials, trial by trial: each trial's yardstick rows at its CPU so far, with
+    each measurement's own 95% interval over its games as a band, and each trial's judged
+    player (``duels.json``, piece difference at depth 4) with its interval at the trial's end."""
+    cpu = cpu_per_generation(run)
+    duels = json.loads((run / "duels.json").read_text())["trials"] if (run / "duels.json").exists() else []
+    color = None
+    for k, log in enumerate(sorted(run.glob("trials/trial_*/logbook.csv"))):
+        with log.open() as f:
+            rows = [r for r in csv.DictReader(f) if int(r["yard_gen"]) == int(r["gen"])]
+        per_gen = cpu[log.parent.name]
+        x = [int(r["gen"]) * per_gen for r in rows]
+        line, = ax.plot(x, [float(r["yard_score"]) for r in rows], marker=".", ms=3, lw=1, color=color,
+                        ls="-" if k == 0 else "--", label=f"{label}, trial {k}")
+        color = line.get_color()
+        ax.fill_between(x, [float(r["yard_lo"]) for r in rows], [float(r["yard_hi"]) for r in rows], color=color,
+                        alpha=0.08)
+        found = [d for t in duels if t["trial"] == k for d in t["duels"]
+                 if d["opponent"] == "piece-difference:depth=4" and d["depth"] == 4]
+        if found:
+            d = found[0]
+            end = per_gen * int(rows[-1]["gen"])
+            ax.errorbar([end], [d["score"]], yerr=[[d["score"] - d["lo"]], [d["hi"] - d["score"]]], color=color,
+                        marker="D", capsize=4)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
@@ -152,6 +207,9 @@ def main(argv=None):
     parser.add_argument("--json")
     parser.add_argument("--league", type=Path, help="the league of every method's players (league.json)")
     parser.add_argument("--prefer", default="", help="LABEL,LABEL,...: the league winner's tie order of methods")
+    parser.add_argument("--whole-league", action="store_true",
+                        help="the best player is the winner among every player of --league (not only the methods' "
+                             "trials); a tie goes to the player the tournament lists first")
     parser.add_argument("--title", default="Checkers, the 1999 network: evolution and TDLeaf(λ) at equal CPU")
     args = parser.parse_args(argv)
     import matplotlib
@@ -164,13 +222,17 @@ def main(argv=None):
     for label, run in (m.split("=", 1) for m in args.methods):
         d = data[label] = method_curve(Path(run))
         x = [p["cpu_seconds"] for p in d["curve"]]
-        line, = ax.plot(x, [p["mean"] for p in d["curve"]], marker=".", label=f"{label} ({d['trials']} trials)")
-        ax.fill_between(x, [p["lo"] for p in d["curve"]], [p["hi"] for p in d["curve"]], color=line.get_color(), alpha=0.2)
-        j = d["judged_depth4"]
-        if j["mean"] is not None:
-            end = float(np.mean(list(d["cpu_seconds_per_trial"].values())))
-            ax.errorbar([end], [j["mean"]], yerr=[[j["mean"] - j["lo"]], [j["hi"] - j["mean"]]], color=line.get_color(),
-                        marker="D", capsize=4)
+        if d["trials"] >= FEW_TRIALS:
+            line, = ax.plot(x, [p["mean"] for p in d["curve"]], marker=".", label=f"{label} ({d['trials']} trials)")
+            ax.fill_between(x, [p["lo"] for p in d["curve"]], [p["hi"] for p in d["curve"]], color=line.get_color(),
+                            alpha=0.2)
+            j = d["judged_depth4"]
+            if j["mean"] is not None:
+                end = float(np.mean(list(d["cpu_seconds_per_trial"].values())))
+                ax.errorbar([end], [j["mean"]], yerr=[[j["mean"] - j["lo"]], [j["hi"] - j["mean"]]],
+                            color=line.get_color(), marker="D", capsize=4)
+        else:
+            draw_each_trial(ax, Path(run), label)
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_ylim(-0.5, 0.5)  # a band of the first generations, from random networks, runs off it
     ax.set_xlabel("training CPU seconds of a trial")
@@ -187,7 +249,11 @@ def main(argv=None):
                 data[label]["judged"]["league"] = scores
                 data[label]["judged_intervals"]["league"] = dict(zip(("mean", "lo", "hi"), interval(scores)))
             doc["tests"] = tests(data)
-            doc["best"] = league_winner(league, [x for x in args.prefer.split(",") if x])
+            if args.whole_league:
+                doc["league"] = league_table(args.league)
+                doc["best"] = whole_league_winner(doc["league"])
+            else:
+                doc["best"] = league_winner(league, [x for x in args.prefer.split(",") if x])
         Path(args.json).write_text(json.dumps(doc, indent=1) + "\n")
 
 

@@ -171,3 +171,74 @@ def test_a_study_variant_of_a_moved_anchor_run_loads_without_its_anchor_file(tmp
                                          'name = "blondie24-td-anchor"\nconfig = "run/config.toml"\nrun = "run"\n')
     [variant] = load_study(tmp_path / "study.toml")["variants"]
     assert variant["run_dir"] == run and variant["config"]["evaluation"]["anchors"] == [str(tmp_path / "gone" / "champion.json")]
+
+
+TD2001, PICK2001 = ROOT / "results" / "td-leaf-2001", ROOT / "results" / "blondie24-2001-choices" / "opponent-scores"
+STUDY2001 = ROOT / "results" / "td-leaf-2001-study"
+
+
+def test_the_2001_td_arm_is_its_config_and_reproduces_its_first_step():
+    """results/td-leaf-2001 (`evoplay evolve configs/td-leaf-2001.toml`, resumed across sessions):
+    trial 0's first generation's step, made again (the yardstick cut to one ballot), is the
+    logbook's to the last bit."""
+    assert configs.load(TD2001 / "config.toml") == configs.load(ROOT / "configs" / "td-leaf-2001.toml")
+    made, committed = td_leaf_first_steps(TD2001, steps=1)
+    assert made == committed and committed[0] > 0
+
+
+def test_every_2001_td_trial_had_about_one_2001_trial_of_evolutions_worker_cpu():
+    """The protocol: each TDLeaf trial about the worker CPU of one trial of the 2001 pick
+    (14,820 and 15,814 s), within a sixth either way."""
+    pick = json.loads((PICK2001 / "costs.json").read_text())
+    budget = sum(t["cpu_seconds"] for t in pick.values()) / len(pick)
+    trials = json.loads((TD2001 / "costs.json").read_text())
+    assert len(trials) == 2 and all(t["generations"] == 740 for t in trials.values())
+    for trial in trials.values():
+        assert abs(trial["cpu_seconds"] / budget - 1) < 1 / 6, trial
+
+
+def test_the_2001_comparison_figures_are_the_scripts_output_from_the_committed_runs(tmp_path):
+    """results/td-leaf-2001/comparison.json, which the page quotes, is what
+    benchmarks/td_comparison.py makes from the two arms' committed files and the league of the
+    setting's seven players, byte for byte; the best player is the whole league's winner, and
+    every player's league score is its mean over the rows that name it."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "comparison.json"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "td_comparison.py"), str(tmp_path / "c.png"),
+                    "evolution=results/blondie24-2001-choices/opponent-scores", "TDLeaf=results/td-leaf-2001",
+                    "--json", str(out), "--league", "results/td-leaf-2001-study/league.json", "--whole-league",
+                    "--title", "Checkers, the 2001 network: evolution and TDLeaf(λ) at equal CPU"],
+                   cwd=ROOT, check=True, capture_output=True)
+    assert out.read_bytes() == (TD2001 / "comparison.json").read_bytes()
+    doc = json.loads(out.read_text())
+    league = json.loads((STUDY2001 / "league.json").read_text())
+    assert [row["player"] for row in doc["league"]] == league["players"] and len(league["players"]) == 7
+    for row in doc["league"]:
+        margins = [(r["x_win"] - r["o_win"]) * (1 if r["x"] == row["player"] else -1) for r in league["rows"]
+                   if row["player"] in (r["x"], r["o"]) and r["x"] != r["o"]]
+        assert len(margins) == 12 and row["league"] == pytest.approx(sum(margins) / 12, abs=1e-12)
+    assert doc["best"]["league"] == max(row["league"] for row in doc["league"])
+
+
+def test_the_2001_study_is_what_its_study_file_writes_from_the_two_runs_and_the_league(tmp_path, ray_here, evoplay_here):
+    """results/td-leaf-2001-study: configs/td-leaf-2001-study.toml over the two committed runs,
+    then with the league copied in and --resume, byte for byte; its tests are the comparison's."""
+    import shutil
+
+    out = tmp_path / "out"
+    evoplay_here("study", ROOT / "configs" / "td-leaf-2001-study.toml", "--out", out, "--workers", 1, "--quiet")
+    shutil.copy(STUDY2001 / "league.json", out / "league.json")
+    evoplay_here("study", ROOT / "configs" / "td-leaf-2001-study.toml", "--out", out, "--workers", 1, "--quiet", "--resume")
+    for name in ("study.json", "study.md", "study.png", "study.svg"):
+        assert (out / name).read_bytes() == (STUDY2001 / name).read_bytes(), name
+    result = json.loads((STUDY2001 / "study.json").read_text())
+    comparison = json.loads((TD2001 / "comparison.json").read_text())
+    _, td = result["variants"]
+    keys = {"4": "champion_score", "6": "duel:piece-difference:depth=6", "league": "league"}
+    for figure, key in keys.items():
+        [row] = comparison["tests"][figure]
+        got = td["vs_baseline"][key]
+        assert (got["p"], got["p_holm"]) == pytest.approx((row["p"], row["p_holm"]), abs=1e-12), figure
+        assert got["mean_difference"] == pytest.approx(row["difference"], abs=1e-12)
