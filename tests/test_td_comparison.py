@@ -115,30 +115,43 @@ def test_a_moved_anchor_run_is_read_as_data_without_its_anchor_file(tmp_path):
 STUDY = ROOT / "results" / "td-leaf-1999-study"
 
 
+#: The study's measures (study.json's vs_baseline keys) by the comparison's figures (comparison.json's tests).
+MEASURES = {"4": "champion_score", "6": "duel:piece-difference:depth=6", "league": "league"}
+
+
+def remade_study(config: str, committed: Path, out: Path, evoplay_here) -> dict:
+    """The study ``configs/CONFIG`` made again in ``out`` from the committed runs, then with the
+    committed league copied in and --resume: its files are the committed bytes; study.json."""
+    import shutil
+
+    evoplay_here("study", ROOT / "configs" / config, "--out", out, "--workers", 1, "--quiet")
+    shutil.copy(committed / "league.json", out / "league.json")
+    evoplay_here("study", ROOT / "configs" / config, "--out", out, "--workers", 1, "--quiet", "--resume")
+    for name in ("study.json", "study.md", "study.png", "study.svg"):
+        assert (out / name).read_bytes() == (committed / name).read_bytes(), name
+    return json.loads((committed / "study.json").read_text())
+
+
+def assert_tests_are_the_comparisons(variant: dict, comparison: dict, method: str):
+    """A study variant's permutation tests are the comparison script's for ``method``, to 1e-12."""
+    assert set(variant["vs_baseline"]) == set(MEASURES.values())
+    for figure, key in MEASURES.items():
+        [row] = [r for r in comparison["tests"][figure] if r["method"] == method]
+        got = variant["vs_baseline"][key]
+        assert (got["p"], got["p_holm"]) == pytest.approx((row["p"], row["p_holm"]), abs=1e-12), (method, figure)
+        assert got["mean_difference"] == pytest.approx(row["difference"], abs=1e-12)
+
+
 def test_the_committed_study_is_what_its_study_file_writes_from_the_three_runs_and_the_league(tmp_path, ray_here, evoplay_here):
     """results/td-leaf-1999-study: configs/td-leaf-1999-study.toml over the three committed runs,
     then with the league copied into its folder and --resume, byte for byte; its permutation
     tests are those of the comparison (comparison.json), made by the study's own code."""
-    import shutil
-
-    out = tmp_path / "out"
-    evoplay_here("study", ROOT / "configs" / "td-leaf-1999-study.toml", "--out", out, "--workers", 1, "--quiet")
-    shutil.copy(STUDY / "league.json", out / "league.json")
-    evoplay_here("study", ROOT / "configs" / "td-leaf-1999-study.toml", "--out", out, "--workers", 1, "--quiet", "--resume")
-    for name in ("study.json", "study.md", "study.png", "study.svg"):
-        assert (out / name).read_bytes() == (STUDY / name).read_bytes(), name
-    result = json.loads((STUDY / "study.json").read_text())
+    result = remade_study("td-leaf-1999-study.toml", STUDY, tmp_path / "out", evoplay_here)
     comparison = json.loads((TD / "comparison.json").read_text())
     _, td, anchored = result["variants"]
     assert result["fitness_compared"] is False  # points in a pool and a TD run's strength are not one figure
-    keys = {"4": "champion_score", "6": "duel:piece-difference:depth=6", "league": "league"}
     for variant, method in ((td, "TDLeaf"), (anchored, "evolution+TD")):
-        assert set(variant["vs_baseline"]) == set(keys.values())
-        for figure, key in keys.items():
-            [row] = [r for r in comparison["tests"][figure] if r["method"] == method]
-            got = variant["vs_baseline"][key]
-            assert (got["p"], got["p_holm"]) == pytest.approx((row["p"], row["p_holm"]), abs=1e-12), (method, figure)
-            assert got["mean_difference"] == pytest.approx(row["difference"], abs=1e-12)
+        assert_tests_are_the_comparisons(variant, comparison, method)
 
 
 def test_a_study_of_recipes_that_name_their_fitness_differently_tests_only_their_common_measures():
@@ -225,20 +238,6 @@ def test_the_2001_comparison_figures_are_the_scripts_output_from_the_committed_r
 def test_the_2001_study_is_what_its_study_file_writes_from_the_two_runs_and_the_league(tmp_path, ray_here, evoplay_here):
     """results/td-leaf-2001-study: configs/td-leaf-2001-study.toml over the two committed runs,
     then with the league copied in and --resume, byte for byte; its tests are the comparison's."""
-    import shutil
-
-    out = tmp_path / "out"
-    evoplay_here("study", ROOT / "configs" / "td-leaf-2001-study.toml", "--out", out, "--workers", 1, "--quiet")
-    shutil.copy(STUDY2001 / "league.json", out / "league.json")
-    evoplay_here("study", ROOT / "configs" / "td-leaf-2001-study.toml", "--out", out, "--workers", 1, "--quiet", "--resume")
-    for name in ("study.json", "study.md", "study.png", "study.svg"):
-        assert (out / name).read_bytes() == (STUDY2001 / name).read_bytes(), name
-    result = json.loads((STUDY2001 / "study.json").read_text())
-    comparison = json.loads((TD2001 / "comparison.json").read_text())
+    result = remade_study("td-leaf-2001-study.toml", STUDY2001, tmp_path / "out", evoplay_here)
     _, td = result["variants"]
-    keys = {"4": "champion_score", "6": "duel:piece-difference:depth=6", "league": "league"}
-    for figure, key in keys.items():
-        [row] = comparison["tests"][figure]
-        got = td["vs_baseline"][key]
-        assert (got["p"], got["p_holm"]) == pytest.approx((row["p"], row["p_holm"]), abs=1e-12), figure
-        assert got["mean_difference"] == pytest.approx(row["difference"], abs=1e-12)
+    assert_tests_are_the_comparisons(td, json.loads((TD2001 / "comparison.json").read_text()), "TDLeaf")
