@@ -45,14 +45,18 @@ import numpy as np
 from scipy import stats
 
 
-def trial_rows(run: Path) -> dict[str, list[tuple[int, float]]]:
-    """trial name -> [(generation, yard_score)] of the generations that measured it."""
+def measured_rows(run: Path) -> dict[str, list[dict]]:
+    """trial name -> its logbook rows (as read) of the generations that measured the yardstick."""
     out = {}
     for log in sorted(run.glob("trials/trial_*/logbook.csv")):
         with log.open() as f:
-            rows = [(int(r["gen"]), float(r["yard_score"])) for r in csv.DictReader(f) if int(r["yard_gen"]) == int(r["gen"])]
-        out[log.parent.name] = rows
+            out[log.parent.name] = [r for r in csv.DictReader(f) if int(r["yard_gen"]) == int(r["gen"])]
     return out
+
+
+def trial_rows(run: Path) -> dict[str, list[tuple[int, float]]]:
+    """trial name -> [(generation, yard_score)] of the generations that measured it."""
+    return {t: [(int(r["gen"]), float(r["yard_score"])) for r in rows] for t, rows in measured_rows(run).items()}
 
 
 def cpu_per_generation(run: Path) -> dict[str, float]:
@@ -181,10 +185,8 @@ def draw_each_trial(ax, run: Path, label: str):
     cpu = cpu_per_generation(run)
     duels = json.loads((run / "duels.json").read_text())["trials"] if (run / "duels.json").exists() else []
     color = None
-    for k, log in enumerate(sorted(run.glob("trials/trial_*/logbook.csv"))):
-        with log.open() as f:
-            rows = [r for r in csv.DictReader(f) if int(r["yard_gen"]) == int(r["gen"])]
-        per_gen = cpu[log.parent.name]
+    for k, (trial, rows) in enumerate(measured_rows(run).items()):
+        per_gen = cpu[trial]
         x = [int(r["gen"]) * per_gen for r in rows]
         line, = ax.plot(x, [float(r["yard_score"]) for r in rows], marker=".", ms=3, lw=1, color=color,
                         ls="-" if k == 0 else "--", label=f"{label}, trial {k}")
